@@ -1,0 +1,23 @@
+"""The request context passed through every layer and over RPC."""
+
+from oslo_context import context
+
+
+class RequestContext(context.RequestContext):
+    """Ironic's request context: oslo.context with policy values."""
+
+    def to_policy_values(self):
+        values = super().to_policy_values()
+        values['project_name'] = self.project_name
+        return values
+
+    @classmethod
+    def from_dict(cls, values, **kwargs):
+        kwargs.setdefault('auth_token', values.get('auth_token'))
+        return super().from_dict(values, **kwargs)
+
+
+def get_admin_context():
+    """A context for internal work (periodic tasks, commands)."""
+    return RequestContext(is_admin=True, overwrite=False,
+                          roles=['admin'], system_scope='all')

@@ -1,0 +1,257 @@
+"""Exceptions with an HTTP status code and a message a person can act on.
+
+The API turns any ``IronicException`` into Ironic's error body with the
+exception's ``code``; anything else becomes a 500 with a generic message.
+"""
+
+from http import client as http_client
+
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
+
+class IronicException(Exception):
+    """Base exception: subclasses set ``_msg_fmt`` and maybe ``code``."""
+
+    _msg_fmt = 'An unknown exception occurred.'
+    code = http_client.INTERNAL_SERVER_ERROR
+    safe = False
+
+    def __init__(self, message=None, **kwargs):
+        self.kwargs = kwargs
+        if 'code' in kwargs:
+            self.code = kwargs['code']
+        if not message:
+            try:
+                message = self._msg_fmt % kwargs
+            except (KeyError, TypeError):
+                LOG.exception('Exception in string format operation, '
+                              'kwargs: %s', kwargs)
+                message = self._msg_fmt
+        super().__init__(message)
+
+    def __str__(self):
+        return self.args[0] if self.args else self._msg_fmt
+
+
+class Invalid(IronicException):
+    _msg_fmt = 'Unacceptable parameters.'
+    code = http_client.BAD_REQUEST
+
+
+class InvalidParameterValue(Invalid):
+    _msg_fmt = '%(err)s'
+
+
+class MissingArgument(Invalid):
+    _msg_fmt = '%(err)s'
+
+
+class InvalidUUID(Invalid):
+    _msg_fmt = 'Expected a UUID but received %(uuid)s.'
+
+
+class InvalidUuidOrName(Invalid):
+    _msg_fmt = 'Expected a logical name or UUID but received %(name)s.'
+
+
+class InvalidName(Invalid):
+    _msg_fmt = 'Expected a logical name but received %(name)s.'
+
+
+class InvalidMAC(Invalid):
+    _msg_fmt = 'Expected a MAC address but received %(mac)s.'
+
+
+class InvalidStateRequested(Invalid):
+    _msg_fmt = ('The requested action "%(action)s" can not be performed '
+                'on node "%(node)s" while it is in state "%(state)s".')
+
+
+class PatchError(Invalid):
+    _msg_fmt = "Couldn't apply patch '%(patch)s'. Reason: %(reason)s"
+
+
+class InvalidDriverName(Invalid):
+    _msg_fmt = 'Expected a driver name but received %(driver)s.'
+
+
+class DriverNotFound(IronicException):
+    _msg_fmt = ('Could not find the following driver(s) or hardware '
+                'type(s): %(driver_name)s.')
+    code = http_client.BAD_REQUEST
+
+
+class NoValidHost(IronicException):
+    _msg_fmt = 'No valid host was found. Reason: %(reason)s'
+    code = http_client.BAD_REQUEST
+
+
+class NotAcceptable(IronicException):
+    _msg_fmt = 'Request not acceptable.'
+    code = http_client.NOT_ACCEPTABLE
+
+
+class NotAuthorized(IronicException):
+    _msg_fmt = 'Not authorized.'
+    code = http_client.FORBIDDEN
+
+
+class HTTPForbidden(NotAuthorized):
+    _msg_fmt = 'Access was denied to the following resource: %(resource)s'
+
+
+class NotFound(IronicException):
+    _msg_fmt = 'Resource could not be found.'
+    code = http_client.NOT_FOUND
+
+
+class NodeNotFound(NotFound):
+    _msg_fmt = 'Node %(node)s could not be found.'
+
+
+class PortNotFound(NotFound):
+    _msg_fmt = 'Port %(port)s could not be found.'
+
+
+class PortgroupNotFound(NotFound):
+    _msg_fmt = 'Portgroup %(portgroup)s could not be found.'
+
+
+class ChassisNotFound(NotFound):
+    _msg_fmt = 'Chassis %(chassis)s could not be found.'
+
+
+class ConductorNotFound(NotFound):
+    _msg_fmt = 'Conductor %(conductor)s could not be found.'
+
+
+class Conflict(IronicException):
+    _msg_fmt = 'Conflict.'
+    code = http_client.CONFLICT
+
+
+class DuplicateName(Conflict):
+    _msg_fmt = 'A node with name %(name)s already exists.'
+
+
+class NodeAlreadyExists(Conflict):
+    _msg_fmt = 'A node with UUID %(uuid)s already exists.'
+
+
+class InstanceAssociated(Conflict):
+    _msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
+                'node, it cannot be associated with this other node '
+                '%(node)s')
+
+
+class ChassisAlreadyExists(Conflict):
+    _msg_fmt = 'A chassis with UUID %(uuid)s already exists.'
+
+
+class PortAlreadyExists(Conflict):
+    _msg_fmt = 'A port with UUID %(uuid)s already exists.'
+
+
+class MACAlreadyExists(Conflict):
+    _msg_fmt = 'A port with MAC address %(mac)s already exists.'
+
+
+class PortgroupAlreadyExists(Conflict):
+    _msg_fmt = 'A portgroup with UUID %(uuid)s already exists.'
+
+
+class PortgroupDuplicateName(Conflict):
+    _msg_fmt = 'A portgroup with name %(name)s already exists.'
+
+
+class PortgroupMACAlreadyExists(Conflict):
+    _msg_fmt = 'A portgroup with MAC address %(mac)s already exists.'
+
+
+class PortgroupNotEmpty(Invalid):
+    _msg_fmt = ('Cannot complete the requested action because portgroup '
+                '%(portgroup)s contains ports.')
+
+
+class ChassisNotEmpty(Invalid):
+    _msg_fmt = ('Cannot complete the requested action because chassis '
+                '%(chassis)s contains nodes.')
+
+
+class NodeLocked(Conflict):
+    _msg_fmt = ('Node %(node)s is locked by host %(host)s, please retry '
+                'after the current operation is completed.')
+
+
+class NodeNotLocked(Invalid):
+    _msg_fmt = 'Node %(node)s found not to be locked on release'
+
+
+class InvalidState(Conflict):
+    _msg_fmt = 'Invalid resource state.'
+
+
+class NodeAssociated(InvalidState):
+    _msg_fmt = 'Node %(node)s is associated with instance %(instance)s.'
+
+
+class NodeInWrongPowerState(InvalidState):
+    _msg_fmt = ('Can not change instance association while node '
+                '%(node)s is in power state %(pstate)s.')
+
+
+class NodeMaintenanceFailure(Invalid):
+    _msg_fmt = ('Failed to toggle maintenance-mode flag for node '
+                '%(node)s: %(reason)s')
+
+
+class NodeProtected(HTTPForbidden):
+    _msg_fmt = 'Node %(node)s is protected and cannot be undeployed, ' \
+               'rebuilt or deleted'
+
+
+class ConductorAlreadyRegistered(IronicException):
+    _msg_fmt = 'Conductor %(conductor)s already registered.'
+
+
+class NoFreeConductorWorker(IronicException):
+    _msg_fmt = 'Requested action cannot be performed due to lack of free ' \
+               'conductor workers.'
+    code = http_client.SERVICE_UNAVAILABLE
+
+
+class TemporaryFailure(IronicException):
+    _msg_fmt = 'Resource temporarily unavailable, please retry.'
+    code = http_client.SERVICE_UNAVAILABLE
+
+
+class ServiceUnavailable(IronicException):
+    _msg_fmt = '%(reason)s'
+    code = http_client.SERVICE_UNAVAILABLE
+
+
+class PowerStateFailure(InvalidState):
+    _msg_fmt = 'Failed to set node power state to %(pstate)s.'
+
+
+class InstanceDeployFailure(IronicException):
+    _msg_fmt = 'Failed to deploy instance: %(reason)s'
+
+
+class ObjectVersionNotSupported(IronicException):
+    _msg_fmt = ('%(objname)s version %(version)s is not supported by this '
+                'release of ironic-lite.')
+
+
+class IncompatibleObjectVersion(IronicException):
+    _msg_fmt = ('Version %(objver)s of %(objname)s is not supported: the '
+                'newest this release knows is %(supported)s.')
+
+
+class DatabaseVersionTooOld(IronicException):
+    _msg_fmt = ('Database version is too old to be upgraded to this '
+                'release: %(reason)s')
+
+

@@ -1,0 +1,112 @@
+"""The release mapping: what each release speaks, newest first.
+
+For every release this records the API maximum microversion, the RPC API
+version and the version of every object.  ``[DEFAULT]/pin_release_version``
+takes its choices from here: while a service is pinned to a release, it
+caps its RPC messages, the objects it writes and sends, and its API
+microversion to that release's entry.
+
+Rules (enforced by tests/unit/common/test_release_mappings.py):
+
+* ``master`` describes the code as it is now: its API version is the
+  newest microversion, its RPC version is ``RPC_API_VERSION`` and every
+  registered object is present at its current ``VERSION``.
+* A release entry is added when that release is cut -- a copy of
+  ``master`` at that moment -- and never edited afterwards (a test compares
+  the released entries with a checked-in snapshot).
+* Entries are ordered newest first; versions never go down from an older
+  release to a newer one.
+* Each release has a semver name and a series alias; aliases are kept
+  apart in ``RELEASE_ALIASES`` and are accepted wherever a name is.
+"""
+
+from oslo_utils import versionutils
+
+from ironic_lite import version
+
+# Newest first.  Each value: {'api': str, 'rpc': str,
+#                             'objects': {name: [versions, newest first]}}
+# An object maps to a list so that a release that introduced a new object
+# version while still reading an older one can say so; the first version
+# in the list is the one the release writes.
+RELEASE_MAPPING = {
+    'master': {
+        'api': '1.81',
+        'rpc': '1.0',
+        'objects': {
+            'Node': ['1.0'],
+            'Port': ['1.0'],
+            'Portgroup': ['1.0'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+        },
+    },
+}
+
+# Series aliases of released semver names.
+RELEASE_ALIASES = {}
+
+
+def resolve(name):
+    """Return the semver release name for a release name or alias."""
+    return RELEASE_ALIASES.get(name, name)
+
+
+def released_names():
+    """The released (semver) names, newest first, ``master`` excluded."""
+    names = [n for n in RELEASE_MAPPING if n != 'master']
+    return sorted(names, key=versionutils.convert_version_to_tuple,
+                  reverse=True)
+
+
+def pin_choices():
+    """Values accepted by ``[DEFAULT]/pin_release_version``."""
+    choices = []
+    for name in released_names():
+        choices.append(name)
+        choices.extend(sorted(a for a, n in RELEASE_ALIASES.items()
+                              if n == name))
+    return choices
+
+
+def get_release(name):
+    """The mapping entry of a release name or alias; None when unknown."""
+    if not name:
+        return None
+    return RELEASE_MAPPING.get(resolve(name))
+
+
+def current_entry(pin):
+    """The entry a service uses: the pinned release's, else ``master``."""
+    return get_release(pin) or RELEASE_MAPPING['master']
+
+
+def get_object_versions(releases=None, objects=None):
+    """Every version of each object named in the given releases.
+
+    :param releases: release names to look at; all of them by default.
+    :param objects: object names to look at; all of them by default.
+    :returns: a dict of object name -> set of versions.
+    """
+    found = {}
+    for rel in (releases or RELEASE_MAPPING):
+        entry = RELEASE_MAPPING[resolve(rel)]
+        for obj, versions in entry['objects'].items():
+            if objects is None or obj in objects:
+                found.setdefault(obj, set()).update(versions)
+    return found
+
+
+def supported_object_versions(own_release=None):
+    """Object versions this code can read from the database.
+
+    That is every version that ``master`` and the release before this
+    code's own release know: rows at any older version must be migrated
+    with the previous release's ``ironic-dbsync online_data_migrations``
+    before this code is installed.
+    """
+    own = versionutils.convert_version_to_tuple(
+        own_release or version.RELEASE)
+    older = [n for n in released_names()
+             if versionutils.convert_version_to_tuple(n) < own]
+    return get_object_versions(['master'] + older[:1])

@@ -1,0 +1,116 @@
+"""Client side of the conductor RPC API."""
+
+import functools
+
+import oslo_messaging as messaging
+
+from ironic_lite.common import exception
+from ironic_lite.common import hash_ring
+from ironic_lite.common import release_mappings
+from ironic_lite.common import rpc
+from ironic_lite import conf
+
+CONF = conf.CONF
+
+# The one definition of the RPC API version; the manager's Target imports
+# it, and it equals the last entry of ConductorAPI's history (a unit test
+# checks both).
+RPC_API_VERSION = '1.0'
+
+
+def _rpc_errors(func):
+    """Turn a dead broker or a silent conductor into a clear 503."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except messaging.MessagingTimeout:
+            raise exception.ServiceUnavailable(
+                reason='The conductor did not answer in time; the operation '
+                       'may still complete, please check and retry.')
+        except messaging.MessageDeliveryFailure as err:
+            raise exception.ServiceUnavailable(
+                reason='The message broker cannot be reached: %s' % err)
+        except messaging.MessagingException as err:
+            if isinstance(err, exception.IronicException):
+                raise
+            raise exception.ServiceUnavailable(
+                reason='RPC to the conductor failed: %s' % err)
+    return wrapper
+
+
+class ConductorAPI(object):
+    """Client side of the conductor RPC API.
+
+    API version history (append only; RPC_API_VERSION is the last line):
+
+    |    1.0 - Initial version (release 1.0): create_node, update_node,
+    |          destroy_node, change_node_power_state,
+    |          do_provisioning_action, do_node_deploy, do_node_tear_down.
+    """
+
+    RPC_API_VERSION = RPC_API_VERSION
+
+    def __init__(self, topic=None):
+        self.topic = topic or CONF.conductor.topic
+        target = messaging.Target(topic=self.topic, version='1.0')
+        pinned = release_mappings.get_release(CONF.pin_release_version)
+        self.version_cap = pinned['rpc'] if pinned else RPC_API_VERSION
+        self.client = rpc.get_client(target, version_cap=self.version_cap)
+
+    def can_send_version(self, version):
+        return self.client.can_send_version(version)
+
+    def get_conductor_for(self, context, node):
+        """The host name of the conductor that owns ``node``."""
+        return hash_ring.RING_MANAGER.get_host(
+            context, node.uuid, node.driver, node.conductor_group)
+
+    def _prepare(self, context, node, version, host=None):
+        host = host or self.get_conductor_for(context, node)
+        return self.client.prepare(server=host, version=version,
+                                   retry=CONF.conductor.rpc_send_retries)
+
+    @_rpc_errors
+    def create_node(self, context, node_obj):
+        """Create a node (after the conductor validated its driver)."""
+        cctxt = self._prepare(context, node_obj, '1.0')
+        return cctxt.call(context, 'create_node', node_obj=node_obj)
+
+    @_rpc_errors
+    def update_node(self, context, node_obj):
+        """Save a node's changes under the conductor's lock."""
+        cctxt = self._prepare(context, node_obj, '1.0')
+        return cctxt.call(context, 'update_node', node_obj=node_obj)
+
+    @_rpc_errors
+    def destroy_node(self, context, node):
+        cctxt = self._prepare(context, node, '1.0')
+        return cctxt.call(context, 'destroy_node', node_id=node.uuid)
+
+    @_rpc_errors
+    def change_node_power_state(self, context, node, new_state,
+                                timeout=None):
+        """Start a power action; returns once the node is locked for it."""
+        cctxt = self._prepare(context, node, '1.0')
+        return cctxt.call(context, 'change_node_power_state',
+                          node_id=node.uuid, new_state=new_state,
+                          timeout=timeout)
+
+    @_rpc_errors
+    def do_provisioning_action(self, context, node, action):
+        """Start manage, provide, inspect or abort on a node."""
+        cctxt = self._prepare(context, node, '1.0')
+        return cctxt.call(context, 'do_provisioning_action',
+                          node_id=node.uuid, action=action)
+
+    @_rpc_errors
+    def do_node_deploy(self, context, node, rebuild=False, configdrive=None):
+        cctxt = self._prepare(context, node, '1.0')
+        return cctxt.call(context, 'do_node_deploy', node_id=node.uuid,
+                          rebuild=rebuild, configdrive=configdrive)
+
+    @_rpc_errors
+    def do_node_tear_down(self, context, node):
+        cctxt = self._prepare(context, node, '1.0')
+        return cctxt.call(context, 'do_node_tear_down', node_id=node.uuid)

@@ -1,0 +1,47 @@
+from oslo_config import cfg
+
+opts = [
+    cfg.IntOpt('heartbeat_interval', default=10, min=1,
+               help='Seconds between conductor heartbeats.'),
+    cfg.IntOpt('heartbeat_timeout', default=60, min=2,
+               help='Maximum time (in seconds) since the last check-in of '
+                    'a conductor.  A conductor is considered inactive when '
+                    'this time has been exceeded; its reservations are then '
+                    'released by the others and its nodes move to them.'),
+    cfg.IntOpt('workers_pool_size', default=16, min=3,
+               help='The size of the worker thread pool running node '
+                    'operations.'),
+    cfg.IntOpt('sync_power_state_interval', default=60, min=0,
+               help='Seconds between power state syncs. 0 disables it.'),
+    cfg.IntOpt('check_provision_state_interval', default=60, min=0,
+               help='Seconds between checks for nodes stuck in a '
+                    'transitional state owned by a dead conductor.'),
+    cfg.StrOpt('conductor_group', default='',
+               help='Name of the conductor group this conductor belongs '
+                    'to; it manages only nodes of the same group.'),
+    cfg.ListOpt('enabled_hardware_types', default=['fake-hardware'],
+                help='Hardware types this conductor loads.'),
+    cfg.IntOpt('node_locked_retry_attempts', default=3, min=0,
+               help='Number of attempts to grab a node lock.'),
+    cfg.FloatOpt('node_locked_retry_interval', default=0.2, min=0,
+                 help='Seconds to sleep between node lock attempts.'),
+    cfg.StrOpt('topic', default='ironic.conductor_manager',
+               help='The RPC topic conductors listen on.'),
+    cfg.IntOpt('rpc_send_retries', default=2, min=0,
+               help='How many times the API retries to reach the message '
+                    'broker before it answers 503.'),
+]
+
+fake_opts = [
+    cfg.FloatOpt('power_delay', default=0, min=0,
+                 help='Seconds the fake power interface takes per action.'),
+    cfg.FloatOpt('deploy_delay', default=0, min=0,
+                 help='Seconds the fake deploy interface takes to deploy.'),
+    cfg.FloatOpt('clean_delay', default=0, min=0,
+                 help='Seconds the fake interfaces take to clean a node.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(opts, group='conductor')
+    conf.register_opts(fake_opts, group='fake')

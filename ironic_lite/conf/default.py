@@ -1,0 +1,51 @@
+import os
+import socket
+
+from oslo_config import cfg
+
+from ironic_lite.common import release_mappings
+
+opts = [
+    cfg.StrOpt('host',
+               default=socket.gethostname(),
+               sample_default='localhost',
+               help='Name of this node: the conductor host name (the RPC '
+                    'server and the hash ring member) and the name an API '
+                    'service reports itself with.'),
+    cfg.StrOpt('pin_release_version',
+               choices=release_mappings.pin_choices(),
+               mutable=True,
+               help='Used during a rolling upgrade: the release the '
+                    'services of the deployment are to stay compatible '
+                    'with.  While set, RPC messages, objects written to '
+                    'the database and sent over RPC, and the API maximum '
+                    'microversion follow that release.  Leave unset once '
+                    'every service runs the new release.'),
+    cfg.StrOpt('auth_strategy',
+               default='noauth',
+               choices=[('noauth', 'no authentication'),
+                        ('http_basic', 'HTTP basic authentication against '
+                                       'an htpasswd file')],
+               help='Authentication strategy used by ironic-api.'),
+    cfg.StrOpt('http_basic_auth_user_file',
+               default='/etc/ironic/htpasswd',
+               help='Path to the Apache format user authentication file '
+                    'used when auth_strategy=http_basic.'),
+    cfg.StrOpt('state_path',
+               default=os.path.join(os.path.expanduser('~'),
+                                    '.local', 'state', 'ironic-lite'),
+               sample_default='$HOME/.local/state/ironic-lite',
+               help='Top-level directory for the service state (the '
+                    'default SQLite database lives here).'),
+    cfg.BoolOpt('debug_tracebacks_in_api',
+                default=False,
+                help='Return server tracebacks in API error responses.'),
+    cfg.IntOpt('graceful_shutdown_timeout',
+               default=60,
+               help='Seconds a service waits for in-flight work when it '
+                    'is asked to stop (SIGTERM) before it exits anyway.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(opts)

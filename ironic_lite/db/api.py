@@ -1,0 +1,111 @@
+"""The engine facade and the helpers every query module shares."""
+
+import sqlite3
+import threading
+
+from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import enginefacade
+from oslo_db.sqlalchemy import utils as db_utils
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from ironic_lite.common import exception
+
+# The transaction context is a thread-local: a query function opens a
+# reader or writer block and a nested block joins the outer transaction.
+_CONTEXT = threading.local()
+_FACADE = enginefacade.transaction_context()
+_LOCK = threading.Lock()
+
+
+@event.listens_for(Engine, 'connect')
+def _sqlite_on_connect(dbapi_conn, record):
+    # Several threads (and, in tests, processes) share one SQLite file:
+    # wait for a lock instead of failing, and let readers run beside a
+    # writer.
+    if isinstance(dbapi_conn, sqlite3.Connection):
+        cur = dbapi_conn.cursor()
+        cur.execute('PRAGMA busy_timeout = 30000')
+        cur.execute('PRAGMA journal_mode = WAL')
+        cur.close()
+
+
+def reader():
+    """A read-only transaction block: ``with reader() as session: ...``."""
+    return _FACADE.reader.using(_CONTEXT)
+
+
+def writer():
+    """A read-write transaction block: ``with writer() as session: ...``."""
+    return _FACADE.writer.using(_CONTEXT)
+
+
+def get_engine():
+    return _FACADE.writer.get_engine()
+
+
+def reset():
+    """Forget the engine, so the next call reads [database] again."""
+    global _FACADE
+    with _LOCK:
+        old = _FACADE
+        _FACADE = enginefacade.transaction_context()
+    try:
+        old.dispose_pool()
+    except Exception:  # never started, nothing to dispose
+        pass
+
+
+def model_query(session, model, *columns):
+    if columns:
+        return session.query(*columns)
+    return session.query(model)
+
+
+def add_identity_filter(query, model, value):
+    """Filter by integer id or by UUID."""
+    if isinstance(value, int) or (isinstance(value, str)
+                                  and value.isdigit()):
+        return query.filter(model.id == int(value))
+    return query.filter(model.uuid == value)
+
+
+def paginate(query, model, limit=None, marker=None, sort_key=None,
+             sort_dir=None):
+    """Page a query by (sort_key, id), the marker being a model row."""
+    sort_keys = ['id']
+    if sort_key and sort_key not in sort_keys:
+        sort_keys.insert(0, sort_key)
+    try:
+        query = db_utils.paginate_query(query, model, limit, sort_keys,
+                                        marker=marker,
+                                        sort_dir=sort_dir or 'asc')
+    except db_exc.InvalidSortKey:
+        raise exception.InvalidParameterValue(
+            err='The sort_key value "%s" is an invalid field for sorting'
+                % sort_key)
+    return query.all()
+
+
+def get_marker(session, model, marker_uuid, not_found):
+    if marker_uuid is None:
+        return None
+    row = session.query(model).filter_by(uuid=marker_uuid).one_or_none()
+    if row is None:
+        raise not_found
+    return row
+
+
+def duplicate_columns(err):
+    """The column names a DBDuplicateEntry complains about."""
+    return set(err.columns or [])
+
+
+def utcnow():
+    from oslo_utils import timeutils
+    return timeutils.utcnow()
+
+
+def count(query):
+    return query.with_entities(sa.func.count()).scalar()

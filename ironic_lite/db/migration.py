@@ -1,0 +1,117 @@
+"""Schema migrations with alembic, and the per-table object versions."""
+
+import os
+
+from alembic import command as alembic_command
+from alembic import config as alembic_config
+from alembic import migration as alembic_migration
+import sqlalchemy as sa
+
+from ironic_lite.db import api
+from ironic_lite.db import models
+
+import ironic_lite
+
+
+def script_location():
+    """The migrations: inside the package once installed, else the tree."""
+    package_dir = os.path.dirname(os.path.abspath(ironic_lite.__file__))
+    for candidate in (os.path.join(package_dir, 'migrations'),
+                      os.path.join(os.path.dirname(package_dir), 'alembic')):
+        if os.path.isfile(os.path.join(candidate, 'env.py')):
+            return candidate
+    raise RuntimeError('ironic-lite migrations not found next to %s'
+                       % package_dir)
+
+
+def _config(connection=None):
+    config = alembic_config.Config()
+    config.set_main_option('script_location', script_location())
+    if connection is not None:
+        config.attributes['connection'] = connection
+    return config
+
+
+def _run(func, *args, **kwargs):
+    engine = api.get_engine()
+    with engine.begin() as connection:
+        func(_config(connection), *args, **kwargs)
+
+
+def upgrade(revision='head'):
+    _run(alembic_command.upgrade, revision or 'head')
+
+
+def stamp(revision):
+    _run(alembic_command.stamp, revision)
+
+
+def revision(message=None, autogenerate=False):
+    _run(alembic_command.revision, message=message,
+         autogenerate=autogenerate)
+
+
+def version():
+    """The current alembic revision of the database, or None."""
+    with api.get_engine().connect() as connection:
+        return alembic_migration.MigrationContext.configure(
+            connection).get_current_revision()
+
+
+def head():
+    from alembic import script
+    return script.ScriptDirectory.from_config(_config()).get_current_head()
+
+
+def create_schema():
+    """Create the tables from the models and stamp the head revision.
+
+    Only for an empty database; ``upgrade`` is the way to migrate one.
+    """
+    if version() is not None:
+        raise RuntimeError('The database is already under version control; '
+                           'use "ironic-dbsync upgrade" instead.')
+    models.Base.metadata.create_all(api.get_engine())
+    stamp('head')
+
+
+def object_tables():
+    """Object name -> model of every table that carries a ``version``."""
+    return {name: getattr(models, name)
+            for name in ('Chassis', 'Conductor', 'Node', 'Port', 'Portgroup')}
+
+
+def has_tables():
+    return sa.inspect(api.get_engine()).has_table('nodes')
+
+
+def version_counts(model):
+    """{version: row count} of one object table (None for unversioned)."""
+    with api.reader() as session:
+        rows = (session.query(model.version, sa.func.count())
+                .group_by(model.version).all())
+        return {v: c for v, c in rows}
+
+
+def bump_versions(model, to_version, max_count=None):
+    """Set ``version`` to ``to_version`` on rows at any other version.
+
+    :returns: (rows that needed it, rows migrated now).
+    """
+    with api.writer() as session:
+        behind = session.query(model.id).filter(
+            sa.or_(model.version.is_(None), model.version != to_version))
+        total = behind.count()
+        if not total:
+            return 0, 0
+        if max_count:
+            ids = [r[0] for r in behind.order_by(model.id)
+                   .limit(max_count).all()]
+            done = (session.query(model).filter(model.id.in_(ids))
+                    .update({'version': to_version},
+                            synchronize_session=False))
+        else:
+            done = behind.update({'version': to_version},
+                                 synchronize_session=False)
+        return total, done
+

@@ -1,0 +1,207 @@
+"""SQLAlchemy models.  Every table behind an object has a ``version``.
+
+Changes here follow the DB change policy of the rolling-upgrade spec: only
+additions.  A column or table that an older release reads is never dropped,
+renamed or altered in the same release (tests/unit/db/test_migrations.py).
+"""
+
+import json
+
+from oslo_db.sqlalchemy import models as oslo_models
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer
+from sqlalchemy import String, Text, UniqueConstraint
+from sqlalchemy import orm
+from sqlalchemy.types import TypeDecorator
+
+
+class JsonEncodedType(TypeDecorator):
+    """A dict or list stored as JSON text (portable over every backend)."""
+
+    impl = Text
+    cache_ok = True
+    type = dict
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            value = self.type()
+        elif not isinstance(value, self.type):
+            raise TypeError('%s stores %s objects, got %s'
+                            % (type(self).__name__, self.type.__name__,
+                               type(value).__name__))
+        return json.dumps(value)
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        return json.loads(value)
+
+
+class JSONEncodedDict(JsonEncodedType):
+    type = dict
+
+
+class JSONEncodedList(JsonEncodedType):
+    type = list
+
+
+class Base(oslo_models.TimestampMixin, oslo_models.ModelBase,
+           orm.DeclarativeBase):
+    """Base of all models: created_at/updated_at and dict-like access."""
+
+    def as_dict(self):
+        return {c.name: getattr(self, c.key)
+                for c in self.__table__.columns}
+
+
+def _table_args(*args):
+    return args + ({'mysql_engine': 'InnoDB', 'mysql_charset': 'utf8mb4'},)
+
+
+class Chassis(Base):
+    __tablename__ = 'chassis'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_chassis0uuid'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    extra = Column(JSONEncodedDict)
+    description = Column(String(255), nullable=True)
+    version = Column(String(15), nullable=True)
+
+
+class Conductor(Base):
+    __tablename__ = 'conductors'
+    __table_args__ = _table_args(
+        UniqueConstraint('hostname', name='uniq_conductors0hostname'))
+
+    id = Column(Integer, primary_key=True)
+    hostname = Column(String(255), nullable=False)
+    drivers = Column(JSONEncodedList)
+    online = Column(Boolean, default=True)
+    conductor_group = Column(String(255), nullable=False, default='',
+                             server_default='')
+    version = Column(String(15), nullable=True)
+
+
+class Node(Base):
+    __tablename__ = 'nodes'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_nodes0uuid'),
+        UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
+        UniqueConstraint('name', name='uniq_nodes0name'),
+        Index('reservation_idx', 'reservation'),
+        Index('driver_idx', 'driver'),
+        Index('provision_state_idx', 'provision_state'),
+        Index('conductor_group_idx', 'conductor_group'),
+        Index('owner_idx', 'owner'),
+        Index('lessee_idx', 'lessee'),
+        Index('resource_class_idx', 'resource_class'),
+        Index('maintenance_idx', 'maintenance'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    instance_uuid = Column(String(36), nullable=True)
+    name = Column(String(255), nullable=True)
+    chassis_id = Column(Integer, ForeignKey('chassis.id'), nullable=True)
+    power_state = Column(String(15), nullable=True)
+    target_power_state = Column(String(15), nullable=True)
+    provision_state = Column(String(15), nullable=True)
+    target_provision_state = Column(String(15), nullable=True)
+    provision_updated_at = Column(DateTime, nullable=True)
+    last_error = Column(Text, nullable=True)
+    instance_info = Column(JSONEncodedDict)
+    properties = Column(JSONEncodedDict)
+    driver = Column(String(255))
+    driver_info = Column(JSONEncodedDict)
+    driver_internal_info = Column(JSONEncodedDict)
+    clean_step = Column(JSONEncodedDict)
+    deploy_step = Column(JSONEncodedDict)
+    raid_config = Column(JSONEncodedDict)
+    target_raid_config = Column(JSONEncodedDict)
+    # The host name of the conductor holding the node's lock.
+    reservation = Column(String(255), nullable=True)
+    conductor_affinity = Column(Integer,
+                                ForeignKey('conductors.id',
+                                           name='nodes_conductor_affinity_fk'),
+                                nullable=True)
+    conductor_group = Column(String(255), nullable=False, default='',
+                             server_default='')
+    maintenance = Column(Boolean, default=False)
+    maintenance_reason = Column(Text, nullable=True)
+    fault = Column(String(255), nullable=True)
+    console_enabled = Column(Boolean, default=False)
+    inspection_finished_at = Column(DateTime, nullable=True)
+    inspection_started_at = Column(DateTime, nullable=True)
+    extra = Column(JSONEncodedDict)
+    automated_clean = Column(Boolean, nullable=True)
+    protected = Column(Boolean, nullable=False, default=False,
+                       server_default='0')
+    protected_reason = Column(Text, nullable=True)
+    owner = Column(String(255), nullable=True)
+    lessee = Column(String(255), nullable=True)
+    description = Column(Text, nullable=True)
+    allocation_id = Column(Integer, nullable=True)
+    retired = Column(Boolean, nullable=True, default=False,
+                     server_default='0')
+    retired_reason = Column(Text, nullable=True)
+    network_data = Column(JSONEncodedDict)
+    boot_mode = Column(String(16), nullable=True)
+    secure_boot = Column(Boolean, nullable=True)
+    resource_class = Column(String(80), nullable=True)
+    bios_interface = Column(String(255), nullable=True)
+    boot_interface = Column(String(255), nullable=True)
+    console_interface = Column(String(255), nullable=True)
+    deploy_interface = Column(String(255), nullable=True)
+    inspect_interface = Column(String(255), nullable=True)
+    management_interface = Column(String(255), nullable=True)
+    network_interface = Column(String(255), nullable=True)
+    power_interface = Column(String(255), nullable=True)
+    raid_interface = Column(String(255), nullable=True)
+    rescue_interface = Column(String(255), nullable=True)
+    storage_interface = Column(String(255), nullable=True)
+    vendor_interface = Column(String(255), nullable=True)
+    version = Column(String(15), nullable=True)
+
+
+class Portgroup(Base):
+    __tablename__ = 'portgroups'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_portgroups0uuid'),
+        UniqueConstraint('address', name='uniq_portgroups0address'),
+        UniqueConstraint('name', name='uniq_portgroups0name'),
+        Index('portgroups_node_id_idx', 'node_id'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    name = Column(String(255), nullable=True)
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
+    address = Column(String(18))
+    extra = Column(JSONEncodedDict)
+    internal_info = Column(JSONEncodedDict)
+    standalone_ports_supported = Column(Boolean, default=True)
+    mode = Column(String(255))
+    properties = Column(JSONEncodedDict)
+    version = Column(String(15), nullable=True)
+
+
+class Port(Base):
+    __tablename__ = 'ports'
+    __table_args__ = _table_args(
+        UniqueConstraint('address', name='uniq_ports0address'),
+        UniqueConstraint('uuid', name='uniq_ports0uuid'),
+        Index('ports_node_id_idx', 'node_id'),
+        Index('ports_portgroup_id_idx', 'portgroup_id'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    address = Column(String(18))
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
+    extra = Column(JSONEncodedDict)
+    local_link_connection = Column(JSONEncodedDict)
+    portgroup_id = Column(Integer, ForeignKey('portgroups.id'),
+                          nullable=True)
+    pxe_enabled = Column(Boolean, default=True)
+    internal_info = Column(JSONEncodedDict)
+    physical_network = Column(String(64), nullable=True)
+    is_smartnic = Column(Boolean, nullable=True, default=False)
+    version = Column(String(15), nullable=True)

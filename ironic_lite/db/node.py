@@ -1,0 +1,227 @@
+"""Node queries."""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from ironic_lite.common import exception
+from ironic_lite.db import api
+from ironic_lite.db import models
+
+# Filters of get_node_list() and the column they compare for equality.
+_EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'conductor_group',
+                  'owner', 'lessee', 'maintenance', 'retired', 'protected',
+                  'chassis_id', 'instance_uuid', 'reservation',
+                  'power_state')
+_IN_FILTERS = ('provision_state', 'uuid_in', 'reserved_by_any_of')
+
+
+def _node_query(session, filters=None):
+    query = session.query(models.Node)
+    filters = filters or {}
+    for key in _EQUAL_FILTERS:
+        if filters.get(key) is not None:
+            query = query.filter(getattr(models.Node, key) == filters[key])
+    for key in _IN_FILTERS:
+        values = filters.get(key)
+        if values is None:
+            continue
+        if isinstance(values, str):
+            values = [values]
+        column = {'uuid_in': 'uuid',
+                  'reserved_by_any_of': 'reservation'}.get(key, key)
+        query = query.filter(getattr(models.Node, column).in_(values))
+    if 'associated' in filters:
+        column = models.Node.instance_uuid
+        query = query.filter(column.isnot(None) if filters['associated']
+                             else column.is_(None))
+    if 'reserved' in filters:
+        column = models.Node.reservation
+        query = query.filter(column.isnot(None) if filters['reserved']
+                             else column.is_(None))
+    if filters.get('project'):
+        project = filters['project']
+        query = query.filter(sa.or_(models.Node.owner == project,
+                                    models.Node.lessee == project))
+    if filters.get('description_contains'):
+        query = query.filter(models.Node.description.contains(
+            filters['description_contains']))
+    if filters.get('conductor_groups') is not None:
+        query = query.filter(models.Node.conductor_group.in_(
+            filters['conductor_groups']))
+    if filters.get('provisioned_before'):
+        limit = timeutils.utcnow() - timeutils.datetime.timedelta(
+            seconds=filters['provisioned_before'])
+        query = query.filter(models.Node.provision_updated_at < limit)
+    if filters.get('chassis_uuid'):
+        chassis = session.query(models.Chassis.id).filter_by(
+            uuid=filters['chassis_uuid']).scalar()
+        query = query.filter(models.Node.chassis_id == chassis)
+    return query
+
+
+def get_node_list(filters=None, limit=None, marker=None, sort_key=None,
+                  sort_dir=None):
+    """A page of nodes; ``marker`` is the UUID of the last node seen."""
+    with api.reader() as session:
+        marker_row = api.get_marker(session, models.Node, marker,
+                                    exception.NodeNotFound(node=marker))
+        query = _node_query(session, filters)
+        return api.paginate(query, models.Node, limit, marker_row,
+                            sort_key, sort_dir)
+
+
+def count_nodes(filters=None):
+    with api.reader() as session:
+        return api.count(_node_query(session, filters))
+
+
+def get_nodeinfo_list(columns, filters=None, limit=None):
+    """Tuples of the given columns for the matching nodes (periodics)."""
+    with api.reader() as session:
+        cols = [getattr(models.Node, c) for c in columns]
+        query = _node_query(session, filters).with_entities(*cols)
+        if limit:
+            query = query.limit(limit)
+        return query.all()
+
+
+def _get_node(session, column, value, not_found_id):
+    row = (session.query(models.Node)
+           .filter(getattr(models.Node, column) == value).one_or_none())
+    if row is None:
+        raise exception.NodeNotFound(node=not_found_id)
+    return row
+
+
+def get_node_by_id(node_id):
+    with api.reader() as session:
+        return _get_node(session, 'id', node_id, node_id)
+
+
+def get_node_by_uuid(node_uuid):
+    with api.reader() as session:
+        return _get_node(session, 'uuid', node_uuid, node_uuid)
+
+
+def get_node_by_name(node_name):
+    with api.reader() as session:
+        return _get_node(session, 'name', node_name, node_name)
+
+
+def get_node_by_instance(instance):
+    with api.reader() as session:
+        row = (session.query(models.Node)
+               .filter_by(instance_uuid=instance).one_or_none())
+        if row is None:
+            raise exception.NodeNotFound(node='instance %s' % instance)
+        return row
+
+
+def _raise_duplicate(err, values):
+    columns = api.duplicate_columns(err)
+    if 'name' in columns:
+        raise exception.DuplicateName(name=values.get('name'))
+    if 'instance_uuid' in columns:
+        raise exception.InstanceAssociated(
+            instance_uuid=values.get('instance_uuid'),
+            node=values.get('uuid', ''))
+    raise exception.NodeAlreadyExists(uuid=values.get('uuid'))
+
+
+def create_node(values):
+    values = dict(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    row = models.Node()
+    row.update(values)
+    try:
+        with api.writer() as session:
+            session.add(row)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        _raise_duplicate(err, values)
+    return row
+
+
+def update_node(node_id, values):
+    """Update the columns given; ``node_id`` is an id or a UUID."""
+    if 'uuid' in values:
+        raise exception.InvalidParameterValue(
+            err='Cannot overwrite UUID for an existing node.')
+    try:
+        with api.writer() as session:
+            query = api.add_identity_filter(session.query(models.Node),
+                                            models.Node, node_id)
+            row = query.with_for_update().one_or_none()
+            if row is None:
+                raise exception.NodeNotFound(node=node_id)
+            if 'provision_state' in values and (
+                    values['provision_state'] != row.provision_state):
+                values.setdefault('provision_updated_at', timeutils.utcnow())
+            row.update(values)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        _raise_duplicate(err, dict(values, uuid=row.uuid))
+    return row
+
+
+def destroy_node(node_id):
+    """Delete a node with its ports and port groups."""
+    with api.writer() as session:
+        query = api.add_identity_filter(session.query(models.Node),
+                                        models.Node, node_id)
+        row = query.one_or_none()
+        if row is None:
+            raise exception.NodeNotFound(node=node_id)
+        session.query(models.Port).filter_by(node_id=row.id).delete()
+        session.query(models.Portgroup).filter_by(node_id=row.id).delete()
+        session.delete(row)
+
+
+def reserve_node(tag, node_id):
+    """Lock a node for host ``tag``, atomically; return the locked row."""
+    with api.writer() as session:
+        query = api.add_identity_filter(session.query(models.Node),
+                                        models.Node, node_id)
+        count = (query.filter(models.Node.reservation.is_(None))
+                 .update({'reservation': tag}, synchronize_session=False))
+        row = query.one_or_none()
+        if row is None:
+            raise exception.NodeNotFound(node=node_id)
+        if count != 1:
+            raise exception.NodeLocked(node=row.uuid, host=row.reservation)
+        return row
+
+
+def release_node(tag, node_id):
+    """Release the lock host ``tag`` holds on a node."""
+    with api.writer() as session:
+        query = api.add_identity_filter(session.query(models.Node),
+                                        models.Node, node_id)
+        count = (query.filter(models.Node.reservation == tag)
+                 .update({'reservation': None}, synchronize_session=False))
+        if count == 1:
+            return
+        row = query.one_or_none()
+        if row is None:
+            raise exception.NodeNotFound(node=node_id)
+        if row.reservation is None:
+            raise exception.NodeNotLocked(node=row.uuid, host=tag)
+        raise exception.NodeLocked(node=row.uuid, host=row.reservation)
+
+
+def clear_node_reservations_for_conductor(hostname):
+    """Drop every lock a (dead or restarting) conductor held."""
+    with api.writer() as session:
+        return (session.query(models.Node)
+                .filter_by(reservation=hostname)
+                .update({'reservation': None}, synchronize_session=False))
+
+
+def clear_node_target_power_state(hostname):
+    with api.writer() as session:
+        return (session.query(models.Node)
+                .filter_by(reservation=hostname)
+                .update({'target_power_state': None},
+                        synchronize_session=False))

@@ -1,0 +1,98 @@
+"""Port queries."""
+
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+
+from ironic_lite.common import exception
+from ironic_lite.db import api
+from ironic_lite.db import models
+
+
+def _port_query(session, filters=None):
+    query = session.query(models.Port)
+    filters = filters or {}
+    for key in ('node_id', 'portgroup_id', 'address', 'physical_network'):
+        if filters.get(key) is not None:
+            query = query.filter(getattr(models.Port, key) == filters[key])
+    if filters.get('project'):
+        project = filters['project']
+        query = query.join(models.Node,
+                           models.Port.node_id == models.Node.id).filter(
+            (models.Node.owner == project) | (models.Node.lessee == project))
+    return query
+
+
+def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
+                  sort_dir=None):
+    with api.reader() as session:
+        marker_row = api.get_marker(session, models.Port, marker,
+                                    exception.PortNotFound(port=marker))
+        return api.paginate(_port_query(session, filters), models.Port,
+                            limit, marker_row, sort_key, sort_dir)
+
+
+def _get_port(column, value):
+    with api.reader() as session:
+        row = (session.query(models.Port)
+               .filter(getattr(models.Port, column) == value).one_or_none())
+        if row is None:
+            raise exception.PortNotFound(port=value)
+        return row
+
+
+def get_port_by_id(port_id):
+    return _get_port('id', port_id)
+
+
+def get_port_by_uuid(port_uuid):
+    return _get_port('uuid', port_uuid)
+
+
+def get_port_by_address(address):
+    return _get_port('address', address)
+
+
+def _raise_duplicate(err, values):
+    if 'address' in api.duplicate_columns(err):
+        raise exception.MACAlreadyExists(mac=values.get('address'))
+    raise exception.PortAlreadyExists(uuid=values.get('uuid'))
+
+
+def create_port(values):
+    values = dict(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    row = models.Port()
+    row.update(values)
+    try:
+        with api.writer() as session:
+            session.add(row)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        _raise_duplicate(err, values)
+    return row
+
+
+def update_port(port_id, values):
+    if 'uuid' in values:
+        raise exception.InvalidParameterValue(
+            err='Cannot overwrite UUID for an existing port.')
+    try:
+        with api.writer() as session:
+            query = api.add_identity_filter(session.query(models.Port),
+                                            models.Port, port_id)
+            row = query.one_or_none()
+            if row is None:
+                raise exception.PortNotFound(port=port_id)
+            row.update(values)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        _raise_duplicate(err, values)
+    return row
+
+
+def destroy_port(port_id):
+    with api.writer() as session:
+        query = api.add_identity_filter(session.query(models.Port),
+                                        models.Port, port_id)
+        if not query.delete(synchronize_session=False):
+            raise exception.PortNotFound(port=port_id)

@@ -1,0 +1,115 @@
+"""Port group queries."""
+
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+
+from ironic_lite.common import exception
+from ironic_lite.db import api
+from ironic_lite.db import models
+
+
+def _portgroup_query(session, filters=None):
+    query = session.query(models.Portgroup)
+    filters = filters or {}
+    for key in ('node_id', 'address', 'name'):
+        if filters.get(key) is not None:
+            query = query.filter(
+                getattr(models.Portgroup, key) == filters[key])
+    if filters.get('project'):
+        project = filters['project']
+        query = query.join(
+            models.Node, models.Portgroup.node_id == models.Node.id).filter(
+            (models.Node.owner == project) | (models.Node.lessee == project))
+    return query
+
+
+def get_portgroup_list(filters=None, limit=None, marker=None, sort_key=None,
+                       sort_dir=None):
+    with api.reader() as session:
+        marker_row = api.get_marker(
+            session, models.Portgroup, marker,
+            exception.PortgroupNotFound(portgroup=marker))
+        return api.paginate(_portgroup_query(session, filters),
+                            models.Portgroup, limit, marker_row, sort_key,
+                            sort_dir)
+
+
+def _get_portgroup(column, value):
+    with api.reader() as session:
+        row = (session.query(models.Portgroup)
+               .filter(getattr(models.Portgroup, column) == value)
+               .one_or_none())
+        if row is None:
+            raise exception.PortgroupNotFound(portgroup=value)
+        return row
+
+
+def get_portgroup_by_id(portgroup_id):
+    return _get_portgroup('id', portgroup_id)
+
+
+def get_portgroup_by_uuid(portgroup_uuid):
+    return _get_portgroup('uuid', portgroup_uuid)
+
+
+def get_portgroup_by_name(name):
+    return _get_portgroup('name', name)
+
+
+def get_portgroup_by_address(address):
+    return _get_portgroup('address', address)
+
+
+def _raise_duplicate(err, values):
+    columns = api.duplicate_columns(err)
+    if 'name' in columns:
+        raise exception.PortgroupDuplicateName(name=values.get('name'))
+    if 'address' in columns:
+        raise exception.PortgroupMACAlreadyExists(mac=values.get('address'))
+    raise exception.PortgroupAlreadyExists(uuid=values.get('uuid'))
+
+
+def create_portgroup(values):
+    values = dict(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    row = models.Portgroup()
+    row.update(values)
+    try:
+        with api.writer() as session:
+            session.add(row)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        _raise_duplicate(err, values)
+    return row
+
+
+def update_portgroup(portgroup_id, values):
+    if 'uuid' in values:
+        raise exception.InvalidParameterValue(
+            err='Cannot overwrite UUID for an existing portgroup.')
+    try:
+        with api.writer() as session:
+            query = api.add_identity_filter(
+                session.query(models.Portgroup), models.Portgroup,
+                portgroup_id)
+            row = query.one_or_none()
+            if row is None:
+                raise exception.PortgroupNotFound(portgroup=portgroup_id)
+            row.update(values)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        _raise_duplicate(err, values)
+    return row
+
+
+def destroy_portgroup(portgroup_id):
+    with api.writer() as session:
+        query = api.add_identity_filter(session.query(models.Portgroup),
+                                        models.Portgroup, portgroup_id)
+        row = query.one_or_none()
+        if row is None:
+            raise exception.PortgroupNotFound(portgroup=portgroup_id)
+        if session.query(models.Port).filter_by(
+                portgroup_id=row.id).count():
+            raise exception.PortgroupNotEmpty(portgroup=row.uuid)
+        session.delete(row)

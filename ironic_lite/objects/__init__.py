@@ -1,0 +1,10 @@
+"""Versioned objects: the only layer that talks to ``ironic_lite.db``."""
+
+
+def register_all():
+    # Importing a module registers its objects (and sets objects.<Name>).
+    __import__('ironic_lite.objects.chassis')
+    __import__('ironic_lite.objects.conductor')
+    __import__('ironic_lite.objects.node')
+    __import__('ironic_lite.objects.port')
+    __import__('ironic_lite.objects.portgroup')

@@ -1,0 +1,256 @@
+"""The versioned object base: the one conversion engine of ironic-lite.
+
+Objects are always at their latest version in memory.  Versions change at
+exactly four places, all here:
+
+1. DB row -> object (``_from_db_object``): the row's ``version`` column says
+   what it was written as; the object is converted to the latest version,
+   and keeps the changes the conversion made so that a later save writes
+   them.
+2. object -> DB (``do_version_changes_for_db``): when pinned, the changes
+   are converted to the pinned version; a field the pinned version does not
+   have is left out, so its column keeps what is stored (a pinned service
+   never erases data written by an unpinned one).  The ``version`` written
+   is always part of the changes.
+3. object -> RPC (``IronicObjectSerializer.serialize_entity``): when
+   pinned, the primitive is made for the pinned version.
+4. RPC -> object (``IronicObjectSerializer._process_object``): whatever
+   version arrives is converted to the latest.
+
+Each object class declares data, no conversion code of its own unless a
+field changes meaning:
+
+* ``VERSION`` and a version-history comment;
+* ``field_history``: ``{version: (fields added in that version, ...)}``,
+  which must cover every field (a unit test checks it, and another one
+  generates the conversion cases from it);
+* optionally ``field_upgrade_defaults``: the value a field added after an
+  older version takes when such an older object arrives over RPC (default:
+  the field's own default or None), and a ``_convert_hook`` for semantic
+  changes between versions.
+"""
+
+from oslo_log import log as logging
+from oslo_utils import versionutils
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import exception as ovo_exception
+from oslo_versionedobjects import fields as ovo_fields
+
+from ironic_lite.common import exception
+from ironic_lite.common import release_mappings
+from ironic_lite import conf
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+def _vtuple(version):
+    return versionutils.convert_version_to_tuple(version)
+
+
+class IronicObjectRegistry(ovo_base.VersionedObjectRegistry):
+    def registration_hook(self, cls, index):
+        # Make the newest registered class reachable as objects.<Name>.
+        from ironic_lite import objects
+        version = _vtuple(cls.VERSION)
+        current = getattr(objects, cls.obj_name(), None)
+        if current is None or _vtuple(current.VERSION) < version:
+            setattr(objects, cls.obj_name(), cls)
+
+
+class IronicObject(ovo_base.VersionedObject):
+    """Base of every ironic-lite object."""
+
+    OBJ_SERIAL_NAMESPACE = 'ironic_object'
+    OBJ_PROJECT_NAMESPACE = 'ironic'
+
+    # Every object carries these; they are part of each field_history's
+    # first version.
+    fields = {
+        'created_at': ovo_fields.DateTimeField(nullable=True),
+        'updated_at': ovo_fields.DateTimeField(nullable=True),
+    }
+
+    field_history = {}
+    field_upgrade_defaults = {}
+
+    # -- version arithmetic -------------------------------------------------
+
+    @classmethod
+    def fields_at(cls, version):
+        """The names of the fields an object of ``version`` has."""
+        wanted = _vtuple(version)
+        names = set()
+        for since, added in cls.field_history.items():
+            if _vtuple(since) <= wanted:
+                names.update(added)
+        return names
+
+    @classmethod
+    def get_target_version(cls):
+        """The version to write and send: the pinned one, else the latest.
+
+        :raises: ObjectVersionNotSupported if the pinned release does not
+            know this object at all.
+        """
+        pin = CONF.pin_release_version
+        if not pin:
+            return cls.VERSION
+        entry = release_mappings.get_release(pin)
+        versions = entry['objects'].get(cls.obj_name())
+        if not versions:
+            raise exception.ObjectVersionNotSupported(
+                objname=cls.obj_name(), version='(none in %s)' % pin)
+        return versions[0]
+
+    def _convert_hook(self, from_version, to_version):
+        """Subclasses: move data between fields whose meaning changed.
+
+        Called on the in-memory object after the generic field handling,
+        when converting up (DB load, RPC receive).  Anything set here is
+        marked changed, so a later save writes it.
+        """
+
+    @classmethod
+    def _primitive_hook(cls, primitive, target_version):
+        """Subclasses: fix up a primitive or DB changes for an old version."""
+
+    def convert_to_latest(self):
+        """Bring an object read at an older version to the latest one."""
+        from_version = self.VERSION
+        latest = type(self).VERSION
+        if from_version == latest:
+            return
+        if _vtuple(from_version) > _vtuple(latest):
+            # Written by a newer release (possible only if an operator
+            # unpinned too early): keep what we know, drop nothing stored.
+            LOG.warning('%s %s was written at version %s, newer than this '
+                        'release knows (%s); reading what it can.',
+                        self.obj_name(), getattr(self, 'uuid', ''),
+                        from_version, latest)
+        else:
+            for name in self.fields_at(latest) - self.fields_at(from_version):
+                if not self.obj_attr_is_set(name):
+                    self._set_upgrade_default(name)
+            self._convert_hook(from_version, latest)
+        self.VERSION = latest
+
+    def _set_upgrade_default(self, name):
+        field = self.fields[name]
+        if name in self.field_upgrade_defaults:
+            value = self.field_upgrade_defaults[name]
+        elif field.default != ovo_fields.UnspecifiedDefault:
+            value = field.default
+        else:
+            value = None
+        setattr(self, name, value)
+        # A default filled in for an old sender is not a change: saving it
+        # must not overwrite the stored column.
+        self._changed_fields.discard(name)
+
+    def obj_make_compatible(self, primitive, target_version):
+        """Downgrade a primitive: drop the fields ``target_version`` lacks."""
+        keep = self.fields_at(target_version)
+        for name in list(primitive):
+            if name not in keep:
+                del primitive[name]
+        self._primitive_hook(primitive, target_version)
+
+    # -- the DB boundary ----------------------------------------------------
+
+    @staticmethod
+    def _from_db_object(context, obj, db_object):
+        """Fill ``obj`` from a DB row and convert it to the latest version."""
+        for name in obj.fields:
+            if hasattr(db_object, name):
+                setattr(obj, name, getattr(db_object, name))
+        obj.VERSION = db_object.version or type(obj).VERSION
+        obj.obj_reset_changes()
+        obj.convert_to_latest()
+        obj._context = context
+        return obj
+
+    @classmethod
+    def _from_db_object_list(cls, context, db_objects):
+        return [cls._from_db_object(context, cls(), row)
+                for row in db_objects]
+
+    def do_version_changes_for_db(self):
+        """The changes to write, at the target version, with ``version``."""
+        target = self.get_target_version()
+        changes = self.obj_get_changes()
+        if target != self.VERSION:
+            keep = self.fields_at(target)
+            changes = {k: v for k, v in changes.items() if k in keep}
+            self._primitive_hook(changes, target)
+        changes['version'] = target
+        return changes
+
+    def obj_refresh(self, loaded_object):
+        """Copy every field of a freshly loaded object into this one."""
+        for name in self.fields:
+            if loaded_object.obj_attr_is_set(name):
+                setattr(self, name, getattr(loaded_object, name))
+        self.obj_reset_changes()
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.fields
+                if self.obj_attr_is_set(k)}
+
+    def __repr__(self):
+        ident = None
+        if 'uuid' in self.fields and self.obj_attr_is_set('uuid'):
+            ident = self.uuid
+        return '<%s %s v%s>' % (self.obj_name(), ident, self.VERSION)
+
+
+class IronicObjectSerializer(ovo_base.VersionedObjectSerializer):
+    """Sends objects at the pinned version, reads them at the latest."""
+
+    OBJ_BASE_CLASS = IronicObject
+
+    def _process_object(self, context, objprim):
+        try:
+            obj = super()._process_object(context, objprim)
+        except ovo_exception.IncompatibleObjectVersion as err:
+            raise exception.IncompatibleObjectVersion(
+                objname=err.kwargs.get('objname'),
+                objver=err.kwargs.get('objver'),
+                supported=err.kwargs.get('supported')) from err
+        if isinstance(obj, IronicObject):
+            obj.convert_to_latest()
+        return obj
+
+    def serialize_entity(self, context, entity):
+        if isinstance(entity, IronicObject):
+            target = entity.get_target_version()
+            return entity.obj_to_primitive(target_version=target)
+        return super().serialize_entity(context, entity)
+
+
+class CrudMixin(object):
+    """create/save/destroy/refresh over a resource's DB module functions.
+
+    A class sets ``_db_create``, ``_db_update`` and ``_db_destroy`` to the
+    query functions (as staticmethods) and ``_db_get_by_uuid``.
+    """
+
+    def create(self, context=None):
+        values = self.do_version_changes_for_db()
+        row = self._db_create(values)
+        self._from_db_object(context or self._context, self, row)
+
+    def save(self, context=None):
+        updates = self.do_version_changes_for_db()
+        row = self._db_update(self.uuid, updates)
+        self._from_db_object(context or self._context, self, row)
+
+    def destroy(self, context=None):
+        self._db_destroy(self.uuid)
+        self.obj_reset_changes()
+
+    def refresh(self, context=None):
+        row = self._db_get_by_uuid(self.uuid)
+        current = self._from_db_object(context or self._context,
+                                       type(self)(), row)
+        self.obj_refresh(current)

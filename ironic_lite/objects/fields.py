@@ -1,0 +1,41 @@
+"""Field types of ironic-lite objects."""
+
+from oslo_versionedobjects import fields as ovo_fields
+
+BooleanField = ovo_fields.BooleanField
+DateTimeField = ovo_fields.DateTimeField
+IntegerField = ovo_fields.IntegerField
+ListOfStringsField = ovo_fields.ListOfStringsField
+StringField = ovo_fields.StringField
+UUIDField = ovo_fields.UUIDField
+
+
+class FlexibleDict(ovo_fields.FieldType):
+    """A dict that also accepts a JSON string; None becomes {} if allowed."""
+
+    @staticmethod
+    def coerce(obj, attr, value):
+        if isinstance(value, str):
+            from oslo_serialization import jsonutils
+            value = jsonutils.loads(value)
+        return dict(value or {})
+
+
+class FlexibleDictField(ovo_fields.AutoTypedField):
+    AUTO_TYPE = FlexibleDict()
+
+    def _null(self, obj, attr):
+        if self.nullable:
+            return {}
+        return super()._null(obj, attr)
+
+
+class MACAddress(ovo_fields.FieldType):
+    @staticmethod
+    def coerce(obj, attr, value):
+        from ironic_lite.common import utils
+        return utils.validate_and_normalize_mac(value)
+
+
+class MACAddressField(ovo_fields.AutoTypedField):
+    AUTO_TYPE = MACAddress()

@@ -1,0 +1,152 @@
+from oslo_utils import strutils
+from oslo_utils import uuidutils
+
+from ironic_lite.common import exception
+from ironic_lite.db import node as db_node
+from ironic_lite.objects import base
+from ironic_lite.objects import fields
+
+_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
+               'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
+INTERFACE_FIELDS = tuple('%s_interface' % i for i in _INTERFACES)
+
+
+@base.IronicObjectRegistry.register
+class Node(base.CrudMixin, base.IronicObject):
+    # Version 1.0: initial version (release 1.0)
+    VERSION = '1.0'
+
+    fields = dict(base.IronicObject.fields, **{
+        'id': fields.IntegerField(),
+        'uuid': fields.UUIDField(nullable=True),
+        'name': fields.StringField(nullable=True),
+        'chassis_id': fields.IntegerField(nullable=True),
+        'instance_uuid': fields.UUIDField(nullable=True),
+        'driver': fields.StringField(nullable=True),
+        'driver_info': fields.FlexibleDictField(nullable=True),
+        'driver_internal_info': fields.FlexibleDictField(nullable=True),
+        'instance_info': fields.FlexibleDictField(nullable=True),
+        'properties': fields.FlexibleDictField(nullable=True),
+        'extra': fields.FlexibleDictField(nullable=True),
+        'clean_step': fields.FlexibleDictField(nullable=True),
+        'deploy_step': fields.FlexibleDictField(nullable=True),
+        'raid_config': fields.FlexibleDictField(nullable=True),
+        'target_raid_config': fields.FlexibleDictField(nullable=True),
+        'network_data': fields.FlexibleDictField(nullable=True),
+        'reservation': fields.StringField(nullable=True),
+        'conductor_affinity': fields.IntegerField(nullable=True),
+        'conductor_group': fields.StringField(nullable=True),
+        'power_state': fields.StringField(nullable=True),
+        'target_power_state': fields.StringField(nullable=True),
+        'provision_state': fields.StringField(nullable=True),
+        'provision_updated_at': fields.DateTimeField(nullable=True),
+        'target_provision_state': fields.StringField(nullable=True),
+        'maintenance': fields.BooleanField(),
+        'maintenance_reason': fields.StringField(nullable=True),
+        'fault': fields.StringField(nullable=True),
+        'console_enabled': fields.BooleanField(),
+        'last_error': fields.StringField(nullable=True),
+        'inspection_finished_at': fields.DateTimeField(nullable=True),
+        'inspection_started_at': fields.DateTimeField(nullable=True),
+        'automated_clean': fields.BooleanField(nullable=True),
+        'protected': fields.BooleanField(),
+        'protected_reason': fields.StringField(nullable=True),
+        'owner': fields.StringField(nullable=True),
+        'lessee': fields.StringField(nullable=True),
+        'description': fields.StringField(nullable=True),
+        'allocation_id': fields.IntegerField(nullable=True),
+        'retired': fields.BooleanField(nullable=True),
+        'retired_reason': fields.StringField(nullable=True),
+        'boot_mode': fields.StringField(nullable=True),
+        'secure_boot': fields.BooleanField(nullable=True),
+        'resource_class': fields.StringField(nullable=True),
+    }, **{name: fields.StringField(nullable=True)
+          for name in INTERFACE_FIELDS})
+
+    field_history = {
+        '1.0': (
+            'created_at', 'updated_at', 'id', 'uuid', 'name', 'chassis_id',
+            'instance_uuid', 'driver', 'driver_info', 'driver_internal_info',
+            'instance_info', 'properties', 'extra', 'clean_step',
+            'deploy_step', 'raid_config', 'target_raid_config',
+            'network_data', 'reservation', 'conductor_affinity',
+            'conductor_group', 'power_state', 'target_power_state',
+            'provision_state', 'provision_updated_at',
+            'target_provision_state', 'maintenance', 'maintenance_reason',
+            'fault', 'console_enabled', 'last_error',
+            'inspection_finished_at', 'inspection_started_at',
+            'automated_clean', 'protected', 'protected_reason', 'owner',
+            'lessee', 'description', 'allocation_id', 'retired',
+            'retired_reason', 'boot_mode', 'secure_boot', 'resource_class',
+            'bios_interface', 'boot_interface', 'console_interface',
+            'deploy_interface', 'inspect_interface', 'management_interface',
+            'network_interface', 'power_interface', 'raid_interface',
+            'rescue_interface', 'storage_interface', 'vendor_interface',
+        ),
+    }
+
+    _db_create = staticmethod(db_node.create_node)
+    _db_update = staticmethod(db_node.update_node)
+    _db_destroy = staticmethod(db_node.destroy_node)
+    _db_get_by_uuid = staticmethod(db_node.get_node_by_uuid)
+
+    # -- lookups ----------------------------------------------------------
+
+    @classmethod
+    def get(cls, context, node_id):
+        """Find a node by id, UUID or name."""
+        if strutils.is_int_like(node_id):
+            return cls.get_by_id(context, int(node_id))
+        if uuidutils.is_uuid_like(node_id):
+            return cls.get_by_uuid(context, node_id)
+        return cls.get_by_name(context, node_id)
+
+    @classmethod
+    def get_by_id(cls, context, node_id):
+        return cls._from_db_object(context, cls(),
+                                   db_node.get_node_by_id(node_id))
+
+    @classmethod
+    def get_by_uuid(cls, context, uuid):
+        return cls._from_db_object(context, cls(),
+                                   db_node.get_node_by_uuid(uuid))
+
+    @classmethod
+    def get_by_name(cls, context, name):
+        return cls._from_db_object(context, cls(),
+                                   db_node.get_node_by_name(name))
+
+    @classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        return cls._from_db_object(
+            context, cls(), db_node.get_node_by_instance(instance_uuid))
+
+    @classmethod
+    def list(cls, context, limit=None, marker=None, sort_key=None,
+             sort_dir=None, filters=None):
+        rows = db_node.get_node_list(filters=filters, limit=limit,
+                                     marker=marker, sort_key=sort_key,
+                                     sort_dir=sort_dir)
+        return cls._from_db_object_list(context, rows)
+
+    @classmethod
+    def count(cls, context, filters=None):
+        return db_node.count_nodes(filters)
+
+    # -- locking ----------------------------------------------------------
+
+    @classmethod
+    def reserve(cls, context, tag, node_id):
+        """Take the node's lock for host ``tag``; returns the node."""
+        return cls._from_db_object(context, cls(),
+                                   db_node.reserve_node(tag, node_id))
+
+    @classmethod
+    def release(cls, context, tag, node_id):
+        db_node.release_node(tag, node_id)
+
+    def touch_provisioning(self, context=None):
+        """Mark the node as making progress in its provision state."""
+        from oslo_utils import timeutils
+        db_node.update_node(self.uuid,
+                            {'provision_updated_at': timeutils.utcnow()})

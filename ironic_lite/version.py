@@ -1,0 +1,5 @@
+"""The code's own release, as recorded by services and shown to operators."""
+
+# The release this tree builds.  It changes only when a release is cut
+# (see doc/source/contributor/rolling-upgrades.rst).
+RELEASE = '1.0'
