@@ -218,10 +218,3 @@ def clear_node_reservations_for_conductor(hostname):
                 .filter_by(reservation=hostname)
                 .update({'reservation': None}, synchronize_session=False))
 
-
-def clear_node_target_power_state(hostname):
-    with api.writer() as session:
-        return (session.query(models.Node)
-                .filter_by(reservation=hostname)
-                .update({'target_power_state': None},
-                        synchronize_session=False))

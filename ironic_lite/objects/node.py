@@ -145,6 +145,21 @@ class Node(base.CrudMixin, base.IronicObject):
     def release(cls, context, tag, node_id):
         db_node.release_node(tag, node_id)
 
+    @classmethod
+    def release_all_for_host(cls, context, host):
+        """Drop every lock ``host`` holds (it restarted or died).
+
+        :returns: the number of nodes released.
+        """
+        return db_node.clear_node_reservations_for_conductor(host)
+
+    @classmethod
+    def list_locked_by(cls, context, hosts):
+        """The nodes locked by any of ``hosts``."""
+        if not hosts:
+            return []
+        return cls.list(context, filters={'reserved_by_any_of': list(hosts)})
+
     def touch_provisioning(self, context=None):
         """Mark the node as making progress in its provision state."""
         from oslo_utils import timeutils

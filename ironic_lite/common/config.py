@@ -1,0 +1,43 @@
+"""Start-up of every command: parse the configuration, set up logging."""
+
+import sys
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from ironic_lite.common import release_mappings
+from ironic_lite import conf
+from ironic_lite import objects
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+_LOGGING_REGISTERED = False
+
+
+def parse_args(argv, prog, default_config_files=None):
+    """Parse the command line and config files, as Ironic's commands do.
+
+    The project name is ``ironic`` so ``/etc/ironic/ironic.conf`` is found
+    like Ironic's.  Exits with a clear message when the configuration is
+    not valid (an unknown ``pin_release_version`` above all).
+    """
+    global _LOGGING_REGISTERED
+    if not _LOGGING_REGISTERED:
+        logging.register_options(CONF)
+        _LOGGING_REGISTERED = True
+    CONF(argv, project='ironic', prog=prog,
+         default_config_files=default_config_files)
+    logging.setup(CONF, 'ironic')
+    check_pin()
+    objects.register_all()
+
+
+def check_pin():
+    """Stop the service when the pin names no known release."""
+    try:
+        CONF.pin_release_version
+    except (cfg.ConfigFileValueError, ValueError) as err:
+        choices = ', '.join(release_mappings.pin_choices()) or '(none yet)'
+        sys.exit('ERROR: [DEFAULT]/pin_release_version is invalid (%s). '
+                 'Valid values: %s; leave it unset to run unpinned.'
+                 % (err, choices))

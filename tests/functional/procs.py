@@ -1,0 +1,138 @@
+"""Run ironic-lite's console scripts as real processes for tests."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+BIN = os.path.dirname(sys.executable)
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def write_config(path, sections):
+    """Write an ini file from {section: {key: value}}."""
+    with open(path, 'w') as f:
+        for section, values in sections.items():
+            f.write('[%s]\n' % section)
+            for key, value in values.items():
+                f.write('%s = %s\n' % (key, value))
+            f.write('\n')
+    return path
+
+
+def command(name):
+    return os.path.join(BIN, name)
+
+
+def run(name, *args, check=True, timeout=120):
+    result = subprocess.run([command(name)] + list(args),
+                            capture_output=True, text=True, timeout=timeout)
+    if check and result.returncode != 0:
+        raise AssertionError('%s %s exited %s:\n%s\n%s'
+                             % (name, ' '.join(args), result.returncode,
+                                result.stdout, result.stderr))
+    return result
+
+
+class Service(object):
+    """One service process with its log file."""
+
+    def __init__(self, name, config_file, log_dir, label=None):
+        self.name = name
+        self.label = label or name
+        self.log_path = os.path.join(log_dir, '%s.log' % self.label)
+        self._log = open(self.log_path, 'ab')
+        self.proc = subprocess.Popen(
+            [command(name), '--config-file', config_file],
+            stdout=self._log, stderr=subprocess.STDOUT)
+
+    def log(self):
+        with open(self.log_path, errors='replace') as f:
+            return f.read()
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self, timeout=60):
+        """Graceful stop (SIGTERM); returns the exit code."""
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+        return self.proc.returncode
+
+
+def http(method, url, body=None, version='latest', headers=None,
+         timeout=30):
+    """A small JSON HTTP client: returns (status, headers, parsed body)."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method)
+    req.add_header('Content-Type', 'application/json')
+    if version:
+        req.add_header('X-OpenStack-Ironic-API-Version', version)
+    for key, value in (headers or {}).items():
+        req.add_header(key, value)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            raw = resp.read()
+            status, hdrs = resp.status, dict(resp.headers)
+    except urllib.error.HTTPError as err:
+        raw = err.read()
+        status, hdrs = err.code, dict(err.headers)
+    try:
+        parsed = json.loads(raw) if raw else None
+    except ValueError:
+        parsed = raw.decode(errors='replace')
+    return status, hdrs, parsed
+
+
+def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = predicate()
+            if last:
+                return last
+        except (OSError, urllib.error.URLError) as err:
+            last = err
+        time.sleep(interval)
+    raise AssertionError('timed out waiting for %s (last: %r)'
+                         % (what, last))
+
+
+def wait_http(url, service=None, timeout=60):
+    def ready():
+        if service is not None and not service.alive():
+            raise AssertionError('%s died:\n%s' % (service.label,
+                                                   service.log()))
+        return http('GET', url, version=None)[0] == 200
+    return wait_for(ready, timeout=timeout, what=url)
+
+
+def wait_provision_state(base, node, state, timeout=60):
+    def reached():
+        status, _, body = http('GET', '%s/v1/nodes/%s' % (base, node))
+        if body and body.get('last_error') and body.get(
+                'provision_state', '').endswith('failed'):
+            raise AssertionError('node failed: %s' % body['last_error'])
+        if body and body.get('provision_state') == state and not body.get(
+                'target_provision_state'):
+            return body
+        return None
+    return wait_for(reached, timeout=timeout,
+                    what='node %s in %s' % (node, state))
