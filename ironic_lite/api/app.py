@@ -1,0 +1,50 @@
+"""The ironic-lite API WSGI application."""
+
+from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import request_id
+import pecan
+
+from ironic_lite.api import auth
+from ironic_lite.api import hooks
+from ironic_lite.api import middleware
+from ironic_lite import conf
+from ironic_lite import objects
+
+CONF = conf.CONF
+
+# Paths that need no credentials (compared without a trailing slash).
+PUBLIC_PATHS = ('', '/v1')
+
+
+def _default_rpcapi():
+    from ironic_lite.conductor import rpcapi
+    return rpcapi.ConductorAPI()
+
+
+def setup_app(conf=None, rpcapi_factory=None):
+    """The API as a WSGI application.
+
+    :param conf: optional dict of pecan application settings.
+    :param rpcapi_factory: callable making the conductor RPC client (tests
+        give a fake); by default ``ConductorAPI``, made on first use.
+    """
+    objects.register_all()
+    from ironic_lite.api.controllers import root
+    settings = dict(conf or {})
+    app = pecan.make_app(
+        root.RootController(),
+        hooks=[hooks.RequestInfoHook(), hooks.ContextHook(),
+               hooks.RPCHook(rpcapi_factory or _default_rpcapi),
+               hooks.ErrorHook()],
+        force_canonical=False,
+        guess_content_type_from_ext=False,
+        debug=settings.pop('debug', False),
+        **settings)
+    if CONF.auth_strategy == 'http_basic':
+        app = auth.BasicAuthMiddleware(
+            app, CONF.http_basic_auth_user_file, PUBLIC_PATHS)
+    app = middleware.ParsableErrorMiddleware(app)
+    app = middleware.VersionMiddleware(app)
+    app = http_proxy_to_wsgi.HTTPProxyToWSGI(app)
+    app = request_id.RequestId(app)
+    return app

@@ -1,0 +1,102 @@
+"""``/v1/chassis`` and ``/v1/chassis/<uuid>/nodes``."""
+
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import types
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import objects
+
+MAX_DESCRIPTION = 255
+
+
+@types.register
+class ChassisBody(types.Base):
+    """Keys of a POST /v1/chassis body (and of a patched chassis)."""
+
+    description = types.wsattr(types.text)
+    extra = types.wsattr(types.JSON_DICT)
+    uuid = types.wsattr(types.text)
+
+
+def render(chassis, fields=None, caches=None):
+    body = {
+        'uuid': chassis.uuid, 'description': chassis.description,
+        'extra': chassis.extra or {},
+        'created_at': child.isotime(chassis.created_at),
+        'updated_at': child.isotime(chassis.updated_at),
+        'links': link.self_and_bookmark('chassis', chassis.uuid),
+    }
+    if not fields:
+        body['nodes'] = link.self_and_bookmark('chassis',
+                                               chassis.uuid + '/nodes')
+    body = utils.hide_fields(body, mv.CHASSIS_FIELD_MIN_VERSION)
+    return utils.select_fields(body, fields) if fields else body
+
+
+def _check_description(values):
+    if len(values.get('description') or '') > MAX_DESCRIPTION:
+        raise exception.InvalidParameterValue(
+            err='Chassis description exceeds %d characters'
+                % MAX_DESCRIPTION)
+
+
+class ChassisController(child.ChildController):
+    KIND = 'chassis'
+    RESOURCE = 'chassis'
+    FIELD_TABLE = mv.CHASSIS_FIELD_MIN_VERSION
+    QUERY_TABLE = mv.CHASSIS_QUERY_MIN_VERSION
+    DEFAULT_FIELDS = mv.CHASSIS_DEFAULT_LIST_FIELDS
+    INVALID_SORT_KEYS = mv.CHASSIS_INVALID_SORT_KEYS
+    BODY_TYPE = ChassisBody
+    PATCH_ALLOWED = frozenset(('description', 'extra'))
+    EXTRA_ROUTES = (
+        (base.ANY, (base.CAPTURE, 'nodes', base.REST), 'nodes'),
+    )
+
+    def nodes(self, ident):
+        from ironic_lite.api.controllers.v1 import node
+        if not uuidutils.is_uuid_like(ident):
+            raise exception.InvalidUUID(uuid=ident)
+        return node.NodesController(chassis_uuid=ident)
+
+    def policy_target(self, obj):
+        return {'project_id': pecan.request.context.project_id}
+
+    def project_filter(self, ctx):
+        policy.authorize('baremetal:chassis:get', {}, ctx)
+        return None
+
+    def get_object(self, ident):
+        if not uuidutils.is_uuid_like(ident):
+            raise exception.InvalidUUID(uuid=ident)
+        return objects.Chassis.get(pecan.request.context, ident)
+
+    def list_filters(self, params):
+        return {}
+
+    def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
+        return objects.Chassis.list(ctx, limit=limit, marker=marker,
+                                    sort_key=sort_key, sort_dir=sort_dir)
+
+    def render(self, obj, fields=None, caches=None):
+        return render(obj, fields, caches)
+
+    def new_object(self, ctx, values):
+        _check_description(values)
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        return objects.Chassis(ctx, **values)
+
+    def apply_changes(self, ctx, obj, changes):
+        _check_description(changes)
+        for name, value in changes.items():
+            setattr(obj, name, value)
+
+    def editable_document(self, obj):
+        return {'description': obj.description, 'extra': obj.extra or {}}

@@ -1,0 +1,225 @@
+"""What ports, port groups and chassis share: a CRUD controller written
+directly through the objects, and the lookups of their parents."""
+
+import pecan
+from oslo_utils import uuidutils
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import collection
+from ironic_lite.api.controllers.v1 import types
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import objects
+
+
+def isotime(value):
+    return value.isoformat() if value is not None else None
+
+
+def get_parent_node(ctx, node_uuid):
+    """The node a new port/port group belongs to; 400 when unknown."""
+    try:
+        if node_uuid is None or not uuidutils.is_uuid_like(node_uuid):
+            raise exception.NodeNotFound(node=node_uuid)
+        return objects.Node.get_by_uuid(ctx, node_uuid)
+    except exception.NodeNotFound:
+        raise exception.NodeNotFound(node=node_uuid, code=400)
+
+
+def get_node_for_filter(ctx, ident, from_path):
+    """The node of a ``?node=`` filter or of a /v1/nodes/<n>/... path."""
+    from ironic_lite.api.controllers.v1 import node_data
+    from ironic_lite.api import microversions as mv
+    if not uuidutils.is_uuid_like(ident) and not utils.allows(
+            mv.MINOR_5_NODE_NAME):
+        if from_path:
+            raise exception.NodeNotFound(node=ident)
+        raise exception.NotAcceptable()
+    return node_data.get_node(ident)
+
+
+def _cached(caches, kind, key, load):
+    if key is None:
+        return None
+    cache = caches.setdefault(kind, {})
+    if key not in cache:
+        cache[key] = load(key)
+    return cache[key]
+
+
+def node_uuid(node_id, caches):
+    ctx = pecan.request.context
+    return _cached(caches, 'node', node_id,
+                   lambda i: objects.Node.get_by_id(ctx, i).uuid)
+
+
+def portgroup_uuid(portgroup_id, caches):
+    ctx = pecan.request.context
+    return _cached(caches, 'portgroup', portgroup_id,
+                   lambda i: objects.Portgroup.get(ctx, i).uuid)
+
+
+def check_new_fields(values, table):
+    """406 for a body key newer than the request (with a real value)."""
+    for name, value in values.items():
+        needed = table.get(name, 0)
+        if needed > utils.minor() and value not in (None, '', {}, []):
+            raise utils.not_acceptable(needed)
+
+
+class ChildController(base.RoutedController):
+    """CRUD of a resource written directly through its object.
+
+    Subclasses set the class attributes below and implement
+    ``get_object``, ``list_filters``, ``render``, ``new_object``,
+    ``apply_changes`` and ``editable_document``.
+    """
+
+    KIND = None            # policy and message noun: "port"
+    RESOURCE = None        # path and collection key: "ports"
+    FIELD_TABLE = {}
+    QUERY_TABLE = {}
+    DEFAULT_FIELDS = ()
+    INVALID_SORT_KEYS = ()
+    BODY_TYPE = None
+    PATCH_ALLOWED = frozenset()
+    EXTRA_ROUTES = ()
+
+    BASE_ROUTES = (
+        ('GET', (), 'get_all'),
+        ('POST', (), 'post'),
+        ('GET', ('detail',), 'detail'),
+        ('GET', (base.CAPTURE,), 'get_one'),
+        ('PATCH', (base.CAPTURE,), 'patch'),
+        ('DELETE', (base.CAPTURE,), 'delete'),
+    )
+
+    def __init__(self, node_ident=None):
+        self.node_ident = node_ident
+        self.ROUTES = self.EXTRA_ROUTES + self.BASE_ROUTES
+
+    # -- hooks for subclasses ---------------------------------------------
+
+    def from_parent(self):
+        return self.node_ident is not None
+
+    def parent_node_of(self, obj):
+        return objects.Node.get_by_id(pecan.request.context, obj.node_id)
+
+    def policy_target(self, obj):
+        return policy.node_target(self.parent_node_of(obj),
+                                  pecan.request.context)
+
+    def project_filter(self, ctx):
+        return policy.list_project_filter(self.KIND, ctx)
+
+    def marker_of(self, obj):
+        return obj.uuid
+
+    # -- helpers ----------------------------------------------------------
+
+    def _authorized(self, action, ident):
+        ctx = pecan.request.context
+        if self.from_parent():
+            raise exception.NotAuthorized('Operation not permitted.')
+        obj = self.get_object(ident)
+        policy.authorize('baremetal:%s:%s' % (self.KIND, action),
+                         self.policy_target(obj), ctx)
+        return obj
+
+    def list_body(self, resource, detail=False):
+        ctx = pecan.request.context
+        params = utils.query()
+        utils.check_query_versions(params, self.QUERY_TABLE)
+        fields = utils.get_fields(params, self.FIELD_TABLE)
+        detail = detail or utils.get_detail(params, fields)
+        limit = utils.get_limit(params)
+        sort_key, sort_dir = utils.get_sort(params, self.FIELD_TABLE,
+                                            self.INVALID_SORT_KEYS)
+        marker = utils.get_marker(params, check_uuid=self.KIND != 'conductor')
+        filters = self.list_filters(params)
+        project = self.project_filter(ctx)
+        if project is not None:
+            filters['project'] = project
+        objs = self.list_objects(ctx, limit, marker, sort_key, sort_dir,
+                                 filters)
+        if fields is None and not detail:
+            fields = list(self.DEFAULT_FIELDS)
+        caches = {}
+        items = [self.render(o, fields, caches) for o in objs]
+        next_params = {k: v for k, v in params.items()
+                       if k not in ('limit', 'marker')}
+        next_params.update(sort_key=sort_key, sort_dir=sort_dir)
+        return collection.make(self.RESOURCE, items, limit, resource,
+                               self.marker_of(objs[-1]) if objs else None,
+                               next_params)
+
+    def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
+        cls = getattr(objects, self.BODY_TYPE.__name__.replace('Body', ''))
+        return cls.list(ctx, limit=limit, marker=marker, sort_key=sort_key,
+                        sort_dir=sort_dir, filters=filters)
+
+    # -- handlers ---------------------------------------------------------
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        return self.list_body(self.RESOURCE)
+
+    @pecan.expose('json')
+    def detail(self, **kwargs):
+        if 'fields' in utils.query():
+            raise exception.InvalidParameterValue(
+                err='Invalid query parameter ?fields received.')
+        return self.list_body(self.RESOURCE + '/detail', detail=True)
+
+    @pecan.expose('json')
+    def get_one(self, ident, **kwargs):
+        obj = self._authorized('get', ident)
+        params = utils.query()
+        utils.check_query_versions(params, self.QUERY_TABLE)
+        return self.render(obj, utils.get_fields(params, self.FIELD_TABLE))
+
+    @pecan.expose('json')
+    def post(self, **kwargs):
+        ctx = pecan.request.context
+        if self.from_parent():
+            raise exception.NotAuthorized('Operation not permitted.')
+        values = types.parse(self.BODY_TYPE, utils.json_body(), self.KIND)
+        check_new_fields(values, self.FIELD_TABLE)
+        if values.get('uuid') is not None and not uuidutils.is_uuid_like(
+                values['uuid']):
+            raise exception.InvalidUUID(uuid=values['uuid'])
+        obj = self.new_object(ctx, values)
+        policy.authorize('baremetal:%s:create' % self.KIND,
+                         self.policy_target(obj), ctx)
+        obj.create()
+        pecan.response.status = 201
+        pecan.response.headers['Location'] = link.build_url(self.RESOURCE,
+                                                            obj.uuid)
+        return self.render(obj)
+
+    @pecan.expose('json')
+    def patch(self, ident, **kwargs):
+        ctx = pecan.request.context
+        obj = self._authorized('update', ident)
+        patch = utils.patch_body()
+        utils.check_patch_fields(patch, self.PATCH_ALLOWED, self.FIELD_TABLE)
+        doc = self.editable_document(obj)
+        new_doc = utils.apply_patch(doc, patch)
+        changes = utils.changed_fields(doc, new_doc)
+        types.parse(self.BODY_TYPE,
+                    {k: v for k, v in new_doc.items() if v is not None},
+                    self.KIND)
+        self.apply_changes(ctx, obj, changes)
+        if obj.obj_what_changed():
+            obj.save()
+        return self.render(obj)
+
+    @pecan.expose()
+    def delete(self, ident, **kwargs):
+        obj = self._authorized('delete', ident)
+        obj.destroy()
+        pecan.response.status = 204
+        return ''

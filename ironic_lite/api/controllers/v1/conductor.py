@@ -1,0 +1,84 @@
+"""``/v1/conductors`` (1.49): the conductors and whether they are alive."""
+
+import datetime
+
+from oslo_utils import timeutils
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import conf
+from ironic_lite import objects
+
+CONF = conf.CONF
+
+
+def is_alive(cond):
+    """Online and heartbeated within [conductor]heartbeat_timeout."""
+    if not cond.online or cond.updated_at is None:
+        return False
+    limit = timeutils.utcnow(with_timezone=True) - datetime.timedelta(
+        seconds=CONF.conductor.heartbeat_timeout)
+    updated = cond.updated_at
+    if updated.tzinfo is None:
+        updated = updated.replace(tzinfo=datetime.timezone.utc)
+    return updated >= limit
+
+
+def render(cond, fields=None, caches=None):
+    body = {
+        'hostname': cond.hostname,
+        'conductor_group': cond.conductor_group or '',
+        'alive': is_alive(cond),
+        'drivers': list(cond.drivers or []),
+        'created_at': child.isotime(cond.created_at),
+        'updated_at': child.isotime(cond.updated_at),
+        'links': link.self_and_bookmark('conductors', cond.hostname),
+    }
+    return utils.select_fields(body, fields) if fields else body
+
+
+class ConductorsController(child.ChildController):
+    KIND = 'conductor'
+    RESOURCE = 'conductors'
+    FIELD_TABLE = mv.CONDUCTOR_FIELD_MIN_VERSION
+    QUERY_TABLE = mv.CONDUCTOR_QUERY_MIN_VERSION
+    DEFAULT_FIELDS = mv.CONDUCTOR_DEFAULT_LIST_FIELDS
+    INVALID_SORT_KEYS = mv.CONDUCTOR_INVALID_SORT_KEYS
+    BASE_ROUTES = (
+        ('GET', (), 'get_all'),
+        ('GET', (base.CAPTURE,), 'get_one'),
+    )
+
+    def check_version(self):
+        if not utils.allows(mv.CONDUCTOR_MIN_VERSION):
+            raise exception.NotFound()
+
+    def policy_target(self, obj):
+        return {'project_id': pecan.request.context.project_id}
+
+    def project_filter(self, ctx):
+        policy.authorize('baremetal:conductor:get', {}, ctx)
+        return None
+
+    def marker_of(self, obj):
+        return obj.hostname
+
+    def get_object(self, ident):
+        return objects.Conductor.get_by_hostname(pecan.request.context,
+                                                 ident, online=None)
+
+    def list_filters(self, params):
+        return {}
+
+    def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
+        return objects.Conductor.list(ctx, limit=limit, marker=marker,
+                                      sort_key=sort_key, sort_dir=sort_dir)
+
+    def render(self, obj, fields=None, caches=None):
+        return render(obj, fields, caches)

@@ -1,0 +1,285 @@
+"""``/v1/nodes``: list, show, create, update (JSON patch), delete, and the
+routes to a node's sub-resources.
+
+Writes go through the conductor that owns the node (``rpcapi``), which
+holds the node's lock while it saves.
+"""
+
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import node_list
+from ironic_lite.api.controllers.v1 import types
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite.common import states
+from ironic_lite import objects
+
+_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
+               'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
+MAX_DESCRIPTION = 4096
+
+
+class NodeCreate(types.Base):
+    """The keys a POST /v1/nodes body may have (Ironic's node schema)."""
+
+    automated_clean = types.wsattr(bool)
+    chassis_uuid = types.wsattr(types.text)
+    conductor_group = types.wsattr(types.text)
+    console_enabled = types.wsattr(bool)
+    description = types.wsattr(types.text)
+    driver = types.wsattr(types.text, mandatory=True)
+    driver_info = types.wsattr(types.JSON_DICT)
+    extra = types.wsattr(types.JSON_DICT)
+    instance_info = types.wsattr(types.JSON_DICT)
+    instance_uuid = types.wsattr(types.text)
+    lessee = types.wsattr(types.text)
+    maintenance = types.wsattr(bool)
+    name = types.wsattr(types.text)
+    network_data = types.wsattr(types.JSON_DICT)
+    owner = types.wsattr(types.text)
+    properties = types.wsattr(types.JSON_DICT)
+    resource_class = types.wsattr(types.text)
+    retired = types.wsattr(bool)
+    retired_reason = types.wsattr(types.text)
+    uuid = types.wsattr(types.text)
+    for _iface in _INTERFACES:
+        locals()['%s_interface' % _iface] = types.wsattr(types.text)
+    del _iface
+
+
+types.register(NodeCreate)
+
+
+@types.register
+class NodePatch(NodeCreate):
+    """A node document after a JSON patch: create keys plus patch-only."""
+
+    protected = types.wsattr(bool)
+    protected_reason = types.wsattr(types.text)
+
+
+PATCH_ALLOWED_FIELDS = frozenset(
+    set(a.name for a in types.wtypes.list_attributes(NodePatch)) - {'uuid'}
+    - {'console_enabled'})
+
+
+def _check_new_fields(values):
+    """406 for a field newer than the request, given a non-empty value."""
+    for name, value in values.items():
+        needed = mv.NODE_FIELD_MIN_VERSION.get(name, 0)
+        if needed > utils.minor() and value not in (None, '', {}, []):
+            raise utils.not_acceptable(needed)
+
+
+def _check_name(name, action):
+    if name is None:
+        return
+    if not utils.is_valid_logical_name(name):
+        raise exception.InvalidParameterValue(
+            err="Cannot %s node with invalid name '%s'" % (action, name))
+    if name in node_data.RESERVED_NAMES:
+        raise exception.InvalidParameterValue(
+            err='The word "%s" is reserved and can not be used as a node '
+                'name. Reserved words are: %s.'
+                % (name, ', '.join(node_data.RESERVED_NAMES)))
+
+
+def _normalize(values, action):
+    """Checks and conversions shared by create and update."""
+    _check_name(values.get('name'), action)
+    if len(values.get('description') or '') > MAX_DESCRIPTION:
+        raise exception.InvalidParameterValue(
+            err='Cannot %s node with description exceeding %d characters'
+                % (action, MAX_DESCRIPTION))
+    if values.get('instance_uuid') is not None and not (
+            uuidutils.is_uuid_like(values['instance_uuid'])):
+        raise exception.InvalidUUID(uuid=values['instance_uuid'])
+    if 'chassis_uuid' in values:
+        chassis_uuid = values.pop('chassis_uuid')
+        values['chassis_id'] = None
+        if chassis_uuid is not None:
+            try:
+                values['chassis_id'] = objects.Chassis.get(
+                    pecan.request.context, chassis_uuid).id
+            except (exception.ChassisNotFound, exception.InvalidUUID):
+                raise exception.ChassisNotFound(chassis=chassis_uuid,
+                                                code=400)
+    if 'conductor_group' in values:
+        values['conductor_group'] = (values['conductor_group']
+                                     or '').lower()
+    for name in ('maintenance', 'protected', 'console_enabled'):
+        if name in values and values[name] is None:
+            values[name] = False
+    return values
+
+
+def editable_document(node):
+    """The fields a PATCH may change, raw (unmasked), at this version."""
+    doc = {}
+    for name in PATCH_ALLOWED_FIELDS:
+        if mv.NODE_FIELD_MIN_VERSION.get(name, 0) <= utils.minor():
+            value = node_data.field_value(node, name)
+            if name in ('driver_info', 'instance_info'):
+                value = getattr(node, name)
+            doc[name] = value
+    return doc
+
+
+class NodesController(base.RoutedController):
+    ROUTES = (
+        ('GET', (), 'get_all'),
+        ('POST', (), 'post'),
+        ('GET', ('detail',), 'detail'),
+        ('GET', (base.CAPTURE,), 'get_one'),
+        ('PATCH', (base.CAPTURE,), 'patch'),
+        ('DELETE', (base.CAPTURE,), 'delete'),
+        (base.ANY, (base.CAPTURE, 'states', base.REST), 'states'),
+        (base.ANY, (base.CAPTURE, 'maintenance', base.REST), 'maintenance'),
+        (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),
+        (base.ANY, (base.CAPTURE, 'portgroups', base.REST), 'portgroups'),
+    )
+
+    def __init__(self, chassis_uuid=None):
+        # Set when listing /v1/chassis/<uuid>/nodes.
+        self.chassis_uuid = chassis_uuid
+
+    # -- sub-resources --------------------------------------------------
+
+    def states(self, ident):
+        from ironic_lite.api.controllers.v1 import node_states
+        return node_states.NodeStatesController(ident)
+
+    def maintenance(self, ident):
+        from ironic_lite.api.controllers.v1 import node_states
+        return node_states.NodeMaintenanceController(ident)
+
+    def ports(self, ident):
+        from ironic_lite.api.controllers.v1 import port
+        return port.PortsController(node_ident=ident)
+
+    def portgroups(self, ident):
+        from ironic_lite.api.controllers.v1 import portgroup
+        if not utils.allows(mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS):
+            raise exception.NotFound()
+        return portgroup.PortgroupsController(node_ident=ident)
+
+    # -- collection -----------------------------------------------------
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        return node_list.list_nodes(utils.query(), 'nodes',
+                                    chassis_uuid=self.chassis_uuid)
+
+    @pecan.expose('json')
+    def detail(self, **kwargs):
+        params = utils.query()
+        for name in ('fields', 'detail'):
+            if name in params:
+                raise exception.InvalidParameterValue(
+                    err='Invalid query parameter ?%s received.' % name)
+        return node_list.list_nodes(params, 'nodes/detail', detail=True,
+                                    chassis_uuid=self.chassis_uuid)
+
+    # -- one node -------------------------------------------------------
+
+    def _not_from_chassis(self):
+        if self.chassis_uuid is not None:
+            raise exception.NotAuthorized('Operation not permitted.')
+
+    @pecan.expose('json')
+    def get_one(self, ident, **kwargs):
+        self._not_from_chassis()
+        node = node_data.fetch_authorized('baremetal:node:get', ident)
+        params = utils.query()
+        utils.check_query_versions(params, mv.NODE_QUERY_MIN_VERSION)
+        fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION)
+        return node_data.render(node, fields)
+
+    @pecan.expose('json')
+    def post(self, **kwargs):
+        self._not_from_chassis()
+        ctx = pecan.request.context
+        values = types.parse(NodeCreate, utils.json_body(), 'node')
+        policy.authorize('baremetal:node:create',
+                         {'node.owner': values.get('owner'),
+                          'node.lessee': values.get('lessee'),
+                          'project_id': ctx.project_id}, ctx)
+        _check_new_fields(values)
+        if values.get('name') is not None and not utils.allows(
+                mv.MINOR_5_NODE_NAME):
+            raise utils.not_acceptable(mv.MINOR_5_NODE_NAME)
+        values = _normalize(values, 'create')
+        uuid = values.setdefault('uuid', uuidutils.generate_uuid())
+        if not uuidutils.is_uuid_like(uuid):
+            raise exception.InvalidUUID(uuid=uuid)
+        values.setdefault('conductor_group', '')
+        values['provision_state'] = (
+            'enroll' if utils.allows(mv.MINOR_11_ENROLL_STATE)
+            else 'available')
+        values['power_state'] = None
+        node = objects.Node(ctx, **values)
+        node = pecan.request.rpcapi.create_node(ctx, node)
+        pecan.response.status = 201
+        pecan.response.headers['Location'] = link.build_url('nodes',
+                                                            node.uuid)
+        return node_data.render(node)
+
+    @pecan.expose('json')
+    def patch(self, ident, **kwargs):
+        self._not_from_chassis()
+        ctx = pecan.request.context
+        node = node_data.fetch_authorized('baremetal:node:update', ident)
+        patch = utils.patch_body()
+        if 'traits' in utils.patch_roots(patch):
+            raise exception.InvalidParameterValue(
+                err='Cannot update node traits via node patch. Node traits '
+                    'should be updated via the node traits API.')
+        utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
+                                 mv.NODE_FIELD_MIN_VERSION)
+        target = policy.node_target(node, ctx)
+        for root in utils.patch_roots(patch):
+            rule = policy.NODE_UPDATE_FIELD_RULES.get(root)
+            if rule:
+                policy.authorize(rule[0], target, ctx)
+        self._check_updatable(node, ident)
+        doc = editable_document(node)
+        new_doc = utils.apply_patch(doc, patch)
+        changes = utils.changed_fields(doc, new_doc)
+        if 'chassis_uuid' in changes and changes['chassis_uuid'] is None \
+                and not utils.allows(mv.MINOR_25_UNSET_CHASSIS_UUID):
+            raise exception.NotAcceptable()
+        types.parse(NodePatch, {k: v for k, v in new_doc.items()
+                                if k in changes or k == 'driver'}, 'node')
+        for name, value in _normalize(changes, 'update').items():
+            setattr(node, name, value)
+        if node.obj_what_changed():
+            node = pecan.request.rpcapi.update_node(ctx, node)
+        return node_data.render(node)
+
+    @staticmethod
+    def _check_updatable(node, ident):
+        if (node.target_provision_state
+                and node.provision_state
+                not in states.UPDATE_ALLOWED_STATES):
+            raise exception.Conflict(
+                'Node %s can not be updated while a state transition is in '
+                'progress.' % ident)
+        if (node.provision_state == 'inspecting'
+                and utils.allows(mv.MINOR_39_INSPECT_WAIT)):
+            raise exception.Conflict(
+                'Cannot update node "%s" while it is in state "inspecting".'
+                % node.uuid)
+
+    @pecan.expose()
+    def delete(self, ident, **kwargs):
+        self._not_from_chassis()
+        node = node_data.fetch_authorized('baremetal:node:delete', ident)
+        pecan.request.rpcapi.destroy_node(pecan.request.context, node)
+        pecan.response.status = 204
+        return ''

@@ -1,0 +1,170 @@
+"""Nodes as the API shows them: lookup with policy, rendering, and the
+provision-state facts the API checks before asking a conductor.
+
+The state names are Ironic's (``ironic/common/states.py``).
+"""
+
+from oslo_utils import strutils
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import hash_ring
+from ironic_lite.common import policy
+from ironic_lite.common import states
+from ironic_lite import objects
+
+# -- provision states (the values and the machine are common/states.py) ----
+ALL_STATES = states.STABLE_STATES + states.UNSTABLE_STATES + tuple(
+    states.FAILURE_STATES)
+CLEANING_STATES = (states.CLEANING, states.CLEANWAIT)
+VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure')
+# Verbs the conductor RPC API of release 1.0 carries out.
+SUPPORTED_VERBS = ('manage', 'provide', 'inspect', 'abort', 'active',
+                   'deploy', 'rebuild', 'deleted', 'undeploy')
+
+RESERVED_NAMES = ('detail', 'states', 'maintenance', 'ports', 'portgroups',
+                  'validate', 'vendor_passthru', 'management', 'traits',
+                  'vifs', 'bios', 'volume', 'history', 'inventory')
+
+
+# -- lookup ------------------------------------------------------------------
+
+def get_node(ident):
+    """A node by UUID, or by name from 1.5; 404 when there is none."""
+    ctx = pecan.request.context
+    if ident.endswith('.json'):
+        ident = ident[:-len('.json')]
+    if uuidutils.is_uuid_like(ident):
+        return objects.Node.get_by_uuid(ctx, ident)
+    if not utils.allows(mv.MINOR_5_NODE_NAME):
+        raise exception.NodeNotFound(node=ident)
+    if not utils.is_valid_logical_name(ident):
+        raise exception.InvalidUuidOrName(name=ident)
+    return objects.Node.get_by_name(ctx, ident)
+
+
+def fetch_authorized(rule, ident):
+    """The node, after checking ``rule`` for the caller.
+
+    A caller who may not even see the node gets the same 404 as for a
+    node that does not exist (as Ironic does); one who may see it but not
+    do ``rule`` gets a 403.
+    """
+    ctx = pecan.request.context
+    node = get_node(ident)
+    target = policy.node_target(node, ctx)
+    if not policy.check(rule, target, ctx):
+        if not policy.check('baremetal:node:get', target, ctx):
+            raise exception.NodeNotFound(node=ident)
+        raise exception.HTTPForbidden(resource=rule)
+    return node
+
+
+# -- rendering ---------------------------------------------------------------
+
+def _isotime(value):
+    return value.isoformat() if value is not None else None
+
+
+def _conductor(node):
+    try:
+        return hash_ring.RING_MANAGER.get_host(
+            pecan.request.context, node.uuid, node.driver,
+            node.conductor_group)
+    except exception.IronicException:
+        return None
+
+
+def field_value(node, name, chassis_cache=None):
+    """The API value of one node field."""
+    if name == 'chassis_uuid':
+        if node.chassis_id is None:
+            return None
+        cache = chassis_cache if chassis_cache is not None else {}
+        if node.chassis_id not in cache:
+            cache[node.chassis_id] = objects.Chassis.get(
+                pecan.request.context, node.chassis_id).uuid
+        return cache[node.chassis_id]
+    if name == 'conductor':
+        return _conductor(node)
+    if name == 'traits':
+        return []
+    if name == 'allocation_uuid':
+        return None
+    value = getattr(node, name)
+    if name == 'provision_state':
+        if value == 'available' and not utils.allows(
+                mv.MINOR_2_AVAILABLE_STATE):
+            return None
+        if value == 'inspect wait' and not utils.allows(
+                mv.MINOR_39_INSPECT_WAIT):
+            return 'inspecting'
+    if hasattr(value, 'isoformat'):
+        return value.isoformat()
+    if name in ('driver_info', 'instance_info'):
+        return strutils.mask_dict_password(value or {})
+    if name == 'conductor_group':
+        return value or ''
+    return value
+
+
+def render(node, fields=None, sub_links=True, chassis_cache=None):
+    """The JSON body of a node at the request's version.
+
+    :param fields: the names to return (None: all of them).
+    :param sub_links: add the ports/states/portgroups/volume links
+        (only when ``fields`` is not given, as in Ironic).
+    """
+    wanted = (set(fields) if fields is not None
+              else set(mv.NODE_FIELD_MIN_VERSION))
+    body = {}
+    for name in mv.NODE_FIELD_MIN_VERSION:
+        if name in mv.NODE_LINK_FIELDS or name not in wanted:
+            continue
+        if mv.NODE_FIELD_MIN_VERSION[name] > utils.minor():
+            continue
+        body[name] = field_value(node, name, chassis_cache)
+    body['links'] = link.self_and_bookmark('nodes', node.uuid)
+    if sub_links and fields is None:
+        for sub in ('ports', 'states', 'portgroups', 'volume'):
+            body[sub] = link.self_and_bookmark('nodes',
+                                               '%s/%s' % (node.uuid, sub))
+    return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION)
+
+
+# -- provisioning checks -----------------------------------------------------
+
+def check_provision_request(node, target, body):
+    """Version, maintenance and state-machine checks of a provision verb.
+
+    :raises: NotAcceptable (406) for a verb newer than the request;
+        InvalidParameterValue (400) for bad extra keys or maintenance;
+        NodeLocked (409) or InvalidStateRequested (400) when the node's
+        state does not allow the verb.
+    """
+    needed = mv.PROVISION_VERB_MIN_VERSION.get(target)
+    if needed is not None and not utils.allows(needed):
+        raise utils.not_acceptable(needed)
+    if (target == 'abort' and node.provision_state == 'inspect wait'
+            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
+        raise utils.not_acceptable(mv.MINOR_41_INSPECTION_ABORT)
+    if body.get('configdrive') is not None and target not in (
+            'active', 'deploy', 'rebuild'):
+        raise exception.InvalidParameterValue(
+            err='Adding a config drive is only supported when setting '
+                'provision state to active or rebuild')
+    if target in ('active', 'deploy', 'rebuild') and node.maintenance:
+        raise exception.InvalidParameterValue(
+            err="The provisioning operation can't be performed on node %s "
+                "because it's in maintenance mode." % node.uuid)
+    event = states.VERBS.get(target, target)
+    if (target not in SUPPORTED_VERBS
+            or not states.is_actionable(node.provision_state, event)):
+        if node.reservation:
+            raise exception.NodeLocked(node=node.uuid, host=node.reservation)
+        raise exception.InvalidStateRequested(
+            action=target, node=node.uuid, state=node.provision_state)

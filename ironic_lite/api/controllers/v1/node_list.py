@@ -1,0 +1,100 @@
+"""GET /v1/nodes and /v1/nodes/detail: query checks, filters, paging."""
+
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers.v1 import collection
+from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import objects
+
+# Query parameters passed to Node.list() as they are.
+_PLAIN_FILTERS = ('driver', 'resource_class', 'conductor_group', 'owner',
+                  'lessee', 'description_contains')
+_BOOL_FILTERS = ('maintenance', 'associated', 'retired')
+# Parameters repeated in the ``next`` link when given.
+_NEXT_PARAMS = _PLAIN_FILTERS + _BOOL_FILTERS + (
+    'provision_state', 'fault', 'conductor', 'chassis_uuid', 'project',
+    'detail')
+
+
+def _filters(params, chassis_uuid):
+    """Node.list() filters from the query (values checked)."""
+    filters = {name: params[name] for name in _PLAIN_FILTERS
+               if params.get(name) is not None}
+    for name in _BOOL_FILTERS:
+        value = utils.get_bool(params, name)
+        if value is not None:
+            filters[name] = value
+    state = params.get('provision_state')
+    if state is not None:
+        if state not in node_data.ALL_STATES:
+            raise exception.InvalidParameterValue(
+                err='Provision state "%s" is not valid' % state)
+        filters['provision_state'] = state
+    fault = params.get('fault')
+    if fault is not None:
+        if fault not in node_data.VALID_FAULTS:
+            raise exception.InvalidParameterValue(
+                err='Unrecognized fault "%s" is specified, allowed faults '
+                    'are %s' % (fault, list(node_data.VALID_FAULTS)))
+        filters['fault'] = fault
+    for name in ('instance_uuid', 'chassis_uuid'):
+        value = params.get(name)
+        if value is not None and not uuidutils.is_uuid_like(value):
+            raise exception.InvalidUUID(uuid=value)
+        if value is not None:
+            filters[name] = value
+    if chassis_uuid is not None:
+        objects.Chassis.get(pecan.request.context, chassis_uuid)
+        filters['chassis_uuid'] = chassis_uuid
+    if params.get('project') is not None:
+        filters['project'] = params['project']
+    return filters
+
+
+def _by_conductor(nodes, conductor):
+    """The nodes the hash ring maps to ``conductor``."""
+    return [n for n in nodes if node_data.field_value(n, 'conductor')
+            == conductor]
+
+
+def list_nodes(params, resource, detail=False, chassis_uuid=None):
+    """The body of a node list request.
+
+    :param resource: "nodes" or "nodes/detail" (for the ``next`` link).
+    :param detail: True for /v1/nodes/detail.
+    """
+    ctx = pecan.request.context
+    utils.check_query_versions(params, mv.NODE_QUERY_MIN_VERSION)
+    fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION)
+    detail = detail or utils.get_detail(params, fields)
+    limit = utils.get_limit(params)
+    sort_key, sort_dir = utils.get_sort(params, mv.NODE_FIELD_MIN_VERSION,
+                                        mv.NODE_INVALID_SORT_KEYS)
+    marker = utils.get_marker(params)
+    filters = _filters(params, chassis_uuid)
+    project = policy.list_project_filter('node', ctx, params.get('owner'))
+    if project is not None:
+        filters['project'] = project
+    nodes = objects.Node.list(ctx, limit=limit, marker=marker,
+                              sort_key=sort_key, sort_dir=sort_dir,
+                              filters=filters)
+    if params.get('conductor'):
+        nodes = _by_conductor(nodes, params['conductor'])
+    if fields is None and not detail:
+        fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
+    cache = {}
+    items = [node_data.render(n, fields, sub_links=True,
+                              chassis_cache=cache) for n in nodes]
+    if 'instance_uuid' in filters:
+        limit = 0
+    next_params = {k: params[k] for k in _NEXT_PARAMS if k in params}
+    next_params.update(sort_key=sort_key, sort_dir=sort_dir)
+    if params.get('fields'):
+        next_params['fields'] = params['fields']
+    return collection.make('nodes', items, limit, resource,
+                           nodes[-1].uuid if nodes else None, next_params)

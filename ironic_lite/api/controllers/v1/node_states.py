@@ -1,0 +1,125 @@
+"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision) and
+``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
+
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+
+
+def _accepted(node_ident):
+    """202 with a Location header pointing at the node's states."""
+    pecan.response.status = 202
+    pecan.response.headers['Location'] = link.build_url(
+        'nodes', '%s/states' % node_ident)
+    return ''
+
+
+class NodeStatesController(base.RoutedController):
+    ROUTES = (
+        ('GET', (), 'get'),
+        ('PUT', ('power',), 'power'),
+        ('PUT', ('provision',), 'provision'),
+    )
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    @pecan.expose('json')
+    def get(self, **kwargs):
+        node = node_data.fetch_authorized('baremetal:node:get_states',
+                                          self.node_ident)
+        body = {name: node_data.field_value(node, name)
+                for name in ('console_enabled', 'last_error', 'power_state',
+                             'provision_state', 'provision_updated_at',
+                             'target_power_state', 'target_provision_state',
+                             'raid_config', 'target_raid_config')}
+        return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION)
+
+    @pecan.expose()
+    def power(self, **kwargs):
+        node = node_data.fetch_authorized('baremetal:node:set_power_state',
+                                          self.node_ident)
+        body = utils.json_body()
+        if not isinstance(body, dict):
+            raise exception.InvalidParameterValue(
+                err='Invalid body: expected a JSON object.')
+        target, timeout = body.get('target'), body.get('timeout')
+        needed = mv.POWER_TARGET_MIN_VERSION.get(target)
+        if needed is not None and not utils.allows(needed):
+            raise utils.not_acceptable(needed)
+        soft = mv.MINOR_27_SOFT_POWER_OFF
+        if timeout is not None and not utils.allows(soft):
+            raise utils.not_acceptable(soft)
+        if timeout is not None and (not isinstance(timeout, int)
+                                    or isinstance(timeout, bool)
+                                    or timeout < 1):
+            raise exception.InvalidParameterValue(
+                err='timeout has to be positive integer')
+        if needed is None:
+            raise exception.InvalidStateRequested(
+                action=target, node=self.node_ident, state=node.power_state)
+        if node.provision_state in node_data.CLEANING_STATES:
+            raise exception.InvalidStateRequested(
+                action=target, node=self.node_ident,
+                state=node.provision_state)
+        pecan.request.rpcapi.change_node_power_state(
+            pecan.request.context, node, target, timeout=timeout)
+        return _accepted(self.node_ident)
+
+    @pecan.expose()
+    def provision(self, **kwargs):
+        node = node_data.fetch_authorized(
+            'baremetal:node:set_provision_state', self.node_ident)
+        body = utils.json_body()
+        if not isinstance(body, dict) or 'target' not in body:
+            raise exception.InvalidParameterValue(
+                err='"target" is a required property of the body.')
+        target = body['target']
+        node_data.check_provision_request(node, target, body)
+        rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
+        if target in ('active', 'deploy', 'rebuild'):
+            rpcapi.do_node_deploy(ctx, node, rebuild=(target == 'rebuild'),
+                                  configdrive=body.get('configdrive'))
+        elif target in ('deleted', 'undeploy'):
+            rpcapi.do_node_tear_down(ctx, node)
+        else:
+            rpcapi.do_provisioning_action(ctx, node, target)
+        return _accepted(self.node_ident)
+
+
+class NodeMaintenanceController(base.RoutedController):
+    ROUTES = (
+        ('PUT', (), 'put'),
+        ('DELETE', (), 'delete'),
+    )
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def _set(self, rule, maintenance, reason):
+        node = node_data.fetch_authorized(rule, self.node_ident)
+        node.maintenance = maintenance
+        node.maintenance_reason = reason
+        if not maintenance:
+            node.fault = None
+        pecan.request.rpcapi.update_node(pecan.request.context, node)
+        pecan.response.status = 202
+        return ''
+
+    @pecan.expose()
+    def put(self, **kwargs):
+        body = utils.json_body() or {}
+        if not isinstance(body, dict):
+            raise exception.InvalidParameterValue(
+                err='Invalid body: expected a JSON object.')
+        reason = body.get('reason', kwargs.get('reason'))
+        return self._set('baremetal:node:set_maintenance', True, reason)
+
+    @pecan.expose()
+    def delete(self, **kwargs):
+        return self._set('baremetal:node:clear_maintenance', False, None)

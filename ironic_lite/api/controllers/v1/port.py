@@ -1,0 +1,170 @@
+"""``/v1/ports`` (and ``/v1/nodes/<n>/ports``, ``/v1/portgroups/<pg>/ports``).
+
+Ports are written directly through the objects (no conductor involved);
+the database's unique constraints make a duplicate MAC a 409 without a
+partial write.
+"""
+
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import types
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import utils as common_utils
+from ironic_lite import objects
+
+LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
+            'network_type')
+
+
+@types.register
+class PortBody(types.Base):
+    """Keys of a POST /v1/ports body (and of a patched port)."""
+
+    address = types.wsattr(types.text, mandatory=True)
+    node_uuid = types.wsattr(types.text, mandatory=True)
+    uuid = types.wsattr(types.text)
+    extra = types.wsattr(types.JSON_DICT)
+    local_link_connection = types.wsattr(types.JSON_DICT)
+    pxe_enabled = types.wsattr(bool)
+    portgroup_uuid = types.wsattr(types.text)
+    physical_network = types.wsattr(types.text)
+    is_smartnic = types.wsattr(bool)
+
+
+PATCH_ALLOWED_FIELDS = frozenset(
+    a.name for a in types.wtypes.list_attributes(PortBody)) - {'uuid'}
+
+
+def _check_llc(llc):
+    unknown = set(llc or {}) - set(LLC_KEYS)
+    if unknown:
+        raise exception.InvalidParameterValue(
+            err='Schema error for port: Additional properties are not '
+                'allowed in local_link_connection (%s)'
+                % ', '.join(sorted(unknown)))
+
+
+def to_object_values(values, ctx):
+    """API values -> Port object values (node/portgroup UUIDs -> ids)."""
+    values = dict(values)
+    if 'address' in values:
+        values['address'] = common_utils.validate_and_normalize_mac(
+            values['address'])
+    if 'physical_network' in values and values['physical_network'] and len(
+            values['physical_network']) > 64:
+        raise exception.InvalidParameterValue(
+            err='physical_network is longer than 64 characters')
+    _check_llc(values.get('local_link_connection'))
+    node = None
+    if 'node_uuid' in values:
+        node = child.get_parent_node(ctx, values.pop('node_uuid'))
+        values['node_id'] = node.id
+    if 'portgroup_uuid' in values:
+        pg_uuid = values.pop('portgroup_uuid')
+        values['portgroup_id'] = None
+        if pg_uuid is not None:
+            try:
+                pg = objects.Portgroup.get(ctx, pg_uuid)
+            except exception.PortgroupNotFound:
+                raise exception.PortgroupNotFound(portgroup=pg_uuid,
+                                                  code=400)
+            if node is not None and pg.node_id != node.id:
+                raise exception.InvalidParameterValue(
+                    err='Port can not be added to a portgroup belonging to '
+                        'a different node.')
+            values['portgroup_id'] = pg.id
+    for name in ('pxe_enabled', 'is_smartnic'):
+        if name in values and values[name] is None:
+            values[name] = name == 'pxe_enabled'
+    return values
+
+
+def render(port, fields=None, caches=None):
+    """The JSON body of a port at the request's version."""
+    caches = caches if caches is not None else {}
+    body = {
+        'uuid': port.uuid, 'address': port.address,
+        'node_uuid': child.node_uuid(port.node_id, caches),
+        'portgroup_uuid': child.portgroup_uuid(port.portgroup_id, caches),
+        'extra': port.extra or {}, 'internal_info': port.internal_info or {},
+        'local_link_connection': port.local_link_connection or {},
+        'pxe_enabled': port.pxe_enabled,
+        'physical_network': port.physical_network,
+        'is_smartnic': bool(port.is_smartnic),
+        'created_at': child.isotime(port.created_at),
+        'updated_at': child.isotime(port.updated_at),
+        'links': link.self_and_bookmark('ports', port.uuid),
+    }
+    body = utils.hide_fields(body, mv.PORT_FIELD_MIN_VERSION)
+    return utils.select_fields(body, fields) if fields else body
+
+
+class PortsController(child.ChildController):
+    """CRUD of ports; also the sub-collection of a node or port group."""
+
+    KIND = 'port'
+    RESOURCE = 'ports'
+    FIELD_TABLE = mv.PORT_FIELD_MIN_VERSION
+    QUERY_TABLE = mv.PORT_QUERY_MIN_VERSION
+    DEFAULT_FIELDS = mv.PORT_DEFAULT_LIST_FIELDS
+    INVALID_SORT_KEYS = mv.PORT_INVALID_SORT_KEYS
+    BODY_TYPE = PortBody
+    PATCH_ALLOWED = PATCH_ALLOWED_FIELDS
+    NOT_FOUND = exception.PortNotFound
+
+    def __init__(self, node_ident=None, portgroup_ident=None):
+        super().__init__(node_ident)
+        self.portgroup_ident = portgroup_ident
+
+    def from_parent(self):
+        return (self.node_ident or self.portgroup_ident) is not None
+
+    def get_object(self, ident):
+        if not uuidutils.is_uuid_like(ident):
+            raise exception.InvalidUUID(uuid=ident)
+        return objects.Port.get_by_uuid(pecan.request.context, ident)
+
+    def list_filters(self, params):
+        ctx = pecan.request.context
+        filters = {}
+        node_ident = (self.node_ident or params.get('node')
+                      or params.get('node_uuid'))
+        if self.portgroup_ident is None and params.get('portgroup'):
+            if node_ident:
+                raise exception.NotAuthorized('Operation not permitted.')
+        if node_ident:
+            filters['node_id'] = child.get_node_for_filter(
+                ctx, node_ident, self.node_ident is not None).id
+        pg_ident = self.portgroup_ident or params.get('portgroup')
+        if pg_ident:
+            filters['portgroup_id'] = objects.Portgroup.get(
+                ctx, pg_ident).id
+        if params.get('address'):
+            filters['address'] = params['address'].lower()
+        return filters
+
+    def render(self, obj, fields=None, caches=None):
+        return render(obj, fields, caches)
+
+    def new_object(self, ctx, values):
+        values = to_object_values(values, ctx)
+        values.setdefault('pxe_enabled', True)
+        values.setdefault('is_smartnic', False)
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        return objects.Port(ctx, **values)
+
+    def parent_node_of(self, obj):
+        return objects.Node.get_by_id(pecan.request.context, obj.node_id)
+
+    def apply_changes(self, ctx, obj, changes):
+        for name, value in to_object_values(changes, ctx).items():
+            setattr(obj, name, value)
+
+    def editable_document(self, obj):
+        body = render(obj)
+        return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}

@@ -1,0 +1,146 @@
+"""``/v1/portgroups`` (1.23) and ``/v1/nodes/<n>/portgroups`` (1.24).
+
+Written directly through the objects, like ports.
+"""
+
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import types
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import utils as common_utils
+from ironic_lite import conf
+from ironic_lite import objects
+
+CONF = conf.CONF
+
+
+@types.register
+class PortgroupBody(types.Base):
+    """Keys of a POST /v1/portgroups body (and of a patched one)."""
+
+    node_uuid = types.wsattr(types.text, mandatory=True)
+    address = types.wsattr(types.text)
+    name = types.wsattr(types.text)
+    extra = types.wsattr(types.JSON_DICT)
+    mode = types.wsattr(types.text)
+    properties = types.wsattr(types.JSON_DICT)
+    standalone_ports_supported = types.wsattr(bool)
+    uuid = types.wsattr(types.text)
+
+
+PATCH_ALLOWED_FIELDS = frozenset(
+    a.name for a in types.wtypes.list_attributes(PortgroupBody)) - {'uuid'}
+
+
+def to_object_values(values, ctx, action):
+    values = dict(values)
+    if values.get('address') is not None:
+        values['address'] = common_utils.validate_and_normalize_mac(
+            values['address'])
+    name = values.get('name')
+    if name is not None and not utils.is_valid_logical_name(name):
+        raise exception.InvalidParameterValue(
+            err="Cannot %s portgroup with invalid name '%s'" % (action, name))
+    if 'node_uuid' in values:
+        values['node_id'] = child.get_parent_node(
+            ctx, values.pop('node_uuid')).id
+    if 'mode' in values and values['mode'] is None:
+        values['mode'] = CONF.api.default_portgroup_mode
+    if ('standalone_ports_supported' in values
+            and values['standalone_ports_supported'] is None):
+        values['standalone_ports_supported'] = True
+    return values
+
+
+def render(pg, fields=None, caches=None):
+    """The JSON body of a port group at the request's version."""
+    caches = caches if caches is not None else {}
+    body = {
+        'uuid': pg.uuid, 'address': pg.address, 'name': pg.name,
+        'node_uuid': child.node_uuid(pg.node_id, caches),
+        'extra': pg.extra or {}, 'internal_info': pg.internal_info or {},
+        'mode': pg.mode, 'properties': pg.properties or {},
+        'standalone_ports_supported': pg.standalone_ports_supported,
+        'created_at': child.isotime(pg.created_at),
+        'updated_at': child.isotime(pg.updated_at),
+        'links': link.self_and_bookmark('portgroups', pg.uuid),
+    }
+    if not fields:
+        body['ports'] = link.self_and_bookmark('portgroups',
+                                               pg.uuid + '/ports')
+    body = utils.hide_fields(body, mv.PORTGROUP_FIELD_MIN_VERSION)
+    return utils.select_fields(body, fields) if fields else body
+
+
+class PortgroupsController(child.ChildController):
+    KIND = 'portgroup'
+    RESOURCE = 'portgroups'
+    FIELD_TABLE = mv.PORTGROUP_FIELD_MIN_VERSION
+    QUERY_TABLE = mv.PORTGROUP_QUERY_MIN_VERSION
+    DEFAULT_FIELDS = mv.PORTGROUP_DEFAULT_LIST_FIELDS
+    INVALID_SORT_KEYS = mv.PORTGROUP_INVALID_SORT_KEYS
+    BODY_TYPE = PortgroupBody
+    PATCH_ALLOWED = PATCH_ALLOWED_FIELDS
+    EXTRA_ROUTES = (
+        (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),
+    )
+
+    def check_version(self):
+        if not utils.allows(mv.PORTGROUP_MIN_VERSION):
+            raise exception.NotFound()
+
+    def ports(self, ident):
+        from ironic_lite.api.controllers.v1 import port
+        if not utils.allows(mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS):
+            raise exception.NotFound()
+        if self.from_parent():
+            raise exception.NotFound()
+        return port.PortsController(portgroup_ident=ident)
+
+    def get_object(self, ident):
+        ctx = pecan.request.context
+        if ident.endswith('.json'):
+            ident = ident[:-len('.json')]
+        if not uuidutils.is_uuid_like(ident) and not (
+                utils.is_valid_logical_name(ident)):
+            raise exception.InvalidUuidOrName(name=ident)
+        return objects.Portgroup.get(ctx, ident)
+
+    def list_filters(self, params):
+        filters = {}
+        node_ident = self.node_ident or params.get('node')
+        if node_ident:
+            filters['node_id'] = child.get_node_for_filter(
+                pecan.request.context, node_ident,
+                self.node_ident is not None).id
+        if params.get('address'):
+            filters['address'] = params['address'].lower()
+        return filters
+
+    def render(self, obj, fields=None, caches=None):
+        return render(obj, fields, caches)
+
+    def new_object(self, ctx, values):
+        if not utils.allows(mv.MINOR_26_PORTGROUP_MODE_PROPERTIES):
+            for name in ('mode', 'properties'):
+                if name in values:
+                    raise exception.NotAcceptable()
+        values = to_object_values(values, ctx, 'create')
+        values.setdefault('mode', CONF.api.default_portgroup_mode)
+        values.setdefault('standalone_ports_supported', True)
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        return objects.Portgroup(ctx, **values)
+
+    def apply_changes(self, ctx, obj, changes):
+        for name, value in to_object_values(changes, ctx, 'update').items():
+            setattr(obj, name, value)
+
+    def editable_document(self, obj):
+        body = render(obj)
+        return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}

@@ -1,0 +1,242 @@
+"""Helpers shared by the v1 controllers: versions, query, fields, patch.
+
+Every version gate is a lookup in one of the ``*_MIN_VERSION`` tables of
+``ironic_lite.api.microversions``.
+"""
+
+import json
+import re
+
+import jsonpatch
+from oslo_utils import strutils
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.common import exception
+from ironic_lite import conf
+
+CONF = conf.CONF
+
+_LOGICAL_NAME_RE = re.compile(r'^[a-zA-Z0-9-._~]+$')
+PATCH_OPS = ('add', 'replace', 'remove', 'move', 'copy', 'test')
+
+
+# -- versions ---------------------------------------------------------------
+
+def minor():
+    """The minor microversion of the current request."""
+    return pecan.request.version.minor
+
+
+def allows(min_minor):
+    return minor() >= min_minor
+
+
+def not_acceptable(min_minor=None):
+    if min_minor is None:
+        return exception.NotAcceptable()
+    return exception.NotAcceptable(
+        'Request not acceptable. The minimal required API version should '
+        'be 1.%d' % min_minor)
+
+
+def hide_fields(body, table):
+    """Drop the keys the request's version does not know yet."""
+    for key in list(body):
+        if table.get(key, 0) > minor():
+            del body[key]
+    return body
+
+
+# -- query parameters -------------------------------------------------------
+
+def query():
+    """The query string as a dict (the last value of a repeated key)."""
+    return dict(pecan.request.GET.items())
+
+
+def check_query_versions(params, table):
+    """406 for a known parameter newer than the request (400 for detail)."""
+    for name in params:
+        needed = table.get(name)
+        if needed is None or needed <= minor():
+            continue
+        if name == 'detail':
+            raise exception.InvalidParameterValue(
+                err='Invalid query parameter ?detail=%s received.'
+                    % params[name])
+        raise not_acceptable(needed)
+
+
+def get_bool(params, name):
+    """A boolean query parameter (True/true/1/yes/on...) or None."""
+    value = params.get(name)
+    if value is None:
+        return None
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise exception.InvalidParameterValue(
+            err='Invalid value for %s: %s. It must be a boolean.'
+                % (name, value))
+
+
+def get_limit(params):
+    value = params.get('limit')
+    if value is None:
+        return CONF.api.max_limit
+    try:
+        limit = int(value)
+    except ValueError:
+        raise exception.InvalidParameterValue(
+            err='Invalid value for limit: %s. It must be an integer.'
+                % value)
+    if limit <= 0:
+        raise exception.InvalidParameterValue(err='Limit must be positive')
+    return min(limit, CONF.api.max_limit)
+
+
+def get_sort(params, field_table, invalid_keys, default_key='id'):
+    """(sort_key, sort_dir), checked like Ironic does."""
+    sort_key = params.get('sort_key', default_key)
+    sort_dir = params.get('sort_dir', 'asc')
+    if sort_dir not in ('asc', 'desc'):
+        raise exception.InvalidParameterValue(
+            err="Invalid sort direction: %s. Acceptable values are 'asc' "
+                "or 'desc'" % sort_dir)
+    if sort_key in invalid_keys:
+        raise exception.InvalidParameterValue(
+            err='The sort_key value %s is an invalid field for sorting'
+                % sort_key)
+    if field_table.get(sort_key, 0) > minor():
+        raise exception.NotAcceptable()
+    return sort_key, sort_dir
+
+
+def get_marker(params, check_uuid=True):
+    marker = params.get('marker')
+    if marker is not None and check_uuid and not uuidutils.is_uuid_like(
+            marker):
+        raise exception.InvalidUUID(uuid=marker)
+    return marker
+
+
+def get_fields(params, table, detail_allowed=True):
+    """The ``?fields=`` list (None when absent), checked against ``table``.
+
+    Unknown names are a 400, names newer than the request a 406.
+    """
+    value = params.get('fields')
+    if value is None:
+        return None
+    fields = [f.strip() for f in value.split(',') if f.strip()]
+    unknown = [f for f in fields if f not in table]
+    if unknown:
+        raise exception.InvalidParameterValue(
+            err='Field(s) "%s" are not valid' % ', '.join(unknown))
+    if any(table[f] > minor() for f in fields):
+        raise exception.NotAcceptable()
+    return fields
+
+
+def get_detail(params, fields):
+    detail = get_bool(params, 'detail')
+    if detail and fields is not None:
+        raise exception.InvalidParameterValue(
+            err='Can not specify ?detail=True and fields in the same '
+                'request.')
+    return bool(detail)
+
+
+def select_fields(body, fields):
+    """Keep only ``fields`` (and ``links``) of a rendered resource."""
+    keep = set(fields) | {'links'}
+    return {k: v for k, v in body.items() if k in keep}
+
+
+# -- request bodies ---------------------------------------------------------
+
+def json_body():
+    """The request body parsed as JSON; 400 when it is not JSON."""
+    raw = pecan.request.body
+    try:
+        return json.loads(raw.decode('utf-8') if raw else 'null')
+    except (ValueError, UnicodeDecodeError) as err:
+        raise exception.InvalidParameterValue(
+            err='Invalid JSON in the request body: %s' % err)
+
+
+def is_valid_logical_name(name):
+    return (isinstance(name, str) and 0 < len(name) <= 255
+            and bool(_LOGICAL_NAME_RE.match(name))
+            and not uuidutils.is_uuid_like(name))
+
+
+# -- JSON patch -------------------------------------------------------------
+
+def patch_body():
+    """The request body as a list of RFC 6902 operations; else 400."""
+    patch = json_body()
+    if not isinstance(patch, list) or not patch:
+        raise exception.InvalidParameterValue(
+            err='The PATCH body must be a non-empty JSON list of '
+                'operations.')
+    for op in patch:
+        if (not isinstance(op, dict) or op.get('op') not in PATCH_OPS
+                or not isinstance(op.get('path'), str)
+                or not op['path'].startswith('/')):
+            raise exception.InvalidParameterValue(
+                err='Invalid patch operation: %s' % json.dumps(op))
+        if op['op'] in ('add', 'replace', 'test') and 'value' not in op:
+            raise exception.InvalidParameterValue(
+                err="'value' is a required property of %s" % json.dumps(op))
+    return patch
+
+
+def patch_roots(patch):
+    """The root field names a patch touches (also via move/copy from)."""
+    roots = set()
+    for op in patch:
+        roots.add(op['path'].split('/')[1])
+        if 'from' in op and op['op'] == 'move':
+            roots.add(str(op['from']).split('/')[1])
+    return roots
+
+
+def check_patch_fields(patch, allowed, table):
+    """406 for a field newer than the request, 400 for a read-only one."""
+    for op in patch:
+        root = op['path'].split('/')[1]
+        if table.get(root, 0) > minor():
+            raise exception.NotAcceptable()
+    for root in sorted(patch_roots(patch)):
+        if root not in allowed:
+            raise exception.InvalidParameterValue(
+                err='Cannot patch /%s. Only the following can be updated: '
+                    '%s.' % (root, ', '.join(sorted(allowed))))
+
+
+def apply_patch(doc, patch):
+    """The document after the patch; 400 when the patch cannot apply."""
+    for op in patch:
+        if op['op'] == 'add' and op['path'].count('/') == 1:
+            if op['path'][1:] not in doc:
+                raise exception.InvalidParameterValue(
+                    err='Adding a new attribute (%s) to the root of the '
+                        'resource is not allowed' % op['path'])
+    try:
+        return jsonpatch.apply_patch(doc, jsonpatch.JsonPatch(patch))
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException,
+            KeyError, IndexError, TypeError) as err:
+        raise exception.PatchError(patch=json.dumps(patch), reason=err)
+
+
+def changed_fields(before, after):
+    """{name: new value} of the root fields a patch changed (None when
+    removed)."""
+    changes = {}
+    for name in set(before) | set(after):
+        if before.get(name) != after.get(name) or (
+                name in before and name not in after):
+            changes[name] = after.get(name)
+    return changes

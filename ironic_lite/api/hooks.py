@@ -1,0 +1,86 @@
+"""Pecan hooks: request context, RPC client, version, errors."""
+
+import threading
+
+from oslo_log import log as logging
+from pecan import hooks
+
+from ironic_lite.api import errors
+from ironic_lite.api import versions
+from ironic_lite.common import context
+from ironic_lite import conf
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+class ContextHook(hooks.PecanHook):
+    """Builds ``pecan.request.context`` from the identity of the request.
+
+    With ``noauth`` every request acts as a system administrator; with
+    ``http_basic`` the identity comes from the authentication middleware
+    (``X-User-Id``, ``X-Roles``, ``X-Project-Id``,
+    ``OpenStack-System-Scope``).
+    """
+
+    def before(self, state):
+        environ = state.request.environ
+        if CONF.auth_strategy == 'noauth':
+            ctx = context.RequestContext.from_environ(
+                environ, is_admin=True, roles=['admin'], system_scope='all')
+        else:
+            ctx = context.RequestContext.from_environ(environ)
+        state.request.context = ctx
+
+
+class RPCHook(hooks.PecanHook):
+    """Gives each request ``pecan.request.rpcapi``, one shared client.
+
+    The client is made on first use (so the API starts without a broker)
+    by ``factory``, normally ``ConductorAPI``.
+    """
+
+    def __init__(self, factory):
+        self._factory = factory
+        self._rpcapi = None
+        self._lock = threading.Lock()
+
+    def get(self):
+        if self._rpcapi is None:
+            with self._lock:
+                if self._rpcapi is None:
+                    self._rpcapi = self._factory()
+        return self._rpcapi
+
+    def before(self, state):
+        hook = self
+
+        class _Lazy(object):
+            """Creates the client only when a controller first uses it."""
+
+            def __getattr__(self, name):
+                return getattr(hook.get(), name)
+
+        state.request.rpcapi = _Lazy()
+
+
+class RequestInfoHook(hooks.PecanHook):
+    """``pecan.request.version`` and ``pecan.request.public_url``.
+
+    Set before routing, which already needs the version (resources that
+    are too new for the request are 404s).
+    """
+
+    def on_route(self, state):
+        request = state.request
+        request.version = request.environ.get(versions.ENVIRON_KEY,
+                                              versions.MIN_VERSION)
+        public = CONF.api.public_endpoint or request.application_url
+        request.public_url = public.rstrip('/')
+
+
+class ErrorHook(hooks.PecanHook):
+    """Turns any exception raised in a controller into Ironic's error."""
+
+    def on_error(self, state, exc):
+        return errors.from_exception(exc)

@@ -1,0 +1,91 @@
+"""Fixtures of the API unit tests: the real app on a temporary SQLite DB,
+with the conductor RPC client replaced by an in-process fake."""
+
+import pytest
+import webtest
+
+from ironic_lite.api import app as api_app
+from ironic_lite.common import hash_ring
+from ironic_lite.common import policy
+from ironic_lite import conf
+from ironic_lite.db import api as db_api
+from ironic_lite.db import migration
+from ironic_lite import objects
+from tests.unit.api import fakes
+
+CONF = conf.CONF
+LATEST = '1.81'
+
+
+@pytest.fixture
+def database(tmp_path):
+    CONF([], project='ironic', default_config_files=[])
+    CONF.set_override('connection', 'sqlite:///%s' % (tmp_path / 'api.db'),
+                      'database')
+    db_api.reset()
+    migration.upgrade()
+    objects.register_all()
+    hash_ring.RING_MANAGER.reset()
+    yield
+    db_api.reset()
+    hash_ring.RING_MANAGER.reset()
+    policy.reset()
+    CONF.reset()
+    CONF.clear_override('connection', 'database')
+    for name in ('auth_strategy', 'http_basic_auth_user_file',
+                 'pin_release_version'):
+        CONF.clear_override(name)
+
+
+@pytest.fixture
+def rpcapi():
+    return fakes.FakeConductorAPI()
+
+
+class Client(object):
+    """webtest.TestApp with the version header set by default."""
+
+    def __init__(self, app, version=LATEST):
+        self.app = webtest.TestApp(app)
+        self.version = version
+
+    def _headers(self, headers, version):
+        headers = dict(headers or {})
+        version = version if version is not None else self.version
+        if version:
+            headers.setdefault('X-OpenStack-Ironic-API-Version', version)
+        return headers
+
+    def __getattr__(self, method):
+        func = getattr(self.app, method)
+        json_methods = ('post_json', 'put_json', 'patch_json')
+
+        def call(url, *args, headers=None, version=None, **kwargs):
+            kwargs.setdefault('expect_errors', True)
+            if method in json_methods and args:
+                kwargs['params'] = args[0]
+                args = ()
+            return func(url, *args,
+                        headers=self._headers(headers, version), **kwargs)
+        return call
+
+
+@pytest.fixture
+def make_client(database, rpcapi):
+    def _make(version=LATEST):
+        app = api_app.setup_app(rpcapi_factory=lambda: rpcapi)
+        return Client(app, version)
+    return _make
+
+
+@pytest.fixture
+def client(make_client):
+    return make_client()
+
+
+@pytest.fixture
+def node(client):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'node-0'})
+    assert resp.status_int == 201, resp.text
+    return resp.json

@@ -1,0 +1,64 @@
+"""Chassis CRUD with its nodes, and the conductor list."""
+
+from ironic_lite import objects
+from tests.unit.api import utils
+
+
+def test_chassis_crud(client):
+    resp = client.post_json('/v1/chassis', {'description': 'rack 1',
+                                            'extra': {'row': 3}})
+    assert resp.status_int == 201
+    chassis = resp.json
+    assert resp.headers['Location'].endswith('/v1/chassis/' + chassis['uuid'])
+    assert chassis['nodes'][0]['href'].endswith('/nodes')
+    items = client.get('/v1/chassis').json['chassis']
+    assert items == [{'uuid': chassis['uuid'], 'description': 'rack 1',
+                      'links': chassis['links']}]
+    url = '/v1/chassis/' + chassis['uuid']
+    resp = client.patch_json(url, [{'op': 'replace', 'path': '/description',
+                                    'value': 'rack 2'}])
+    assert resp.json['description'] == 'rack 2'
+    assert client.get('/v1/chassis/detail').json['chassis'][0][
+        'extra'] == {'row': 3}
+    assert client.delete(url).status_int == 204
+    assert client.get(url).status_int == 404
+
+
+def test_chassis_errors(client):
+    assert client.post_json('/v1/chassis', {'foo': 1}).status_int == 400
+    assert client.post_json('/v1/chassis', {'description': 'x' * 256}
+                            ).status_int == 400
+    assert client.get('/v1/chassis/not-a-uuid').status_int == 400
+
+
+def test_chassis_nodes_and_not_empty(client):
+    chassis = client.post_json('/v1/chassis', {}).json['uuid']
+    node = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'chassis_uuid': chassis}).json
+    assert node['chassis_uuid'] == chassis
+    nodes = client.get('/v1/chassis/%s/nodes' % chassis).json['nodes']
+    assert [n['uuid'] for n in nodes] == [node['uuid']]
+    assert client.get('/v1/nodes?chassis_uuid=%s' % chassis).json[
+        'nodes'][0]['uuid'] == node['uuid']
+    assert client.get('/v1/chassis/%s/nodes/%s' % (chassis, node['uuid'])
+                      ).status_int == 403
+    resp = client.delete('/v1/chassis/' + chassis)
+    assert resp.status_int == 400
+    assert 'contains nodes' in utils.faultstring(resp)
+
+
+def test_conductors(client, database):
+    objects.Conductor.register(None, 'cond-a', ['fake-hardware'], 'g1')
+    objects.Conductor.register(None, 'cond-b', ['fake-hardware'], '')
+    objects.Conductor.get_by_hostname(None, 'cond-b').unregister()
+    items = client.get('/v1/conductors').json['conductors']
+    assert [(c['hostname'], c['conductor_group'], c['alive'])
+            for c in items] == [('cond-a', 'g1', True), ('cond-b', '', False)]
+    assert set(items[0]) == {'hostname', 'conductor_group', 'alive', 'links'}
+    one = client.get('/v1/conductors/cond-a').json
+    assert one['drivers'] == ['fake-hardware']
+    assert one['links'][0]['href'] == 'http://localhost/v1/conductors/cond-a'
+    page = client.get('/v1/conductors?limit=1').json
+    assert 'marker=cond-a' in page['next']
+    assert client.get('/v1/conductors/nope').status_int == 404
+    assert client.get('/v1/conductors', version='1.48').status_int == 404

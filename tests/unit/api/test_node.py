@@ -1,0 +1,317 @@
+"""Node create/show/update/delete, states, power, provision, maintenance."""
+
+from ironic_lite import objects
+from tests.unit.api import utils
+
+UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
+
+
+def _node_obj(uuid):
+    return objects.Node.get_by_uuid(None, uuid)
+
+
+# -- create -----------------------------------------------------------------
+
+def test_create_defaults_and_location(client, rpcapi):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'uuid': UUID,
+                                          'properties': {'cpus': 2}})
+    assert resp.status_int == 201
+    assert resp.headers['Location'] == 'http://localhost/v1/nodes/' + UUID
+    body = resp.json
+    assert body['provision_state'] == 'enroll'
+    assert body['power_state'] is None
+    assert body['properties'] == {'cpus': 2}
+    assert body['conductor_group'] == ''
+    assert ('create_node', UUID) in rpcapi.calls
+
+
+def test_create_before_1_11_is_available(make_client):
+    resp = make_client('1.10').post_json('/v1/nodes',
+                                         {'driver': 'fake-hardware'})
+    assert resp.status_int == 201
+    assert resp.json['provision_state'] == 'available'
+    assert 'resource_class' not in resp.json
+
+
+def test_create_unknown_driver_400(client):
+    resp = client.post_json('/v1/nodes', {'driver': 'nope'})
+    assert resp.status_int == 400
+    assert 'No valid host' in utils.faultstring(resp)
+    assert client.get('/v1/nodes').json['nodes'] == []
+
+
+def test_create_rejects_unknown_and_readonly_keys(client):
+    for body in ({'driver': 'fake-hardware', 'foo': 1},
+                 {'driver': 'fake-hardware', 'provision_state': 'active'},
+                 {'driver': 'fake-hardware', 'protected': True}):
+        resp = client.post_json('/v1/nodes', body)
+        assert resp.status_int == 400, body
+        assert 'Additional properties' in utils.faultstring(resp)
+
+
+def test_create_type_errors_and_missing_driver(client):
+    assert client.post_json('/v1/nodes', {}).status_int == 400
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'extra': [1]})
+    assert resp.status_int == 400
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'bad name!'})
+    assert "invalid name 'bad name!'" in utils.faultstring(resp)
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'detail'})
+    assert 'reserved' in utils.faultstring(resp)
+
+
+def test_create_newer_field_406(make_client):
+    client = make_client('1.49')
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'owner': 'p1'})
+    assert resp.status_int == 406
+    resp = make_client('1.4').post_json('/v1/nodes', {
+        'driver': 'fake-hardware', 'name': 'n'})
+    assert resp.status_int == 406
+
+
+def test_create_duplicate_name_409(client, node):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': node['name']})
+    assert resp.status_int == 409
+    assert utils.faultstring(resp) == (
+        'A node with name node-0 already exists.')
+
+
+def test_create_with_unknown_chassis_400(client):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'chassis_uuid': UUID})
+    assert resp.status_int == 400
+    assert 'Chassis %s could not be found.' % UUID == utils.faultstring(resp)
+
+
+# -- show -------------------------------------------------------------------
+
+def test_show_by_uuid_and_name(client, node):
+    by_uuid = client.get('/v1/nodes/' + node['uuid']).json
+    by_name = client.get('/v1/nodes/node-0').json
+    assert by_uuid == by_name
+    assert by_uuid['states'][0]['href'].endswith('/states')
+    assert 'shard' not in by_uuid
+
+
+def test_show_hides_newer_fields(client, node, make_client):
+    body = make_client('1.1').get('/v1/nodes/' + node['uuid']).json
+    assert 'name' not in body and 'owner' not in body
+    assert 'driver_internal_info' not in body
+    assert 'states' not in body
+    # name lookups need 1.5
+    assert make_client('1.1').get('/v1/nodes/node-0').status_int == 404
+
+
+def test_show_fields(client, node):
+    body = client.get('/v1/nodes/node-0?fields=uuid,power_state').json
+    assert set(body) == {'uuid', 'power_state', 'links'}
+    resp = client.get('/v1/nodes/node-0?fields=bogus')
+    assert resp.status_int == 400
+    resp = client.get('/v1/nodes/node-0?fields=owner', version='1.49')
+    assert resp.status_int == 406
+
+
+def test_show_masks_passwords(client):
+    uuid = client.post_json('/v1/nodes', {
+        'driver': 'fake-hardware',
+        'driver_info': {'ipmi_password': 'secret', 'ipmi_username': 'u'}},
+    ).json['uuid']
+    info = client.get('/v1/nodes/' + uuid).json['driver_info']
+    assert info == {'ipmi_password': '***', 'ipmi_username': 'u'}
+
+
+def test_show_not_found(client):
+    resp = client.get('/v1/nodes/' + UUID)
+    assert resp.status_int == 404
+    assert utils.faultstring(resp) == 'Node %s could not be found.' % UUID
+    assert client.get('/v1/nodes/bad%20name').status_int == 400
+
+
+# -- update -----------------------------------------------------------------
+
+def test_patch_updates_through_conductor(client, node, rpcapi):
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'add', 'path': '/extra/foo', 'value': 'bar'},
+        {'op': 'replace', 'path': '/description', 'value': 'rack 4'},
+        {'op': 'replace', 'path': '/name', 'value': 'node-1'}])
+    assert resp.status_int == 200, resp.text
+    assert resp.json['extra'] == {'foo': 'bar'}
+    assert resp.json['name'] == 'node-1'
+    assert ('update_node', node['uuid']) in rpcapi.calls
+    assert _node_obj(node['uuid']).description == 'rack 4'
+
+
+def test_patch_remove_name_and_driver(client, node):
+    resp = client.patch_json('/v1/nodes/node-0',
+                             [{'op': 'remove', 'path': '/name'}])
+    assert resp.status_int == 200 and resp.json['name'] is None
+    resp = client.patch_json('/v1/nodes/' + node['uuid'],
+                             [{'op': 'remove', 'path': '/driver'}])
+    assert resp.status_int == 400
+
+
+def test_patch_readonly_and_unknown_paths_400(client, node):
+    for path in ('/uuid', '/provision_state', '/power_state', '/created_at',
+                 '/foo'):
+        resp = client.patch_json('/v1/nodes/node-0', [
+            {'op': 'replace', 'path': path, 'value': 'x'}])
+        assert resp.status_int == 400, path
+        assert 'Cannot patch %s' % path in utils.faultstring(resp)
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'add', 'path': '/traits', 'value': ['CUSTOM_A']}])
+    assert 'node traits' in utils.faultstring(resp)
+    assert _node_obj(node['uuid']).provision_state == 'enroll'
+
+
+def test_patch_bad_documents_400(client, node):
+    bad = ('{"op": "add"}', '[]', '[{"op": "frob", "path": "/name"}]',
+           '[{"op": "add", "path": "/name"}]', 'not json')
+    for text in bad:
+        resp = client.patch('/v1/nodes/node-0', text,
+                            content_type='application/json')
+        assert resp.status_int == 400, text
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'remove', 'path': '/extra/missing'}])
+    assert resp.status_int == 400
+    assert "Couldn't apply patch" in utils.faultstring(resp)
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'replace', 'path': '/maintenance', 'value': 'maybe'}])
+    assert resp.status_int == 400
+
+
+def test_patch_newer_field_406(client, node):
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'replace', 'path': '/owner', 'value': 'p'}], version='1.49')
+    assert resp.status_int == 406
+
+
+def test_patch_locked_node_409(client, node):
+    objects.Node.reserve(None, 'cond-7', node['uuid'])
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'replace', 'path': '/description', 'value': 'x'}])
+    assert resp.status_int == 409
+    assert 'locked by host cond-7' in utils.faultstring(resp)
+    assert _node_obj(node['uuid']).description is None
+
+
+def test_patch_during_transition_409(client, node):
+    n = _node_obj(node['uuid'])
+    n.provision_state, n.target_provision_state = 'deploying', 'active'
+    n.save()
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'replace', 'path': '/description', 'value': 'x'}])
+    assert resp.status_int == 409
+    assert 'state transition is in progress' in utils.faultstring(resp)
+
+
+def test_patch_chassis(client, node):
+    chassis = client.post_json('/v1/chassis', {}).json['uuid']
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'add', 'path': '/chassis_uuid', 'value': chassis}])
+    assert resp.json['chassis_uuid'] == chassis
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'remove', 'path': '/chassis_uuid'}], version='1.24')
+    assert resp.status_int == 406
+
+
+# -- delete -----------------------------------------------------------------
+
+def test_delete(client, node, rpcapi):
+    resp = client.delete('/v1/nodes/node-0')
+    assert resp.status_int == 204
+    assert resp.body == b''
+    assert ('destroy_node', node['uuid']) in rpcapi.calls
+    assert client.get('/v1/nodes/node-0').status_int == 404
+    assert client.delete('/v1/nodes/node-0').status_int == 404
+
+
+def test_delete_associated_409(client, node):
+    client.patch_json('/v1/nodes/node-0', [
+        {'op': 'add', 'path': '/instance_uuid', 'value': UUID}])
+    resp = client.delete('/v1/nodes/node-0')
+    assert resp.status_int == 409
+
+
+# -- states -----------------------------------------------------------------
+
+def test_get_states(client, node):
+    body = client.get('/v1/nodes/node-0/states').json
+    assert body['provision_state'] == 'enroll'
+    assert 'links' not in body
+    assert 'raid_config' not in client.get('/v1/nodes/%s/states'
+                                           % node['uuid'],
+                                           version='1.11').json
+
+
+def test_power(client, node, rpcapi):
+    resp = client.put_json('/v1/nodes/node-0/states/power',
+                           {'target': 'power on'})
+    assert resp.status_int == 202
+    assert resp.headers['Location'] == (
+        'http://localhost/v1/nodes/node-0/states')
+    assert client.get('/v1/nodes/node-0').json['power_state'] == 'power on'
+    resp = client.put_json('/v1/nodes/node-0/states/power',
+                           {'target': 'soft power off', 'timeout': 10})
+    assert resp.status_int == 202
+    assert rpcapi.calls[-1][2:] == ('soft power off', 10)
+
+
+def test_power_errors(client, node):
+    url = '/v1/nodes/node-0/states/power'
+    resp = client.put_json(url, {'target': 'explode'})
+    assert resp.status_int == 400
+    assert 'The requested action "explode"' in utils.faultstring(resp)
+    assert client.put_json(url, {'target': 'soft power off'},
+                           version='1.26').status_int == 406
+    assert client.put_json(url, {'target': 'power on', 'timeout': 0}
+                           ).status_int == 400
+
+
+def test_provision_flow(client, node, rpcapi):
+    url = '/v1/nodes/node-0/states/provision'
+    resp = client.put_json(url, {'target': 'manage'})
+    assert resp.status_int == 202
+    assert resp.headers['Location'].endswith('/v1/nodes/node-0/states')
+    assert client.put_json(url, {'target': 'provide'}).status_int == 202
+    assert client.put_json(url, {'target': 'active'}).status_int == 202
+    assert client.get('/v1/nodes/node-0').json['provision_state'] == 'active'
+    assert client.put_json(url, {'target': 'deleted'}).status_int == 202
+    assert [c[0] for c in rpcapi.calls[-4:]] == [
+        'do_provisioning_action', 'do_provisioning_action',
+        'do_node_deploy', 'do_node_tear_down']
+
+
+def test_provision_invalid_transition_400(client, node):
+    resp = client.put_json('/v1/nodes/node-0/states/provision',
+                           {'target': 'active'})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'The requested action "active" can not be performed on node "%s" '
+        'while it is in state "enroll".' % node['uuid'])
+
+
+def test_provision_locked_409_and_version_406(client, node):
+    url = '/v1/nodes/%s/states/provision' % node['uuid']
+    assert client.put_json(url, {'target': 'manage'},
+                           version='1.3').status_int == 406
+    assert client.put_json(url, {'target': 'deploy'},
+                           version='1.72').status_int == 406
+    objects.Node.reserve(None, 'cond-9', node['uuid'])
+    resp = client.put_json(url, {'target': 'provide'})
+    assert resp.status_int == 409
+
+
+def test_maintenance(client, node):
+    url = '/v1/nodes/node-0/maintenance'
+    resp = client.put_json(url, {'reason': 'broken fan'})
+    assert resp.status_int == 202
+    body = client.get('/v1/nodes/node-0').json
+    assert body['maintenance'] is True
+    assert body['maintenance_reason'] == 'broken fan'
+    assert client.delete(url).status_int == 202
+    assert client.get('/v1/nodes/node-0').json['maintenance'] is False

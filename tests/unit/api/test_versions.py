@@ -1,0 +1,130 @@
+"""Root documents, microversion negotiation and the error body shape."""
+
+import pytest
+
+from ironic_lite.api import versions
+from ironic_lite.common import exception
+from ironic_lite.common import release_mappings
+from ironic_lite import objects
+from tests.unit.api import utils
+
+MIN_H = 'X-OpenStack-Ironic-API-Minimum-Version'
+MAX_H = 'X-OpenStack-Ironic-API-Maximum-Version'
+VER_H = 'X-OpenStack-Ironic-API-Version'
+
+
+def test_root_document(client):
+    resp = client.get('/', version='')
+    assert resp.status_int == 200
+    version = resp.json['default_version']
+    assert resp.json['name'] == 'OpenStack Ironic API'
+    assert resp.json['versions'] == [version]
+    assert version == {'id': 'v1', 'status': 'CURRENT',
+                       'min_version': '1.1', 'version': '1.81',
+                       'links': [{'href': 'http://localhost/v1/',
+                                  'rel': 'self'}]}
+    assert resp.headers[MAX_H] == '1.81'
+
+
+def test_v1_document_gates_resources(client):
+    old = client.get('/v1', version='1.22').json
+    assert 'portgroups' not in old and 'conductors' not in old
+    new = client.get('/v1', version='1.81').json
+    assert new['portgroups'][0]['href'] == 'http://localhost/v1/portgroups/'
+    assert new['conductors'][1] == {'href': 'http://localhost/conductors/',
+                                    'rel': 'bookmark'}
+    assert new['version']['version'] == '1.81'
+    assert new['media_types'][0]['base'] == 'application/json'
+
+
+def test_default_version_is_minimum(client):
+    resp = client.get('/v1/nodes', version='')
+    assert resp.headers[VER_H] == '1.1'
+    assert resp.headers[MIN_H] == '1.1'
+    assert resp.headers[MAX_H] == '1.81'
+
+
+def test_latest_and_standard_header(client):
+    assert client.get('/v1/nodes', version='latest').headers[VER_H] == '1.81'
+    resp = client.get('/v1/nodes', version='',
+                      headers={'OpenStack-API-Version':
+                               'compute 2.1, baremetal 1.31'})
+    assert resp.headers[VER_H] == '1.31'
+    assert resp.headers['OpenStack-API-Version'] == 'baremetal 1.31'
+    assert 'X-OpenStack-Ironic-API-Version' in resp.headers['Vary']
+
+
+@pytest.mark.parametrize('value,text', [
+    ('1.82', 'minor version is not supported'),
+    ('1.0', 'minor version is not supported'),
+    ('2.1', 'Mutually exclusive versions'),
+    ('1.x', 'Invalid value for X-OpenStack-Ironic-API-Version'),
+    ('abc', 'Invalid value'),
+])
+def test_bad_version_is_406_with_range(client, value, text):
+    resp = client.get('/v1/nodes', version=value)
+    assert resp.status_int == 406
+    assert text in utils.faultstring(resp)
+    assert resp.headers[MIN_H] == '1.1'
+    assert resp.headers[MAX_H] == '1.81'
+
+
+def test_pin_lowers_maximum(client, monkeypatch):
+    entry = dict(release_mappings.RELEASE_MAPPING['master'], api='1.50')
+    monkeypatch.setattr(release_mappings, 'current_entry', lambda pin: entry)
+    assert str(versions.max_version()) == '1.50'
+    resp = client.get('/v1/nodes', version='1.51')
+    assert resp.status_int == 406
+    assert resp.headers[MAX_H] == '1.50'
+    assert client.get('/v1/nodes', version='latest').headers[VER_H] == '1.50'
+
+
+def test_unversioned_paths_route_under_v1(client, node):
+    resp = client.get('/nodes/%s' % node['uuid'])
+    assert resp.status_int == 200
+    assert resp.json['uuid'] == node['uuid']
+
+
+def test_request_id_header(client):
+    assert client.get('/v1/nodes').headers[
+        'X-OpenStack-Request-Id'].startswith('req-')
+
+
+def test_unknown_path_404(client):
+    resp = client.get('/v1/nothing/here')
+    assert resp.status_int == 404
+    assert utils.faultstring(resp) == 'The resource could not be found.'
+
+
+def test_wrong_method_405(client):
+    resp = client.put('/v1/nodes')
+    assert resp.status_int == 405
+    assert 'PUT' in utils.faultstring(resp)
+    assert set(resp.headers['Allow'].split(', ')) == {'GET', 'POST'}
+
+
+def test_bad_json_400(client):
+    resp = client.post('/v1/nodes', '{"driver": ',
+                       content_type='application/json')
+    assert resp.status_int == 400
+    assert 'Invalid JSON' in utils.faultstring(resp)
+
+
+def test_unexpected_error_is_generic_500(client, monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError('secret detail')
+    monkeypatch.setattr(objects.Node, 'list', boom)
+    resp = client.get('/v1/nodes')
+    assert resp.status_int == 500
+    doc = utils.fault(resp)
+    assert doc['faultstring'] == 'Internal Server Error'
+    assert 'secret' not in resp.text
+
+
+def test_service_unavailable_503(client, rpcapi, monkeypatch):
+    def down(*args, **kwargs):
+        raise exception.ServiceUnavailable(reason='broker down')
+    monkeypatch.setattr(rpcapi, 'create_node', down)
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware'})
+    assert resp.status_int == 503
+    assert utils.faultstring(resp) == 'broker down'
