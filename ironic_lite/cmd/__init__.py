@@ -1,0 +1,1 @@
+"""Console entry points: thin wrappers over library functions."""

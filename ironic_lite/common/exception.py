@@ -255,3 +255,6 @@ class DatabaseVersionTooOld(IronicException):
                 'release: %(reason)s')
 
 
+class NodeInMaintenance(Invalid):
+    _msg_fmt = ('The %(op)s operation can\'t be performed on node '
+                '%(node)s because it\'s in maintenance mode.')

@@ -30,6 +30,13 @@ opts = [
     cfg.IntOpt('rpc_send_retries', default=2, min=0,
                help='How many times the API retries to reach the message '
                     'broker before it answers 503.'),
+    cfg.BoolOpt('automated_clean', default=True,
+                help='Clean nodes when they are provided or torn down, '
+                     'unless the node\'s automated_clean says otherwise.'),
+    cfg.BoolOpt('allow_deleting_available_nodes', default=True,
+                mutable=True,
+                help="Allow deleting nodes which are in state "
+                     "'available'."),
 ]
 
 fake_opts = [

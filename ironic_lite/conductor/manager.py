@@ -1,0 +1,281 @@
+"""The conductor's RPC endpoint: the server side of ``rpcapi``.
+
+Each method validates and changes the node under its lock synchronously --
+so a refused request (400/403/409/503) has written nothing -- and hands any
+long work to the worker pool; the lock passes to the worker.
+"""
+
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from ironic_lite.common import exception
+from ironic_lite.common import states
+from ironic_lite import conf
+from ironic_lite.conductor import base_manager
+from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import deployments
+from ironic_lite.conductor import inspection
+from ironic_lite.conductor import power
+from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import utils
+from ironic_lite.conductor import verify
+from ironic_lite.drivers import base as drivers_base
+from ironic_lite.drivers import factory
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+# Interfaces may change only in these states (or in maintenance).
+_INTERFACE_UPDATE_STATES = (states.ENROLL, states.INSPECTING,
+                            states.INSPECTWAIT, states.MANAGEABLE,
+                            states.AVAILABLE)
+
+# provisioning action -> (states it applies to, event, worker or None).
+_PROVISION_ACTIONS = {
+    'manage': {states.ENROLL: verify.do_node_verify},
+    'provide': {states.MANAGEABLE: cleaning.do_node_clean},
+    'inspect': {states.MANAGEABLE: inspection.inspect_hardware,
+                states.INSPECTFAIL: inspection.inspect_hardware},
+    'adopt': {states.MANAGEABLE: deployments.do_node_adopt,
+              states.ADOPTFAIL: deployments.do_node_adopt},
+}
+
+_ABORTS = {
+    states.CLEANWAIT: cleaning.abort_cleaning,
+    states.INSPECTWAIT: inspection.abort_inspection,
+}
+
+
+class ConductorManager(base_manager.BaseConductorManager):
+    """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
+
+    target = messaging.Target(version=rpcapi.RPC_API_VERSION)
+
+    # -- node records -----------------------------------------------------
+
+    @messaging.expected_exceptions(exception.DriverNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.DuplicateName,
+                                   exception.NodeAlreadyExists,
+                                   exception.InstanceAssociated)
+    def create_node(self, context, node_obj):
+        """Create a node whose hardware type this conductor has enabled.
+
+        Unset ``<type>_interface`` fields get the hardware type's defaults.
+        """
+        LOG.debug('RPC create_node called for node %s', node_obj.uuid)
+        hw_type = factory.get_hardware_type(node_obj.driver)
+        factory.check_and_update_node_interfaces(node_obj, hw_type)
+        node_obj.create(context)
+        return node_obj
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.DriverNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.InvalidState,
+                                   exception.NodeAssociated,
+                                   exception.DuplicateName,
+                                   exception.InstanceAssociated)
+    def update_node(self, context, node_obj):
+        """Save the changed fields of a node under its lock."""
+        delta = node_obj.obj_what_changed()
+        LOG.debug('RPC update_node called for node %s (%s)', node_obj.uuid,
+                  ', '.join(sorted(delta)))
+        if 'maintenance' in delta and not node_obj.maintenance:
+            node_obj.maintenance_reason = None
+            node_obj.fault = None
+        self._check_interface_update(node_obj, delta)
+        with task_manager.acquire(context, node_obj.uuid, load_driver=False,
+                                  purpose='node update') as task:
+            if ('instance_uuid' in delta and node_obj.instance_uuid
+                    and task.node.instance_uuid
+                    and task.node.instance_uuid != node_obj.instance_uuid):
+                raise exception.NodeAssociated(
+                    node=node_obj.uuid, instance=task.node.instance_uuid)
+            # The lock is the row's, not a field the caller may write.
+            node_obj.obj_reset_changes(['reservation'])
+            node_obj.save(context)
+        # Answer with the node as it is now that the lock is released.
+        node_obj.reservation = None
+        node_obj.obj_reset_changes(['reservation'])
+        return node_obj
+
+    def _check_interface_update(self, node_obj, delta):
+        changed = [i for i in drivers_base.ALL_INTERFACES
+                   if '%s_interface' % i in delta]
+        if not changed and 'driver' not in delta:
+            return
+        if changed and not (node_obj.provision_state
+                            in _INTERFACE_UPDATE_STATES
+                            or node_obj.maintenance):
+            raise exception.InvalidState(
+                'Node %(node)s can not have %(field)s updated unless it is '
+                'in one of allowed (%(allowed)s) states or in maintenance '
+                'mode.' % {'node': node_obj.uuid,
+                           'field': '%s_interface' % changed[0],
+                           'allowed': ', '.join(_INTERFACE_UPDATE_STATES)})
+        hw_type = factory.get_hardware_type(node_obj.driver)
+        if 'driver' in delta:
+            # Interfaces of the old type that the new one lacks are reset
+            # to the new type's defaults.
+            for iface in drivers_base.ALL_INTERFACES:
+                field = '%s_interface' % iface
+                if field in delta or not node_obj.obj_attr_is_set(field):
+                    continue
+                if not hw_type.supports(iface, getattr(node_obj, field)):
+                    setattr(node_obj, field, None)
+        factory.check_and_update_node_interfaces(node_obj, hw_type)
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeAssociated,
+                                   exception.InvalidState,
+                                   exception.NodeProtected)
+    def destroy_node(self, context, node_id):
+        """Delete a node (with its ports and port groups)."""
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='node deletion') as task:
+            node = task.node
+            if not node.maintenance and node.instance_uuid is not None:
+                raise exception.NodeAssociated(node=node.uuid,
+                                               instance=node.instance_uuid)
+            if node.protected:
+                raise exception.NodeProtected(node=node.uuid)
+            allowed = states.DELETE_ALLOWED_STATES
+            if CONF.conductor.allow_deleting_available_nodes:
+                allowed += (states.AVAILABLE,)
+            if not node.maintenance and node.provision_state not in allowed:
+                raise exception.InvalidState(
+                    'Can not delete node "%(node)s" while it is in '
+                    'provision state "%(state)s". Valid provision states '
+                    'to perform deletion are: "%(valid)s", or set the node '
+                    'into maintenance mode'
+                    % {'node': node.uuid, 'state': node.provision_state,
+                       'valid': allowed})
+            node.destroy()
+            LOG.info('Successfully deleted node %s.', node.uuid)
+
+    # -- power ------------------------------------------------------------
+
+    @messaging.expected_exceptions(exception.InvalidParameterValue,
+                                   exception.NoFreeConductorWorker,
+                                   exception.NodeLocked)
+    def change_node_power_state(self, context, node_id, new_state,
+                                timeout=None):
+        """Start a power action; returns once it is handed to a worker."""
+        LOG.debug('RPC change_node_power_state called for node %s: %s',
+                  node_id, new_state)
+        with task_manager.acquire(context, node_id,
+                                  purpose='changing node power state') as task:
+            task.driver.power.validate(task)
+            supported = task.driver.power.get_supported_power_states(task)
+            if new_state not in supported:
+                raise exception.InvalidParameterValue(
+                    err='The driver %(driver)s does not support the power '
+                        'state, %(state)s' % {'driver': task.node.driver,
+                                              'state': new_state})
+            task.spawn_after(self._pool, power.node_power_action, task,
+                             new_state, timeout=timeout)
+            task.set_spawn_error_hook(power.power_state_error_handler, task,
+                                      task.node.power_state)
+            task.node.target_power_state = states.power_target(new_state)
+            task.node.last_error = None
+            task.node.save()
+
+    # -- provisioning -----------------------------------------------------
+
+    @messaging.expected_exceptions(exception.NoFreeConductorWorker,
+                                   exception.NodeLocked,
+                                   exception.InvalidParameterValue,
+                                   exception.InvalidStateRequested,
+                                   exception.NodeInMaintenance)
+    def do_provisioning_action(self, context, node_id, action):
+        """manage, provide, inspect, adopt or abort a node."""
+        LOG.debug('RPC do_provisioning_action %s called for node %s',
+                  action, node_id)
+        with task_manager.acquire(context, node_id,
+                                  purpose='provision action %s'
+                                  % action) as task:
+            node = task.node
+            worker = _PROVISION_ACTIONS.get(action, {}).get(
+                node.provision_state)
+            if action == 'abort':
+                abort = _ABORTS.get(node.provision_state)
+                if abort is None:
+                    raise exception.InvalidStateRequested(
+                        action=action, node=node.uuid,
+                        state=node.provision_state)
+                return abort(task)
+            if worker is not None:
+                task.set_spawn_error_hook(utils.fail_node, task)
+                return task.process_event(
+                    action, callback=self._pool, call_args=(worker, task))
+            if action not in ('manage',):
+                # Every other verb needs a worker or its own RPC method.
+                raise exception.InvalidStateRequested(
+                    action=action, node=node.uuid,
+                    state=node.provision_state)
+            task.process_event(action)
+
+    @messaging.expected_exceptions(exception.NoFreeConductorWorker,
+                                   exception.NodeLocked,
+                                   exception.NodeInMaintenance,
+                                   exception.InstanceDeployFailure,
+                                   exception.InvalidStateRequested,
+                                   exception.NodeProtected)
+    def do_node_deploy(self, context, node_id, rebuild=False,
+                       configdrive=None):
+        """available (or active, deploy failed, error for a rebuild) ->
+        deploying -> active."""
+        LOG.debug('RPC do_node_deploy called for node %s', node_id)
+        event = 'rebuild' if rebuild else 'deploy'
+        with task_manager.acquire(context, node_id,
+                                  purpose='node deployment') as task:
+            node = task.node
+            if node.maintenance:
+                raise exception.NodeInMaintenance(op='provisioning',
+                                                  node=node.uuid)
+            if rebuild and node.protected:
+                raise exception.NodeProtected(node=node.uuid)
+            if not states.is_actionable(node.provision_state, event):
+                raise exception.InvalidStateRequested(
+                    action=event, node=node.uuid,
+                    state=node.provision_state)
+            try:
+                task.driver.power.validate(task)
+                task.driver.deploy.validate(task)
+            except exception.InvalidParameterValue as err:
+                raise exception.InstanceDeployFailure(reason=err)
+            if configdrive:
+                info = dict(node.instance_info or {})
+                info['configdrive'] = configdrive
+                node.instance_info = info
+            task.set_spawn_error_hook(utils.fail_node, task)
+            task.process_event(
+                event, callback=self._pool,
+                call_args=(deployments.do_node_deploy, task,
+                           self.conductor.id if self.conductor else None))
+
+    @messaging.expected_exceptions(exception.NoFreeConductorWorker,
+                                   exception.NodeLocked,
+                                   exception.InstanceDeployFailure,
+                                   exception.InvalidStateRequested,
+                                   exception.NodeProtected)
+    def do_node_tear_down(self, context, node_id):
+        """active (deploy failed, error, ...) -> deleting -> cleaning ->
+        available."""
+        LOG.debug('RPC do_node_tear_down called for node %s', node_id)
+        with task_manager.acquire(context, node_id,
+                                  purpose='node tear down') as task:
+            if task.node.protected:
+                raise exception.NodeProtected(node=task.node.uuid)
+            try:
+                task.driver.power.validate(task)
+            except exception.InvalidParameterValue as err:
+                raise exception.InstanceDeployFailure(
+                    reason='Failed to validate power driver interface. Can '
+                           'not delete instance. Error: %s' % err)
+            task.set_spawn_error_hook(utils.fail_node, task)
+            task.process_event(
+                'delete', callback=self._pool,
+                call_args=(deployments.do_node_tear_down, task))

@@ -1,0 +1,107 @@
+"""Power actions, and the periodic power state sync."""
+
+from oslo_log import log as logging
+
+from ironic_lite.common import exception
+from ironic_lite.common import hash_ring
+from ironic_lite.common import states
+from ironic_lite import conf
+from ironic_lite.conductor import task_manager
+from ironic_lite import objects
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+def node_power_action(task, new_state, timeout=None):
+    """Worker: change the power state; records the outcome on the node.
+
+    A failure leaves ``power_state`` as it was, clears
+    ``target_power_state`` and sets ``last_error`` (as in Ironic, a failed
+    power action changes neither the provision state nor maintenance).
+    """
+    node = task.node
+    target = states.power_target(new_state)
+    power = task.driver.power
+    try:
+        if new_state in (states.REBOOT, states.SOFT_REBOOT):
+            power.reboot(task, timeout=timeout)
+        elif power.get_power_state(task) == target:
+            LOG.info('Node %s is already in power state %s', node.uuid,
+                     target)
+        else:
+            power.set_power_state(task, new_state, timeout=timeout)
+    except Exception as err:
+        LOG.error('Power action %s on node %s failed: %s', new_state,
+                  node.uuid, err)
+        node.last_error = ("Failed to change power state to '%(target)s' "
+                           "by '%(new)s'. Error: %(err)s"
+                           % {'target': target, 'new': new_state,
+                              'err': err})
+        node.target_power_state = states.NOSTATE
+        node.save()
+        return
+    node.power_state = target
+    node.target_power_state = states.NOSTATE
+    node.last_error = None
+    node.save()
+    LOG.info('Successfully set node %s power state to %s by %s.',
+             node.uuid, target, new_state)
+
+
+def power_state_error_handler(exc, task, power_state):
+    """Spawn error hook of a power action: put the old state back."""
+    node = task.node
+    node.power_state = power_state
+    node.target_power_state = states.NOSTATE
+    node.last_error = ("Failed to change power state of node %s: %s"
+                       % (node.uuid, exc))
+    node.save()
+
+
+def _owned(context, node, host):
+    try:
+        return hash_ring.RING_MANAGER.get_host(
+            context, node.uuid, node.driver, node.conductor_group) == host
+    except exception.IronicException:
+        return False
+
+
+def sync_power_states(context, host):
+    """Periodic: read the power state of the nodes this host owns.
+
+    A node whose ``power_state`` is unknown gets the one read; a node whose
+    hardware disagrees with the recorded state is set back to it (Ironic's
+    ``force_power_state_during_sync``).  Nodes in maintenance, locked, in a
+    power action or in a state excluded from sync are skipped.
+    """
+    nodes = objects.Node.list(context, filters={'maintenance': False,
+                                                'reserved': False})
+    for node in nodes:
+        if (node.provision_state in states.SYNC_EXCLUDED_STATES
+                or node.target_power_state
+                or not _owned(context, node, host)):
+            continue
+        try:
+            with task_manager.acquire(context, node.uuid, retry=False,
+                                      purpose='power state sync') as task:
+                _sync_one(task)
+        except (exception.NodeLocked, exception.NodeNotFound):
+            continue
+        except Exception:
+            LOG.exception('Power state sync of node %s failed', node.uuid)
+
+
+def _sync_one(task):
+    node = task.node
+    if node.maintenance or node.target_power_state:
+        return
+    actual = task.driver.power.get_power_state(task)
+    if node.power_state is None:
+        LOG.info('Node %s power state is now known: %s', node.uuid, actual)
+        node.power_state = actual
+        node.save()
+    elif actual != node.power_state:
+        LOG.warning('Node %s is %s, expected %s: setting it back', node.uuid,
+                    actual, node.power_state)
+        task.driver.power.set_power_state(task, node.power_state)

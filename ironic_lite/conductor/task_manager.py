@@ -1,0 +1,189 @@
+"""Node locks and the ``task`` every conductor operation works through.
+
+::
+
+    with task_manager.acquire(context, node_id, purpose='node deployment')
+            as task:
+        task.process_event('deploy', callback=pool.claim,
+                           call_args=(deployments.do_node_deploy, task))
+
+An exclusive task holds the node's lock (its ``reservation`` column set to
+this conductor's host) from ``acquire`` until the ``with`` block ends --
+or, if work was handed to a worker with ``spawn_after``, until that work
+ends, whatever its outcome.  A shared task only reads the node.
+"""
+
+import time
+
+from oslo_log import log as logging
+
+from ironic_lite.common import exception
+from ironic_lite.common import states
+from ironic_lite import conf
+from ironic_lite.drivers import factory
+from ironic_lite import objects
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+def _reserve(context, node_id, retry):
+    """Take the node's lock, retrying while another host holds it."""
+    attempts = 1 + (CONF.conductor.node_locked_retry_attempts if retry
+                    else 0)
+    for attempt in range(attempts):
+        try:
+            return objects.Node.reserve(context, CONF.host, node_id)
+        except exception.NodeLocked:
+            if attempt + 1 >= attempts:
+                raise
+            time.sleep(CONF.conductor.node_locked_retry_interval)
+
+
+class TaskManager(object):
+    """A node, its hardware type and (unless shared) its lock."""
+
+    def __init__(self, context, node_id, shared=False, purpose='unspecified',
+                 retry=True, load_driver=True):
+        self.context = context
+        self.shared = shared
+        self.purpose = purpose
+        self.node = None
+        self.driver = None
+        self._slot = None
+        self._spawn_args = None
+        self._on_error = None
+        self._locked = False
+        if shared:
+            self.node = objects.Node.get(context, node_id)
+        else:
+            self.node = _reserve(context, node_id, retry)
+            self._locked = True
+        LOG.debug('Node %s %s for %s', self.node.uuid,
+                  'read' if shared else 'locked by %s' % CONF.host, purpose)
+        try:
+            if load_driver:
+                self.driver = factory.get_hardware_type(self.node.driver)
+        except Exception:
+            self.release_resources()
+            raise
+
+    # -- the lock ---------------------------------------------------------
+
+    def upgrade_lock(self):
+        """Turn a shared task into an exclusive one (re-reads the node)."""
+        if not self.shared:
+            return
+        self.node = _reserve(self.context, self.node.uuid, retry=True)
+        self._locked = True
+        self.shared = False
+
+    def release_resources(self):
+        """Release the node's lock, if this task holds it."""
+        if not self._locked:
+            return
+        self._locked = False
+        try:
+            objects.Node.release(self.context, CONF.host, self.node.uuid)
+        except exception.NodeNotFound:
+            pass  # deleted under this lock
+        except (exception.NodeLocked, exception.NodeNotLocked) as err:
+            LOG.warning('Releasing node %s for %s: %s', self.node.uuid,
+                        self.purpose, err)
+
+    # -- handing work to a worker -----------------------------------------
+
+    def spawn_after(self, pool, func, *args, **kwargs):
+        """Run ``func(*args, **kwargs)`` in ``pool`` when the block exits.
+
+        A worker is claimed now (NoFreeConductorWorker, before anything
+        is written); the lock passes to the worker, which releases it.
+        """
+        slot = pool.claim()
+        if self._slot is not None:
+            self._slot.cancel()
+        self._slot = slot
+        self._spawn_args = (func, args, kwargs)
+
+    def set_spawn_error_hook(self, handler, *args, **kwargs):
+        """``handler(exc, *args, **kwargs)`` if the spawned work raises."""
+        self._on_error = (handler, args, kwargs)
+
+    def _run_spawned(self):
+        func, args, kwargs = self._spawn_args
+        try:
+            func(*args, **kwargs)
+        except Exception as err:
+            LOG.exception('%s of node %s failed', self.purpose,
+                          self.node.uuid)
+            if self._on_error is not None:
+                handler, h_args, h_kwargs = self._on_error
+                try:
+                    handler(err, *h_args, **h_kwargs)
+                except Exception:
+                    LOG.exception('Error handler of %s failed',
+                                  self.purpose)
+        finally:
+            self.release_resources()
+
+    # -- the provision state machine --------------------------------------
+
+    def process_event(self, event, callback=None, call_args=(),
+                      call_kwargs=None, target_state=None, last_error=None):
+        """Move the node through the state machine and save it.
+
+        :param callback: a WorkerPool; when given, ``call_args[0]`` is run
+            in it with the rest of ``call_args`` after the block exits, and
+            ``last_error`` is cleared.
+        :raises: InvalidStateRequested (nothing written) when the event is
+            not allowed in the node's state; NoFreeConductorWorker (nothing
+            written) when no worker is free.
+        """
+        node = self.node
+        new_state, target = states.next_state(
+            node.uuid, node.provision_state, event, target_state)
+        if callback is not None:
+            func, args = call_args[0], tuple(call_args[1:])
+            self.spawn_after(callback, func, *args, **(call_kwargs or {}))
+            node.last_error = last_error
+        elif last_error is not None:
+            node.last_error = last_error
+        LOG.info('Node %s moved from %s to %s (event %s)', node.uuid,
+                 node.provision_state, new_state, event)
+        node.provision_state = new_state
+        node.target_provision_state = target
+        node.save()
+
+    # -- context manager --------------------------------------------------
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        if exc_type is None and self._slot is not None:
+            slot, self._slot = self._slot, None
+            try:
+                slot.submit(self._run_spawned)
+                return False
+            except Exception:
+                slot.cancel()
+                self.release_resources()
+                raise
+        if self._slot is not None:
+            self._slot.cancel()
+            self._slot = None
+        self.release_resources()
+        return False
+
+
+def acquire(context, node_id, shared=False, purpose='unspecified action',
+            retry=True, load_driver=True):
+    """A TaskManager for ``node_id`` (id or UUID; a name when shared).
+
+    :raises: NodeLocked (409, naming the holder) when another host keeps
+        the lock through all of [conductor]node_locked_retry_attempts;
+        NodeNotFound; DriverNotFound if the node's hardware type is not
+        enabled here (with ``load_driver``).
+    """
+    return TaskManager(context, node_id, shared=shared, purpose=purpose,
+                       retry=retry, load_driver=load_driver)

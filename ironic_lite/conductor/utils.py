@@ -1,0 +1,77 @@
+"""Helpers shared by the conductor flows: failing a node, its message."""
+
+from oslo_log import log as logging
+
+from ironic_lite.common import states
+
+LOG = logging.getLogger(__name__)
+
+# Transitional state -> the last_error a failure there leaves.
+_FAIL_MESSAGES = {
+    states.VERIFYING: 'Failed to verify node: %s',
+    states.DEPLOYING: 'Failed to deploy: %s',
+    states.DELETING: 'Failed to tear down: %s',
+    states.CLEANING: 'Failed to clean node: %s',
+    states.INSPECTING: 'Failed to inspect hardware. Reason: %s',
+    states.ADOPTING: 'Error while attempting to adopt node: %s',
+}
+
+# Transitional state -> what the operation is called, for messages.
+OPERATIONS = {
+    states.VERIFYING: 'verification',
+    states.DEPLOYING: 'deployment',
+    states.DELETING: 'tear down',
+    states.CLEANING: 'cleaning',
+    states.INSPECTING: 'inspection',
+    states.ADOPTING: 'adoption',
+    states.RESCUING: 'rescue',
+    states.UNRESCUING: 'unrescue',
+}
+
+
+def fail_node(exc, task):
+    """Spawn error hook: move the node to its failed state, with why.
+
+    The node goes through the ``fail`` event of its current state (deploy
+    failed, clean failed, inspect failed, adopt failed, error, or back to
+    enroll for verification), ``last_error`` says what went wrong, and a
+    node that failed deploying is powered off.  The caller releases the
+    lock.
+    """
+    node = task.node
+    state = node.provision_state
+    template = _FAIL_MESSAGES.get(state, 'Failed during %s: %%s'
+                                  % task.purpose)
+    message = template % exc
+    try:
+        if state == states.DEPLOYING and task.driver is not None:
+            _power_off_quietly(task)
+        if states.is_actionable(state, 'fail'):
+            task.process_event('fail', last_error=message)
+        else:
+            node.last_error = message
+            node.save()
+    except Exception:
+        LOG.exception('Could not record the failure of node %s: %s',
+                      node.uuid, message)
+
+
+def fail_stuck_node(task, message):
+    """Fail a node left in a transitional state by a conductor that died
+    (or by this one, in a previous life)."""
+    node = task.node
+    node.target_power_state = None
+    if (node.provision_state in states.STUCK_STATES_TREATED_AS_FAIL
+            and states.is_actionable(node.provision_state, 'fail')):
+        task.process_event('fail', last_error=message)
+    else:
+        node.save()
+
+
+def _power_off_quietly(task):
+    try:
+        task.driver.power.set_power_state(task, states.POWER_OFF)
+        task.node.power_state = states.POWER_OFF
+    except Exception as err:
+        LOG.warning('Could not power off node %s after a failure: %s',
+                    task.node.uuid, err)

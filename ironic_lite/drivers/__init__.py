@@ -1,0 +1,1 @@
+"""Hardware types: what a conductor knows about talking to machines."""

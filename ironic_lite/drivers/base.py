@@ -1,0 +1,119 @@
+"""The interfaces a hardware type is made of.
+
+A hardware type composes one implementation per interface; the conductor
+calls them with a ``task`` (see ``conductor.task_manager``) whose ``node``
+it may change (the flow saves it).  Release 1.0 ships only the
+``fake-hardware`` type; real protocols (IPMI, Redfish) plug in here.
+"""
+
+import abc
+
+from ironic_lite.common import states
+
+# Node fields ``<name>_interface``, Ironic's order.
+ALL_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect',
+                  'management', 'network', 'power', 'raid', 'rescue',
+                  'storage', 'vendor')
+
+
+class BaseInterface(abc.ABC):
+    """Common base: ``validate`` checks the node's driver_info."""
+
+    interface_type = 'base'
+
+    def validate(self, task):
+        """Raise InvalidParameterValue if the node cannot use this."""
+
+
+class PowerInterface(BaseInterface):
+    interface_type = 'power'
+
+    @abc.abstractmethod
+    def get_power_state(self, task):
+        """The node's current power state (a ``states.POWER_*``)."""
+
+    @abc.abstractmethod
+    def set_power_state(self, task, power_state, timeout=None):
+        """Switch the node on or off (``states.POWER_ON``/``POWER_OFF``/
+        ``SOFT_POWER_OFF``)."""
+
+    @abc.abstractmethod
+    def reboot(self, task, timeout=None):
+        """Reboot the node; it ends powered on."""
+
+    def get_supported_power_states(self, task):
+        return list(states.POWER_STATES)
+
+
+class DeployInterface(BaseInterface):
+    interface_type = 'deploy'
+
+    @abc.abstractmethod
+    def deploy(self, task):
+        """Write the image and boot the node; returns None when done."""
+
+    @abc.abstractmethod
+    def tear_down(self, task):
+        """Undo ``deploy``; the node ends powered off."""
+
+    def clean_up(self, task):
+        """Remove anything ``deploy`` left behind on the conductor."""
+
+
+class ManagementInterface(BaseInterface):
+    interface_type = 'management'
+
+
+class InspectInterface(BaseInterface):
+    interface_type = 'inspect'
+
+    @abc.abstractmethod
+    def inspect_hardware(self, task):
+        """Discover the node's properties; returns the next state."""
+
+
+class BootInterface(BaseInterface):
+    interface_type = 'boot'
+
+    def prepare_instance(self, task):
+        """Set the node up to boot the deployed instance."""
+
+    def clean_up_instance(self, task):
+        """Undo ``prepare_instance``."""
+
+
+class CleanInterface(BaseInterface):
+    """Automated cleaning (Ironic spreads it over deploy/management/raid
+    clean steps; release 1.0 has one step per hardware type)."""
+
+    interface_type = 'clean'
+
+    @abc.abstractmethod
+    def clean(self, task):
+        """Run the automated cleaning of the node."""
+
+
+class HardwareType(object):
+    """A named set of interface implementations.
+
+    ``supported`` maps an interface type to the implementation names the
+    node's ``<type>_interface`` may hold, the first one being the default.
+    """
+
+    name = None
+    supported = {}
+
+    def __init__(self):
+        self.power = None
+        self.deploy = None
+        self.management = None
+        self.inspect = None
+        self.boot = None
+        self.clean = None
+
+    def default_interface(self, interface_type):
+        names = self.supported.get(interface_type)
+        return names[0] if names else None
+
+    def supports(self, interface_type, name):
+        return name in self.supported.get(interface_type, ())

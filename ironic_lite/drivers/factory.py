@@ -1,0 +1,57 @@
+"""Hardware types by name: the ones this code has, the ones enabled."""
+
+from ironic_lite.common import exception
+from ironic_lite import conf
+from ironic_lite.drivers import base
+from ironic_lite.drivers import fake_hardware
+
+CONF = conf.CONF
+
+# Every hardware type this code base provides, by name.
+HARDWARE_TYPES = {
+    fake_hardware.FakeHardware.name: fake_hardware.FakeHardware,
+}
+
+
+def enabled_hardware_types():
+    """Names of [conductor]enabled_hardware_types (validated)."""
+    names = list(CONF.conductor.enabled_hardware_types)
+    unknown = [n for n in names if n not in HARDWARE_TYPES]
+    if unknown:
+        raise exception.DriverNotFound(driver_name=', '.join(unknown))
+    return names
+
+
+def get_hardware_type(name):
+    """A new instance of an enabled hardware type.
+
+    :raises: DriverNotFound when ``name`` is unknown or not enabled here.
+    """
+    if name not in CONF.conductor.enabled_hardware_types or (
+            name not in HARDWARE_TYPES):
+        raise exception.DriverNotFound(driver_name=name)
+    return HARDWARE_TYPES[name]()
+
+
+def check_and_update_node_interfaces(node, hw_type):
+    """Fill unset ``<type>_interface`` fields with the type's defaults.
+
+    :raises: InvalidParameterValue when an interface set on the node is
+        not one the hardware type supports.
+    """
+    for iface in base.ALL_INTERFACES:
+        field = '%s_interface' % iface
+        value = (getattr(node, field) if node.obj_attr_is_set(field)
+                 else None)
+        if value is None:
+            default = hw_type.default_interface(iface)
+            if default is not None:
+                setattr(node, field, default)
+            continue
+        if not hw_type.supports(iface, value):
+            raise exception.InvalidParameterValue(
+                err='Could not find the following interface in the '
+                    "'ironic.hardware.interfaces.%(iface)s' entrypoint: "
+                    '%(name)s. Valid interfaces are %(valid)s.'
+                    % {'iface': iface, 'name': value,
+                       'valid': ', '.join(hw_type.supported.get(iface, []))})

@@ -1,0 +1,157 @@
+"""Fixtures: a temporary SQLite DB, the fake:// transport, a running
+conductor (real manager and RPC server in-process) and the real RPC client.
+"""
+
+import time
+
+from oslo_messaging import opts as messaging_opts
+import pytest
+
+from ironic_lite.common import context as ir_context
+from ironic_lite.common import hash_ring
+from ironic_lite.common import rpc
+from ironic_lite.common import service
+from ironic_lite import conf
+from ironic_lite.conductor import manager
+from ironic_lite.conductor import rpcapi
+from ironic_lite.db import api as db_api
+from ironic_lite.db import migration
+from ironic_lite import objects
+
+CONF = conf.CONF
+HOST = 'test-conductor'
+
+
+def _register_messaging_opts():
+    for group, opts in messaging_opts.list_opts():
+        if group in (None, 'DEFAULT'):
+            CONF.register_opts(opts)
+
+
+_register_messaging_opts()
+
+
+@pytest.fixture
+def config():
+    """Fast settings for tests; everything is undone afterwards."""
+    overrides = [
+        ('transport_url', 'fake://', None),
+        ('host', HOST, None),
+        ('graceful_shutdown_timeout', 10, None),
+        ('heartbeat_interval', 1, 'conductor'),
+        ('heartbeat_timeout', 60, 'conductor'),
+        ('node_locked_retry_attempts', 1, 'conductor'),
+        ('node_locked_retry_interval', 0.05, 'conductor'),
+        ('sync_power_state_interval', 0, 'conductor'),
+        ('check_provision_state_interval', 0, 'conductor'),
+        ('workers_pool_size', 4, 'conductor'),
+    ]
+    for name, value, group in overrides:
+        CONF.set_override(name, value, group)
+    yield CONF
+    for name, _, group in overrides:
+        CONF.clear_override(name, group)
+    for name in ('power_delay', 'deploy_delay', 'clean_delay'):
+        CONF.clear_override(name, 'fake')
+
+
+@pytest.fixture
+def database(tmp_path, config):
+    CONF.set_override('connection', 'sqlite:///%s'
+                      % (tmp_path / 'ironic.sqlite'), 'database')
+    db_api.reset()
+    migration.upgrade()
+    objects.register_all()
+    hash_ring.RING_MANAGER.reset()
+    yield
+    hash_ring.RING_MANAGER.reset()
+    db_api.reset()
+    CONF.clear_override('connection', 'database')
+
+
+@pytest.fixture
+def context(database):
+    return ir_context.get_admin_context()
+
+
+class Conductor(object):
+    """A conductor service run in-process, and ways to look at it."""
+
+    def __init__(self, host=HOST):
+        self.manager = manager.ConductorManager(host=host)
+        self.service = service.RPCService(self.manager)
+        self.stopped = False
+
+    def start(self):
+        self.service.start()
+        return self
+
+    def stop(self, timeout=None):
+        if self.stopped:
+            return 0
+        self.stopped = True
+        return self.service.stop(timeout=timeout)
+
+
+@pytest.fixture
+def conductor(database):
+    cond = Conductor().start()
+    yield cond
+    cond.stop()
+    rpc.cleanup()
+
+
+@pytest.fixture
+def rpc_api(conductor):
+    return rpcapi.ConductorAPI()
+
+
+@pytest.fixture
+def make_node(context):
+    def make(**values):
+        values.setdefault('driver', 'fake-hardware')
+        values.setdefault('provision_state', 'enroll')
+        node = objects.Node(context, **values)
+        node.create(context)
+        return node
+    return make
+
+
+def wait_for(predicate, timeout=10, interval=0.02, what='condition'):
+    """Poll ``predicate`` until it returns a true value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError('timed out waiting for %s' % what)
+        time.sleep(interval)
+
+
+def wait_node(context, uuid, provision_state=None, timeout=10, **fields):
+    """Wait until the node is unlocked and has the given field values."""
+    wanted = dict(fields)
+    if provision_state is not None:
+        wanted['provision_state'] = provision_state
+
+    def reached():
+        node = objects.Node.get_by_uuid(context, uuid)
+        if node.reservation is None and all(
+                getattr(node, k) == v for k, v in wanted.items()):
+            return node
+        return None
+    return wait_for(reached, timeout=timeout,
+                    what='node %s with %s' % (uuid, wanted))
+
+
+@pytest.fixture(name='wait_node')
+def wait_node_fixture(context):
+    def wait(uuid, provision_state=None, timeout=10, **fields):
+        return wait_node(context, uuid, provision_state, timeout, **fields)
+    return wait
+
+
+@pytest.fixture(name='wait_for')
+def wait_for_fixture():
+    return wait_for

@@ -1,0 +1,140 @@
+"""Node lifecycles driven through the real RPC client and server."""
+
+from oslo_utils import uuidutils
+import pytest
+
+from ironic_lite.common import exception
+from ironic_lite.common import states
+from ironic_lite import objects
+
+
+def test_enroll_manage_provide_deploy_tear_down(context, rpc_api, make_node,
+                                                wait_node):
+    node = objects.Node(context, driver='fake-hardware', name='n1',
+                        uuid=uuidutils.generate_uuid(), conductor_group='',
+                        provision_state='enroll')
+    node = rpc_api.create_node(context, node)
+    assert node.id is not None
+    assert node.power_interface == 'fake'
+    assert node.deploy_interface == 'fake'
+    assert node.network_interface == 'flat'
+
+    rpc_api.do_provisioning_action(context, node, 'manage')
+    node = wait_node(node.uuid, 'manageable', target_provision_state=None)
+    assert node.power_state == states.POWER_OFF
+    assert node.last_error is None
+
+    rpc_api.do_provisioning_action(context, node, 'provide')
+    node = wait_node(node.uuid, 'available', target_provision_state=None)
+
+    rpc_api.do_node_deploy(context, node, configdrive='abc')
+    node = wait_node(node.uuid, 'active', target_provision_state=None)
+    assert node.power_state == states.POWER_ON
+    assert node.instance_info['configdrive'] == 'abc'
+    assert node.conductor_affinity is not None
+
+    node.instance_uuid = '9a4c0d4c-2f5f-4bb4-9d3f-5f3b3f0f6c0a'
+    node = rpc_api.update_node(context, node)
+    rpc_api.do_node_tear_down(context, node)
+    node = wait_node(node.uuid, 'available', target_provision_state=None)
+    assert node.power_state == states.POWER_OFF
+    assert node.instance_uuid is None
+    assert node.instance_info == {}
+
+
+def test_rebuild_active_node(context, rpc_api, make_node, wait_node):
+    node = make_node(provision_state='active', power_state='power on')
+    rpc_api.do_node_deploy(context, node, rebuild=True)
+    node = wait_node(node.uuid, 'active', target_provision_state=None)
+    assert node.power_state == states.POWER_ON
+
+
+def test_transitional_state_visible_while_working(config, context, rpc_api,
+                                                  make_node, wait_node):
+    config.set_override('deploy_delay', 0.5, 'fake')
+    node = make_node(provision_state='available')
+    rpc_api.do_node_deploy(context, node)
+    during = objects.Node.get_by_uuid(context, node.uuid)
+    assert during.provision_state == states.DEPLOYING
+    assert during.target_provision_state == states.ACTIVE
+    assert during.reservation == 'test-conductor'
+    wait_node(node.uuid, 'active')
+
+
+def test_inspect(context, rpc_api, make_node, wait_node):
+    node = make_node(provision_state='manageable')
+    rpc_api.do_provisioning_action(context, node, 'inspect')
+    node = wait_node(node.uuid, 'manageable', target_provision_state=None)
+    assert node.inspection_started_at is not None
+    assert node.inspection_finished_at is not None
+
+
+def test_adopt(context, rpc_api, make_node, wait_node):
+    node = make_node(provision_state='manageable')
+    rpc_api.do_provisioning_action(context, node, 'adopt')
+    wait_node(node.uuid, 'active', target_provision_state=None)
+
+
+def test_manage_available_is_synchronous(context, rpc_api, make_node):
+    node = make_node(provision_state='available')
+    rpc_api.do_provisioning_action(context, node, 'manage')
+    node.refresh()
+    assert node.provision_state == 'manageable'
+    assert node.target_provision_state is None
+    assert node.reservation is None
+
+
+@pytest.mark.parametrize('state,result', [
+    (states.CLEANWAIT, states.CLEANFAIL),
+    (states.INSPECTWAIT, states.INSPECTFAIL),
+])
+def test_abort(context, rpc_api, make_node, state, result):
+    node = make_node(provision_state=state)
+    rpc_api.do_provisioning_action(context, node, 'abort')
+    node.refresh()
+    assert node.provision_state == result
+    assert node.last_error
+    assert node.reservation is None
+
+
+def test_automated_clean_disabled(config, context, rpc_api, make_node,
+                                  wait_node):
+    config.set_override('clean_delay', 30, 'fake')  # would time out
+    node = make_node(provision_state='manageable', automated_clean=False)
+    rpc_api.do_provisioning_action(context, node, 'provide')
+    wait_node(node.uuid, 'available', timeout=5)
+
+
+def test_power_on_off_reboot(context, rpc_api, make_node, wait_node):
+    node = make_node(provision_state='manageable', power_state='power off')
+    rpc_api.change_node_power_state(context, node, states.POWER_ON)
+    node = wait_node(node.uuid, power_state=states.POWER_ON,
+                     target_power_state=None)
+    rpc_api.change_node_power_state(context, node, states.POWER_OFF)
+    node = wait_node(node.uuid, power_state=states.POWER_OFF,
+                     target_power_state=None)
+    rpc_api.change_node_power_state(context, node, states.REBOOT)
+    node = wait_node(node.uuid, power_state=states.POWER_ON,
+                     target_power_state=None)
+    assert node.last_error is None
+
+
+def test_power_target_visible_while_working(config, context, rpc_api,
+                                            make_node, wait_node):
+    config.set_override('power_delay', 0.5, 'fake')
+    node = make_node(power_state='power off')
+    rpc_api.change_node_power_state(context, node, states.SOFT_REBOOT)
+    during = objects.Node.get_by_uuid(context, node.uuid)
+    assert during.target_power_state == states.POWER_ON
+    assert during.power_state == states.POWER_OFF
+    wait_node(node.uuid, power_state=states.POWER_ON, target_power_state=None)
+
+
+def test_unsupported_power_state(context, rpc_api, make_node):
+    node = make_node(power_state='power off')
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        rpc_api.change_node_power_state(context, node, 'explode')
+    assert err.value.code == 400
+    node.refresh()
+    assert node.target_power_state is None
+    assert node.reservation is None

@@ -1,0 +1,167 @@
+"""Node locks: busy nodes, retries, release after work and after failure."""
+
+import threading
+
+import pytest
+
+from ironic_lite.common import exception
+from ironic_lite.common import states
+from ironic_lite.conductor import task_manager
+from ironic_lite.drivers import fake_hardware
+from ironic_lite import objects
+
+
+def test_locked_node_is_409_naming_holder(context, rpc_api, make_node):
+    node = make_node(provision_state='manageable', reservation='other-host')
+    with pytest.raises(exception.NodeLocked) as err:
+        rpc_api.do_provisioning_action(context, node, 'provide')
+    assert err.value.code == 409
+    assert 'locked by host other-host' in str(err.value)
+    node.refresh()
+    assert node.provision_state == 'manageable'
+    assert node.reservation == 'other-host'
+
+
+@pytest.mark.parametrize('method,args', [
+    ('change_node_power_state', ('power on',)),
+    ('do_node_deploy', ()),
+    ('do_node_tear_down', ()),
+    ('destroy_node', ()),
+])
+def test_every_write_needs_the_lock(context, rpc_api, make_node, method,
+                                    args):
+    node = make_node(provision_state='available', reservation='other-host')
+    with pytest.raises(exception.NodeLocked):
+        getattr(rpc_api, method)(context, node, *args)
+
+
+def test_acquire_retries_until_released(config, context, make_node):
+    config.set_override('node_locked_retry_attempts', 5, 'conductor')
+    config.set_override('node_locked_retry_interval', 0.05, 'conductor')
+    node = make_node(reservation='other-host')
+    timer = threading.Timer(
+        0.08, objects.Node.release, (context, 'other-host', node.uuid))
+    timer.start()
+    try:
+        with task_manager.acquire(context, node.uuid) as task:
+            assert task.node.reservation == 'test-conductor'
+    finally:
+        timer.join()
+    node.refresh()
+    assert node.reservation is None
+
+
+def test_acquire_releases_on_error(context, make_node):
+    node = make_node()
+    with pytest.raises(RuntimeError):
+        with task_manager.acquire(context, node.uuid):
+            raise RuntimeError('boom')
+    node.refresh()
+    assert node.reservation is None
+
+
+def test_shared_task_takes_no_lock(context, make_node):
+    node = make_node(reservation='other-host')
+    with task_manager.acquire(context, node.uuid, shared=True) as task:
+        assert task.node.uuid == node.uuid
+    node.refresh()
+    assert node.reservation == 'other-host'
+
+
+def test_no_free_worker_is_503_and_writes_nothing(context, conductor,
+                                                  rpc_api, make_node):
+    pool = conductor.manager._pool
+    slots = [pool.claim() for _ in range(pool.size)]
+    try:
+        node = make_node(provision_state='available')
+        with pytest.raises(exception.NoFreeConductorWorker) as err:
+            rpc_api.do_node_deploy(context, node)
+        assert err.value.code == 503
+        with pytest.raises(exception.NoFreeConductorWorker):
+            rpc_api.change_node_power_state(context, node, 'power on')
+        node.refresh()
+        assert node.provision_state == 'available'
+        assert node.target_provision_state is None
+        assert node.target_power_state is None
+        assert node.reservation is None
+    finally:
+        for slot in slots:
+            slot.cancel()
+    assert pool.in_flight == 0
+
+
+def _boom(*args, **kwargs):
+    raise RuntimeError('boom')
+
+
+def test_deploy_failure(monkeypatch, context, rpc_api, make_node, wait_node):
+    monkeypatch.setattr(fake_hardware.FakeDeploy, 'deploy', _boom)
+    node = make_node(provision_state='available', power_state='power on')
+    rpc_api.do_node_deploy(context, node)
+    node = wait_node(node.uuid, 'deploy failed')
+    assert node.target_provision_state == 'active'
+    assert node.last_error == 'Failed to deploy: boom'
+    assert node.power_state == states.POWER_OFF
+    assert node.reservation is None
+
+
+def test_verify_failure_goes_back_to_enroll(monkeypatch, context, rpc_api,
+                                            make_node, wait_node):
+    monkeypatch.setattr(fake_hardware.FakePower, 'validate', _boom)
+    node = make_node(provision_state='enroll')
+    rpc_api.do_provisioning_action(context, node, 'manage')
+    node = wait_node(node.uuid, 'enroll', last_error='Failed to verify '
+                     'node: boom')
+    assert node.target_provision_state is None
+
+
+def test_clean_failure(monkeypatch, context, rpc_api, make_node, wait_node):
+    monkeypatch.setattr(fake_hardware.FakeClean, 'clean', _boom)
+    node = make_node(provision_state='manageable')
+    rpc_api.do_provisioning_action(context, node, 'provide')
+    node = wait_node(node.uuid, 'clean failed')
+    assert node.last_error == 'Failed to clean node: boom'
+    assert node.target_provision_state == 'available'
+
+
+def test_tear_down_failure_goes_to_error(monkeypatch, context, rpc_api,
+                                         make_node, wait_node):
+    monkeypatch.setattr(fake_hardware.FakeDeploy, 'tear_down', _boom)
+    node = make_node(provision_state='active', instance_info={'a': 1})
+    rpc_api.do_node_tear_down(context, node)
+    node = wait_node(node.uuid, 'error')
+    assert node.last_error == 'Failed to tear down: boom'
+    assert node.instance_info == {}
+
+
+def test_inspect_failure(monkeypatch, context, rpc_api, make_node,
+                         wait_node):
+    monkeypatch.setattr(fake_hardware.FakeInspect, 'inspect_hardware', _boom)
+    node = make_node(provision_state='manageable')
+    rpc_api.do_provisioning_action(context, node, 'inspect')
+    node = wait_node(node.uuid, 'inspect failed')
+    assert 'boom' in node.last_error
+
+
+def test_power_failure_keeps_state(monkeypatch, context, rpc_api, make_node,
+                                   wait_node):
+    monkeypatch.setattr(fake_hardware.FakePower, 'set_power_state', _boom)
+    node = make_node(provision_state='active', power_state='power off')
+    rpc_api.change_node_power_state(context, node, 'power on')
+    node = wait_node(node.uuid, target_power_state=None,
+                     power_state='power off')
+    assert node.last_error == ("Failed to change power state to 'power on' "
+                               "by 'power on'. Error: boom")
+    assert node.provision_state == 'active'
+
+
+def test_failed_node_can_be_retried(monkeypatch, context, rpc_api,
+                                    make_node, wait_node):
+    monkeypatch.setattr(fake_hardware.FakeDeploy, 'deploy', _boom)
+    node = make_node(provision_state='available')
+    rpc_api.do_node_deploy(context, node)
+    wait_node(node.uuid, 'deploy failed')
+    monkeypatch.undo()
+    rpc_api.do_node_deploy(context, node, rebuild=True)
+    node = wait_node(node.uuid, 'active', target_provision_state=None)
+    assert node.last_error is None
