@@ -1,5 +1,6 @@
 """Start-up of every command: parse the configuration, set up logging."""
 
+import os
 import sys
 
 from oslo_config import cfg
@@ -29,7 +30,17 @@ def parse_args(argv, prog, default_config_files=None):
          default_config_files=default_config_files)
     logging.setup(CONF, 'ironic')
     check_pin()
+    _ensure_sqlite_dir()
     objects.register_all()
+
+
+def _ensure_sqlite_dir():
+    """Create the directory of a file-based SQLite database."""
+    url = CONF.database.connection or ''
+    if url.startswith('sqlite:///') and url != 'sqlite://':
+        directory = os.path.dirname(url[len('sqlite:///'):])
+        if directory:
+            os.makedirs(directory, exist_ok=True)
 
 
 def check_pin():

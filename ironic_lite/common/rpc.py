@@ -23,6 +23,15 @@ def init(conf_=None):
     return TRANSPORT
 
 
+def set_default_transport_url(url):
+    """Change the default of ``[DEFAULT]/transport_url`` (before parsing)."""
+    from oslo_messaging import opts as messaging_opts
+    for group, opts in messaging_opts.list_opts():
+        if group is None:
+            CONF.register_opts(opts)
+    CONF.set_default('transport_url', url)
+
+
 def cleanup():
     global TRANSPORT
     if TRANSPORT is not None:

@@ -13,7 +13,8 @@ def _baremetal(service, env, *args, expect_json=True):
         cmd += ['-f', 'json']
     result = subprocess.run(cmd, capture_output=True, text=True, env=env,
                             timeout=180)
-    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    assert result.returncode == 0, (args, result.stdout, result.stderr,
+                                    service.log()[-5000:])
     return json.loads(result.stdout) if expect_json else result.stdout
 
 
@@ -27,16 +28,16 @@ def test_node_port_portgroup_lifecycle_with_cli(lite_service, cli_env):
     uuid = node['uuid']
 
     listed = bm('node', 'list')
-    assert [n['UUID'] for n in listed] == [uuid]
+    assert [n['uuid'] for n in listed] == [uuid]
 
     bm('node', 'set', 'cli-node', '--extra', 'rack=r1', '--property',
        'memory_mb=1024', expect_json=False)
     shown = bm('node', 'show', 'cli-node')
     assert shown['extra'] == {'rack': 'r1'}
-    assert shown['properties'] == {'cpus': '4', 'memory_mb': '1024'}
+    assert shown['properties'] == {'cpus': 4, 'memory_mb': 1024}
     bm('node', 'unset', 'cli-node', '--property', 'cpus',
        expect_json=False)
-    assert bm('node', 'show', uuid)['properties'] == {'memory_mb': '1024'}
+    assert bm('node', 'show', uuid)['properties'] == {'memory_mb': 1024}
 
     bm('node', 'power', 'on', 'cli-node', expect_json=False)
     procs.wait_for(lambda: bm('node', 'show', uuid)['power_state']
@@ -47,13 +48,13 @@ def test_node_port_portgroup_lifecycle_with_cli(lite_service, cli_env):
 
     port = bm('port', 'create', '52:54:00:cc:dd:01', '--node', uuid)
     assert port['address'] == '52:54:00:cc:dd:01'
-    assert [p['Address'] for p in bm('port', 'list')] == [
+    assert [p['address'] for p in bm('port', 'list')] == [
         '52:54:00:cc:dd:01']
 
-    portgroup = bm('portgroup', 'create', '--node', uuid, '--name', 'bond0',
+    portgroup = bm('port', 'group', 'create', '--node', uuid, '--name', 'bond0',
                    '--address', '52:54:00:cc:dd:02')
     assert portgroup['name'] == 'bond0'
-    assert [p['Name'] for p in bm('portgroup', 'list')] == ['bond0']
+    assert [p['name'] for p in bm('port', 'group', 'list')] == ['bond0']
 
     for verb, state in (('manage', 'manageable'), ('provide', 'available'),
                         ('deploy', 'active'), ('undeploy', 'available')):

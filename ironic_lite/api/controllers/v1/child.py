@@ -217,7 +217,7 @@ class ChildController(base.RoutedController):
             obj.save()
         return self.render(obj)
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def delete(self, ident, **kwargs):
         obj = self._authorized('delete', ident)
         obj.destroy()

@@ -276,7 +276,7 @@ class NodesController(base.RoutedController):
                 'Cannot update node "%s" while it is in state "inspecting".'
                 % node.uuid)
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def delete(self, ident, **kwargs):
         self._not_from_chassis()
         node = node_data.fetch_authorized('baremetal:node:delete', ident)

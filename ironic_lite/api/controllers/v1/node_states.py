@@ -40,7 +40,7 @@ class NodeStatesController(base.RoutedController):
                              'raid_config', 'target_raid_config')}
         return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION)
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def power(self, **kwargs):
         node = node_data.fetch_authorized('baremetal:node:set_power_state',
                                           self.node_ident)
@@ -71,7 +71,7 @@ class NodeStatesController(base.RoutedController):
             pecan.request.context, node, target, timeout=timeout)
         return _accepted(self.node_ident)
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def provision(self, **kwargs):
         node = node_data.fetch_authorized(
             'baremetal:node:set_provision_state', self.node_ident)
@@ -111,7 +111,7 @@ class NodeMaintenanceController(base.RoutedController):
         pecan.response.status = 202
         return ''
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def put(self, **kwargs):
         body = utils.json_body() or {}
         if not isinstance(body, dict):
@@ -120,6 +120,6 @@ class NodeMaintenanceController(base.RoutedController):
         reason = body.get('reason', kwargs.get('reason'))
         return self._set('baremetal:node:set_maintenance', True, reason)
 
-    @pecan.expose()
+    @pecan.expose(content_type='application/json')
     def delete(self, **kwargs):
         return self._set('baremetal:node:clear_maintenance', False, None)

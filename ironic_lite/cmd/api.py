@@ -1,0 +1,28 @@
+"""ironic-api: the REST API service."""
+
+import sys
+
+from ironic_lite.api import app
+from ironic_lite.common import config
+from ironic_lite.common import service
+from ironic_lite.common import wsgi
+from ironic_lite import conf
+
+CONF = conf.CONF
+
+
+def api_service():
+    return wsgi.WSGIService('ironic-api', app.setup_app(),
+                            CONF.api.host_ip, CONF.api.port,
+                            threads=CONF.api.api_workers,
+                            shutdown_timeout=CONF.graceful_shutdown_timeout)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    config.parse_args(argv, prog='ironic-api')
+    return service.run([api_service()])
+
+
+if __name__ == '__main__':
+    sys.exit(main())
