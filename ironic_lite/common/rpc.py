@@ -69,6 +69,6 @@ def get_client(target, version_cap=None):
 
 def get_server(target, endpoints):
     return messaging.get_rpc_server(
-        init(), target, endpoints, executor='threading',
+        init(), target, endpoints,
         serializer=_serializer(),
         access_policy=dispatcher.DefaultRPCAccessPolicy)

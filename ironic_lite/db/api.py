@@ -107,5 +107,6 @@ def utcnow():
     return timeutils.utcnow()
 
 
-def count(query):
-    return query.with_entities(sa.func.count()).scalar()
+def count(query, column):
+    """COUNT(column) of a query's rows (one statement, no subquery)."""
+    return query.with_entities(sa.func.count(column)).scalar()

@@ -74,7 +74,7 @@ def get_node_list(filters=None, limit=None, marker=None, sort_key=None,
 
 def count_nodes(filters=None):
     with api.reader() as session:
-        return api.count(_node_query(session, filters))
+        return api.count(_node_query(session, filters), models.Node.id)
 
 
 def get_nodeinfo_list(columns, filters=None, limit=None):

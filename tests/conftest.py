@@ -1,0 +1,177 @@
+"""Fixtures every test level shares: real database backends and RabbitMQ.
+
+A backend fixture gives each test its own uniquely named database, dropped
+afterwards.  When a server is unreachable the test is skipped with the
+reason -- or fails, when ``CI=true`` (CI must test every backend).
+
+Markers (registered here): ``functional`` and ``upgrade`` are applied from
+the directory a test lives in; ``backend`` to every test that uses a real
+database server or RabbitMQ, so ``-m "not backend"`` runs without them.
+"""
+
+import contextlib
+import os
+import socket
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+POSTGRESQL_URL = 'postgresql+psycopg2://postgres@127.0.0.1:5432'
+MYSQL_URL = 'mysql+pymysql://root@127.0.0.1:3306'
+RABBIT_URL = 'rabbit://guest:guest@127.0.0.1:5672/'
+
+# Fixtures that need a server; tests using them get the "backend" marker.
+BACKEND_FIXTURES = {'postgresql_url', 'mysql_url', 'rabbit_url'}
+BACKEND_PARAMS = ('postgresql', 'mysql')
+
+MARKERS = {
+    'functional': 'real processes, HTTP and databases (tests/functional)',
+    'upgrade': 'old and new releases side by side (tests/upgrade)',
+    'backend': 'needs PostgreSQL, MariaDB or RabbitMQ on 127.0.0.1',
+}
+
+
+def pytest_configure(config):
+    for name, text in MARKERS.items():
+        config.addinivalue_line('markers', '%s: %s' % (name, text))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        parts = item.nodeid.split('/')
+        for level in ('functional', 'upgrade'):
+            if len(parts) > 1 and parts[1] == level:
+                item.add_marker(getattr(pytest.mark, level))
+        param = getattr(getattr(item, 'callspec', None), 'params', {})
+        if (BACKEND_FIXTURES & set(item.fixturenames)
+                or param.get('db_url') in BACKEND_PARAMS):
+            item.add_marker(pytest.mark.backend)
+
+
+def unavailable(reason):
+    """Skip (developer machine) or fail (CI=true) for a missing service."""
+    if os.environ.get('CI') == 'true':
+        pytest.fail('%s (CI=true: every backend must be available)' % reason)
+    pytest.skip(reason)
+
+
+def reachable(host, port, timeout=2.0):
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _drop_sql(dialect, name):
+    if dialect == 'postgresql':
+        return ['SELECT pg_terminate_backend(pid) FROM pg_stat_activity '
+                "WHERE datname = '%s' AND pid <> pg_backend_pid()" % name,
+                'DROP DATABASE IF EXISTS "%s"' % name]
+    return ['DROP DATABASE IF EXISTS `%s`' % name]
+
+
+@contextlib.contextmanager
+def temp_database(server_url, port):
+    """Create a uniquely named database on a server; yield its URL."""
+    if not reachable('127.0.0.1', port):
+        unavailable('no database server at %s' % server_url)
+    admin_url = server_url + ('/postgres' if 'postgresql' in server_url
+                              else '')
+    admin = sa.create_engine(admin_url, isolation_level='AUTOCOMMIT')
+    name = 'ironic_lite_test_%s' % uuid.uuid4().hex[:12]
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text('CREATE DATABASE %s' % name))
+    except sa.exc.OperationalError as err:
+        admin.dispose()
+        unavailable('cannot create a database on %s: %s' % (server_url, err))
+    url = '%s/%s' % (server_url, name)
+    if 'mysql' in server_url:
+        url += '?charset=utf8mb4'
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            for stmt in _drop_sql(admin.dialect.name, name):
+                conn.execute(sa.text(stmt))
+        admin.dispose()
+
+
+@pytest.fixture
+def postgresql_url():
+    """URL of a fresh PostgreSQL database, dropped after the test."""
+    with temp_database(POSTGRESQL_URL, 5432) as url:
+        yield url
+
+
+@pytest.fixture
+def mysql_url():
+    """URL of a fresh MariaDB/MySQL database, dropped after the test."""
+    with temp_database(MYSQL_URL, 3306) as url:
+        yield url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return 'sqlite:///%s' % (tmp_path / 'ironic-lite.sqlite')
+
+
+@pytest.fixture(params=('sqlite',) + BACKEND_PARAMS)
+def db_url(request):
+    """The URL of a fresh database on each backend in turn."""
+    fixture = {'sqlite': 'sqlite_url', 'postgresql': 'postgresql_url',
+               'mysql': 'mysql_url'}[request.param]
+    return request.getfixturevalue(fixture)
+
+
+@pytest.fixture
+def rabbit_url():
+    """The RabbitMQ transport URL, once a broker answers there."""
+    if not reachable('127.0.0.1', 5672):
+        unavailable('no RabbitMQ at %s' % RABBIT_URL)
+    import kombu
+    try:
+        with kombu.Connection(RABBIT_URL.replace('rabbit://', 'amqp://'),
+                              connect_timeout=5) as conn:
+            conn.connect()
+    except Exception as err:
+        unavailable('RabbitMQ at %s does not accept guest: %s'
+                    % (RABBIT_URL, err))
+    return RABBIT_URL
+
+
+@pytest.fixture
+def use_db():
+    """Point ironic-lite at a database URL: ``use_db(url, migrate=True)``.
+
+    Sets ``[database]/connection``, resets the engine facade and (by
+    default) runs the alembic migrations to head.  Undone after the test.
+    """
+    from ironic_lite import conf
+    from ironic_lite.db import api as db_api
+    from ironic_lite.db import migration
+
+    def configure(url, migrate=True):
+        conf.CONF.set_override('connection', url, group='database')
+        db_api.reset()
+        if migrate:
+            migration.upgrade('head')
+        return url
+
+    yield configure
+    conf.CONF.clear_override('connection', group='database')
+    db_api.reset()
+
+
+@pytest.fixture
+def sqlite_db(sqlite_url, use_db):
+    """A migrated SQLite database in tmp_path, configured for the test."""
+    return use_db(sqlite_url)
+
+
+@pytest.fixture
+def any_db(db_url, use_db):
+    """A migrated database on each backend in turn (sqlite, pg, mysql)."""
+    return use_db(db_url)

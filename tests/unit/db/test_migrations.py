@@ -1,0 +1,192 @@
+"""Schema migrations: they walk on every backend, match the models, and
+only ever add (the DB change policy of doc/source/contributor).
+
+The additive-only rule: a migration must not drop, alter or rename an
+existing table, column, index or constraint -- services of the previous
+release still use them during a rolling upgrade.  An exception needs an
+entry in ALLOWED_DESTRUCTIVE with the reason and the release it waited for.
+"""
+
+import ast
+import glob
+import os
+
+from alembic import autogenerate
+from alembic import command as alembic_command
+from alembic import config as alembic_config
+from alembic import migration as alembic_migration
+from alembic import script as alembic_script
+import pytest
+import sqlalchemy as sa
+
+from ironic_lite.db import migration as db_migration
+from ironic_lite.db import models
+
+FORBIDDEN_OPS = {'drop_table', 'drop_column', 'alter_column',
+                 'drop_constraint', 'drop_index', 'rename_table',
+                 'drop_table_comment', 'drop_column_comment'}
+SQL_WORDS = ('DROP ', 'ALTER ', 'RENAME ', 'TRUNCATE ')
+# {(revision file name, operation): 'why this is safe'}
+ALLOWED_DESTRUCTIVE = {}
+
+
+def alembic_cfg(connection):
+    cfg = alembic_config.Config()
+    cfg.set_main_option('script_location', db_migration.script_location())
+    cfg.attributes['connection'] = connection
+    return cfg
+
+
+def revisions_oldest_first():
+    scripts = alembic_script.ScriptDirectory.from_config(alembic_cfg(None))
+    return [r.revision for r in reversed(list(
+        scripts.walk_revisions('base', 'heads')))]
+
+
+def current_revision(engine):
+    with engine.connect() as conn:
+        return alembic_migration.MigrationContext.configure(
+            conn).get_current_revision()
+
+
+def upgrade(engine, revision):
+    with engine.begin() as conn:
+        alembic_command.upgrade(alembic_cfg(conn), revision)
+
+
+@pytest.fixture
+def engine(db_url):
+    engine = sa.create_engine(db_url)
+    yield engine
+    engine.dispose()
+
+
+def test_single_head():
+    scripts = alembic_script.ScriptDirectory.from_config(alembic_cfg(None))
+    assert len(scripts.get_heads()) == 1
+
+
+def test_walk_upgrades_one_step_at_a_time(engine):
+    for revision in revisions_oldest_first():
+        upgrade(engine, revision)
+        assert current_revision(engine) == revision
+    upgrade(engine, 'head')  # idempotent at head
+    assert current_revision(engine) == revisions_oldest_first()[-1]
+
+
+def _ignorable(diff):
+    # MySQL reflects BOOLEAN as TINYINT(1); that is the same column.
+    if diff[0] == 'modify_type' and isinstance(diff[-1], sa.Boolean):
+        return isinstance(diff[-2], sa.types.Integer)
+    return False
+
+
+def _flatten(diffs):
+    for diff in diffs:
+        if isinstance(diff, list):  # column changes come as a list
+            yield from diff
+        else:
+            yield diff
+
+
+def test_models_and_migrations_in_sync(engine):
+    upgrade(engine, 'head')
+    with engine.connect() as conn:
+        context = alembic_migration.MigrationContext.configure(
+            conn, opts={'compare_type': True})
+        diffs = autogenerate.compare_metadata(context, models.Base.metadata)
+    real = [d for d in _flatten(diffs) if not _ignorable(d)]
+    assert real == [], ('models and migrations differ; write a migration '
+                        '(ironic-dbsync revision --autogenerate)')
+
+
+# -- the additive-only policy ---------------------------------------------
+
+def _created_index_names(tree):
+    names = set()
+    for call in _calls(tree):
+        if _op_name(call) == 'create_index' and call.args:
+            if isinstance(call.args[0], ast.Constant):
+                names.add(call.args[0].value)
+    return names
+
+
+def _calls(tree):
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+
+
+def _op_name(call):
+    return getattr(call.func, 'attr', getattr(call.func, 'id', None))
+
+
+def _execute_sql(call):
+    text = ' '.join(a.value for a in ast.walk(call)
+                    if isinstance(a, ast.Constant)
+                    and isinstance(a.value, str))
+    return [w.strip() for w in SQL_WORDS if w in text.upper()]
+
+
+def destructive_operations(source):
+    """The forbidden operations a migration script's source performs."""
+    tree = ast.parse(source)
+    created = _created_index_names(tree)
+    found = []
+    for call in _calls(tree):
+        name = _op_name(call)
+        if name == 'drop_index' and call.args and isinstance(
+                call.args[0], ast.Constant) and call.args[0].value in created:
+            continue  # an index this same migration created
+        if name in FORBIDDEN_OPS:
+            found.append(name)
+        elif name in ('execute', 'text'):
+            found.extend('execute %s' % w for w in _execute_sql(call))
+    return found
+
+
+def migration_scripts():
+    pattern = os.path.join(db_migration.script_location(), 'versions', '*.py')
+    return sorted(glob.glob(pattern))
+
+
+def test_there_are_migration_scripts():
+    assert migration_scripts()
+
+
+@pytest.mark.parametrize('path', migration_scripts(),
+                         ids=os.path.basename)
+def test_migrations_are_additive_only(path):
+    with open(path) as f:
+        found = destructive_operations(f.read())
+    name = os.path.basename(path)
+    bad = [op for op in found if (name, op) not in ALLOWED_DESTRUCTIVE]
+    assert bad == [], ('%s breaks the additive-only DB policy: %s'
+                       % (name, bad))
+
+
+@pytest.mark.parametrize('source,expected', [
+    ("op.drop_column('nodes', 'x')", ['drop_column']),
+    ("with op.batch_alter_table('nodes') as b:\n"
+     "    b.alter_column('x', nullable=False)", ['alter_column']),
+    ("op.rename_table('a', 'b')", ['rename_table']),
+    ("op.drop_index('ix_old', 'nodes')", ['drop_index']),
+    ("op.create_index('ix_new', 'nodes', ['x'])\n"
+     "op.drop_index('ix_new', 'nodes')", []),
+    ("op.execute('ALTER TABLE nodes DROP COLUMN x')",
+     ['execute DROP', 'execute ALTER']),
+    ("op.add_column('nodes', sa.Column('shard', sa.String(255)))", []),
+])
+def test_policy_scanner_catches_destructive_operations(source, expected):
+    assert destructive_operations(source) == expected
+
+
+def test_sync_check_sees_a_missing_migration():
+    engine = sa.create_engine('sqlite://')
+    upgrade(engine, 'head')
+    metadata = sa.MetaData()
+    for table in models.Base.metadata.tables.values():
+        table.to_metadata(metadata)
+    metadata.tables['nodes'].append_column(sa.Column('shard', sa.String(255)))
+    with engine.connect() as conn:
+        context = alembic_migration.MigrationContext.configure(conn)
+        diffs = autogenerate.compare_metadata(context, metadata)
+    assert [d[0] for d in _flatten(diffs)] == ['add_column']

@@ -1,0 +1,78 @@
+"""Guards on the object definitions themselves.
+
+If a test here fails after you changed an object, follow
+doc/source/contributor/rolling-upgrades.rst: bump VERSION, add the version
+to field_history, update RELEASE_MAPPING['master'] -- then update the
+expected fingerprint below.  Never update the fingerprint alone.
+"""
+
+from oslo_utils import versionutils
+from oslo_versionedobjects import fixture
+import pytest
+
+from ironic_lite import objects
+from ironic_lite.objects import base
+
+objects.register_all()
+
+# '<VERSION>-<fingerprint of the fields and remotable methods>'.
+EXPECTED_OBJECT_FINGERPRINTS = {
+    'Chassis': '1.0-d656e039fd8ae9f34efc232ab3980905',
+    'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
+    'Node': '1.0-8ea2f2583d5519d23eafc01945621a81',
+    'Port': '1.0-0cb9202a4ec442e8c0d87a324155eaaf',
+    'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
+}
+
+
+def registered_classes():
+    """The newest registered class of each object name."""
+    return {name: getattr(objects, name)
+            for name in base.IronicObjectRegistry.obj_classes()}
+
+
+def _vtuple(version):
+    return versionutils.convert_version_to_tuple(version)
+
+
+def test_object_fingerprints_match_expected():
+    checker = fixture.ObjectVersionChecker(
+        base.IronicObjectRegistry.obj_classes())
+    expected, actual = checker.test_hashes(EXPECTED_OBJECT_FINGERPRINTS)
+    assert expected == actual, (
+        'Object fields changed: bump VERSION (and field_history, the '
+        'release mapping) before updating EXPECTED_OBJECT_FINGERPRINTS')
+
+
+def test_every_expected_object_is_registered():
+    assert set(registered_classes()) == set(EXPECTED_OBJECT_FINGERPRINTS)
+
+
+@pytest.mark.parametrize('name', sorted(EXPECTED_OBJECT_FINGERPRINTS))
+def test_field_history_covers_exactly_the_fields(name):
+    cls = registered_classes()[name]
+    listed = [f for added in cls.field_history.values() for f in added]
+    assert sorted(listed) == sorted(set(listed)), 'a field listed twice'
+    assert set(listed) == set(cls.fields)
+
+
+@pytest.mark.parametrize('name', sorted(EXPECTED_OBJECT_FINGERPRINTS))
+def test_field_history_ascends_to_version(name):
+    cls = registered_classes()[name]
+    versions = list(cls.field_history)
+    assert versions == sorted(versions, key=_vtuple)
+    assert versions[-1] == cls.VERSION
+
+
+@pytest.mark.parametrize('name', sorted(EXPECTED_OBJECT_FINGERPRINTS))
+def test_version_history_comment_names_version(name):
+    import inspect
+    source = inspect.getsource(registered_classes()[name])
+    assert '# Version %s:' % registered_classes()[name].VERSION in source
+
+
+@pytest.mark.parametrize('name', sorted(EXPECTED_OBJECT_FINGERPRINTS))
+def test_upgrade_defaults_name_real_later_fields(name):
+    cls = registered_classes()[name]
+    first = set(cls.field_history[next(iter(cls.field_history))])
+    assert set(cls.field_upgrade_defaults) <= set(cls.fields) - first
