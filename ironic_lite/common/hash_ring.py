@@ -16,10 +16,6 @@ from ironic_lite import objects
 
 CONF = conf.CONF
 
-# Rebuild the rings at most this often (seconds), or on demand.
-RING_CACHE_TTL = 10
-
-
 class HashRingManager(object):
     def __init__(self):
         self._lock = threading.Lock()
@@ -44,7 +40,8 @@ class HashRingManager(object):
     def rings(self, context):
         with self._lock:
             if (self._rings is None
-                    or time.monotonic() - self._built_at > RING_CACHE_TTL):
+                    or time.monotonic() - self._built_at
+                    > CONF.hash_ring_reset_interval):
                 self._rings = self._build(context)
                 self._built_at = time.monotonic()
             return self._rings

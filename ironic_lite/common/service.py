@@ -25,9 +25,11 @@ _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 class RPCService(object):
     """A conductor manager behind an RPC server on its topic and host.
 
-    ``start`` runs ``manager.init_host()`` and then listens; ``stop``
-    stops listening first (no new work arrives), then lets the manager
-    finish and unregister (``manager.del_host()``).
+    ``start`` prepares the manager (``init_host``), listens, and only
+    then joins the hash ring (``register``).  ``stop`` leaves the ring
+    while still listening (``drain``), stops listening, then lets the
+    manager finish its work in flight (``del_host``).  Together they let
+    conductors restart one at a time with no call lost.
     """
 
     def __init__(self, manager, host=None, topic=None):
@@ -43,8 +45,10 @@ class RPCService(object):
         self.rpcserver.start()
         LOG.info('RPC server of %s listening on topic %s', self.host,
                  self.topic)
+        self.manager.register()
 
     def stop(self, timeout=None):
+        self.manager.drain()
         if self.rpcserver is not None:
             LOG.info('Stopping the RPC server of %s', self.host)
             self.rpcserver.stop()

@@ -1,13 +1,16 @@
 """The conductor's life: registration, heartbeat, periodic tasks, stop.
 
-``init_host`` (start) releases what this host held in a previous life,
-registers it in the conductors table and starts the periodic tasks;
-``del_host`` (graceful stop) refuses new work, waits for the work in
-flight up to ``[DEFAULT]graceful_shutdown_timeout``, releases the locks and
-marks the conductor offline.
+``init_host`` releases what this host held in a previous life and starts
+the worker pool; ``register`` (once the RPC server listens) joins the
+conductors table, i.e. the hash ring, and starts the periodic tasks.
+``drain`` (first step of a graceful stop) leaves the ring while still
+serving; ``del_host`` refuses new work, waits for the work in flight up to
+``[DEFAULT]graceful_shutdown_timeout``, releases the locks and marks the
+conductor offline.
 """
 
 import threading
+import time
 
 from futurist import periodics
 from oslo_log import log as logging
@@ -38,26 +41,56 @@ class BaseConductorManager(object):
         self._periodic_worker = None
         self._periodic_thread = None
         self._context = ir_context.get_admin_context()
+        self._drivers = []
 
     # -- start ------------------------------------------------------------
 
     def init_host(self):
-        """Register this conductor and start its periodic tasks.
+        """Prepare to serve: check drivers, start the pool, recover locks.
+
+        The conductor is not in the hash ring yet: ``register`` adds it
+        once its RPC server listens, so no API routes a call to a
+        conductor that cannot receive it.
 
         :raises: DriverNotFound if [conductor]enabled_hardware_types names
             a hardware type this code does not have.
         """
         objects.register_all()
-        drivers = factory.enabled_hardware_types()
+        self._drivers = factory.enabled_hardware_types()
         self._pool = worker_pool.WorkerPool(CONF.conductor.workers_pool_size)
         recovery.recover_own_nodes(self._context, self.host)
+
+    def register(self):
+        """Join the hash ring (the conductors table) and start periodics."""
         self.conductor = objects.Conductor.register(
-            self._context, self.host, drivers,
+            self._context, self.host, self._drivers,
             CONF.conductor.conductor_group, update_existing=True)
         hash_ring.RING_MANAGER.reset()
         self._start_periodics()
         LOG.info('Conductor %s started with hardware types %s', self.host,
-                 ', '.join(drivers))
+                 ', '.join(self._drivers))
+
+    def drain(self):
+        """Leave the hash ring while still serving RPC.
+
+        The first step of a graceful stop: the conductor is marked offline
+        (the heartbeat stops first, so it stays offline), and it keeps
+        answering for ``[DEFAULT]hash_ring_reset_interval`` + 1 seconds,
+        until every API and conductor has rebuilt its rings without it.
+        Calls routed to it meanwhile are served normally.  Skipped when no
+        other conductor is alive: nobody could take over.
+        """
+        self._stop_periodics()
+        self._unregister()
+        others = [c for c in objects.Conductor.list_active(
+            self._context, CONF.conductor.heartbeat_timeout)
+            if c.hostname != self.host]
+        if others:
+            wait = CONF.hash_ring_reset_interval + 1
+            LOG.info('Conductor %s left the hash ring; serving for %ss '
+                     'more while %s take over', self.host, wait,
+                     ', '.join(sorted(c.hostname for c in others)))
+            time.sleep(wait)
 
     def _periodic_tasks(self):
         """(function, spacing) of each enabled periodic task."""
@@ -128,10 +161,7 @@ class BaseConductorManager(object):
         left = 0
         if self._pool is not None:
             self._pool.stop_accepting()
-        if self._periodic_worker is not None:
-            self._periodic_worker.stop()
-            self._periodic_worker.wait(timeout)
-            self._periodic_thread.join(timeout)
+        self._stop_periodics(timeout)
         if self._pool is not None:
             left = self._pool.wait(timeout)
         if left:
@@ -150,6 +180,13 @@ class BaseConductorManager(object):
             self._pool.shutdown(wait=False)
         LOG.info('Conductor %s stopped', self.host)
         return left
+
+    def _stop_periodics(self, timeout=None):
+        if self._periodic_worker is not None:
+            self._periodic_worker.stop()
+            self._periodic_worker.wait(timeout)
+            self._periodic_thread.join(timeout)
+            self._periodic_worker = None
 
     def _unregister(self):
         if self.conductor is None:

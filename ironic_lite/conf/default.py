@@ -40,6 +40,12 @@ opts = [
     cfg.BoolOpt('debug_tracebacks_in_api',
                 default=False,
                 help='Return server tracebacks in API error responses.'),
+    cfg.IntOpt('hash_ring_reset_interval',
+               default=15, min=1,
+               help='Seconds a service keeps its hash rings before it '
+                    'rebuilds them from the conductors table.  A '
+                    'conductor that stops keeps serving this long (plus '
+                    'one second) after it has left the rings.'),
     cfg.IntOpt('graceful_shutdown_timeout',
                default=60,
                help='Seconds a service waits for in-flight work when it '
