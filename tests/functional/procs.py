@@ -35,11 +35,16 @@ def command(name):
 
 
 def run(name, *args, check=True, timeout=120):
-    result = subprocess.run([command(name)] + list(args),
+    """Run one of this venv's console scripts to completion."""
+    return run_command(command(name), *args, check=check, timeout=timeout)
+
+
+def run_command(path, *args, check=True, timeout=120):
+    result = subprocess.run([path] + list(args),
                             capture_output=True, text=True, timeout=timeout)
     if check and result.returncode != 0:
         raise AssertionError('%s %s exited %s:\n%s\n%s'
-                             % (name, ' '.join(args), result.returncode,
+                             % (path, ' '.join(args), result.returncode,
                                 result.stdout, result.stderr))
     return result
 
@@ -47,18 +52,23 @@ def run(name, *args, check=True, timeout=120):
 class Service(object):
     """One service process with its log file."""
 
-    def __init__(self, name, config_file, log_dir, label=None):
+    def __init__(self, name, config_file, log_dir, label=None,
+                 executable=None):
         self.name = name
         self.label = label or name
         self.log_path = os.path.join(log_dir, '%s.log' % self.label)
         self._log = open(self.log_path, 'ab')
+        # A restarted service appends to its log: read only this life's.
+        self._log_start = self._log.tell()
         self.proc = subprocess.Popen(
-            [command(name), '--config-file', config_file],
+            [executable or command(name), '--config-file', config_file],
             stdout=self._log, stderr=subprocess.STDOUT)
 
     def log(self):
-        with open(self.log_path, errors='replace') as f:
-            return f.read()
+        """What this process (not an earlier one of the label) logged."""
+        with open(self.log_path, 'rb') as f:
+            f.seek(self._log_start)
+            return f.read().decode(errors='replace')
 
     def alive(self):
         return self.proc.poll() is None

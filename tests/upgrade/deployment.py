@@ -1,0 +1,137 @@
+"""A real multi-process deployment on this machine, for rolling restarts.
+
+Two (or more) ``ironic-api`` and ``ironic-conductor`` processes, each a
+separate OS process with its own host name and config file, sharing one
+database and one RabbitMQ broker.  Each process runs from a "release": the
+``bin`` directory of a virtualenv, so an old release's real code and the
+working tree's code can run side by side.
+"""
+
+import os
+import uuid
+
+from tests.functional import procs
+
+
+class Release(object):
+    """An installed release: a name and the bin directory of its venv."""
+
+    def __init__(self, name, bin_dir):
+        self.name = name
+        self.bin_dir = bin_dir
+
+    def command(self, name):
+        return os.path.join(self.bin_dir, name)
+
+
+class Deployment(object):
+    def __init__(self, workdir, db_url, rabbit_url, ring_interval=2):
+        self.workdir = workdir
+        self.db_url = db_url
+        self.rabbit_url = rabbit_url
+        # A topic and exchange of its own: no message of another test run
+        # can reach these conductors.
+        tag = uuid.uuid4().hex[:8]
+        self.topic = 'ironic.conductor_manager.%s' % tag
+        self.exchange = 'ironic-%s' % tag
+        self.ring_interval = ring_interval
+        self.services = {}      # label -> procs.Service
+        self.layout = {}        # label -> (kind, release name, pin)
+        self.api_ports = {}     # label -> port
+
+    # -- configuration --------------------------------------------------
+
+    def config(self, label, kind, pin=None):
+        values = {
+            'DEFAULT': {'host': label,
+                        'transport_url': self.rabbit_url,
+                        'control_exchange': self.exchange,
+                        'state_path': self.workdir,
+                        'hash_ring_reset_interval': self.ring_interval,
+                        'graceful_shutdown_timeout': 60},
+            'database': {'connection': self.db_url},
+            'conductor': {'topic': self.topic,
+                          'heartbeat_interval': 1,
+                          'heartbeat_timeout': 10,
+                          'sync_power_state_interval': 5},
+            'oslo_messaging_rabbit': {'heartbeat_timeout_threshold': 0},
+        }
+        if pin:
+            values['DEFAULT']['pin_release_version'] = pin
+        if kind == 'api':
+            values['api'] = {'host_ip': '127.0.0.1',
+                             'port': self.api_ports[label],
+                             'api_workers': 8}
+        path = os.path.join(self.workdir, '%s.conf' % label)
+        return procs.write_config(path, values)
+
+    # -- processes ------------------------------------------------------
+
+    def dbsync(self, release, *args):
+        config = self.config('dbsync', 'dbsync')
+        return procs.run_command(release.command('ironic-dbsync'),
+                                 '--config-file', config, *args)
+
+    def status(self, release):
+        config = self.config('status', 'status')
+        return procs.run_command(release.command('ironic-status'),
+                                 '--config-file', config, 'upgrade',
+                                 'check', check=False)
+
+    def start(self, label, kind, release, pin=None):
+        if kind == 'api' and label not in self.api_ports:
+            self.api_ports[label] = procs.free_port()
+        config = self.config(label, kind, pin)
+        name = 'ironic-api' if kind == 'api' else 'ironic-conductor'
+        service = procs.Service(name, config, self.workdir, label=label,
+                                executable=release.command(name))
+        self.services[label] = service
+        self.layout[label] = (kind, release.name, pin)
+        if kind == 'api':
+            procs.wait_http(self.api_url(label) + '/v1', service)
+        else:
+            procs.wait_for(lambda: self._conductor_online(label, service),
+                           timeout=60, what='%s registered' % label)
+        return service
+
+    def _conductor_online(self, label, service):
+        # Every release logs this line once it has joined the hash ring.
+        if not service.alive():
+            raise AssertionError('%s died:\n%s' % (label, service.log()))
+        return 'Conductor %s started' % label in service.log()
+
+    def stop(self, label):
+        """Graceful stop; returns the exit code."""
+        code = self.services[label].stop()
+        assert code == 0, '%s exited %s:\n%s' % (
+            label, code, self.services[label].log()[-8000:])
+        return code
+
+    def restart(self, label, release, pin=None):
+        kind = self.layout[label][0]
+        self.stop(label)
+        return self.start(label, kind, release, pin)
+
+    def stop_all(self):
+        for label, service in list(self.services.items()):
+            if service.alive():
+                service.stop()
+
+    def api_labels(self):
+        return sorted(lbl for lbl, (kind, _, _) in self.layout.items()
+                      if kind == 'api')
+
+    def api_url(self, label):
+        return 'http://127.0.0.1:%d' % self.api_ports[label]
+
+    def api_urls(self):
+        return [self.api_url(lbl) for lbl in self.api_labels()]
+
+    def describe(self):
+        """'api-1=1.0, api-2=2.0(pin 1.0), ...' for the step table."""
+        parts = []
+        for label in sorted(self.layout):
+            _, release, pin = self.layout[label]
+            parts.append('%s=%s%s' % (label, release,
+                                      '(pin %s)' % pin if pin else ''))
+        return ', '.join(parts)

@@ -1,0 +1,274 @@
+"""A client that behaves like a load balancer, and a mixed workload.
+
+``RoundRobinClient`` spreads requests over the API processes and, like a
+load balancer, sends a request to the next API when one refuses the
+connection (the request never reached it, so this is safe for writes).
+Anything else -- a 5xx, a timeout, a reset connection -- is a failure.
+
+``Workload`` runs threads that read, create and patch nodes, drive power
+and provision actions, and create and delete ports and port groups.  Every
+write the API acknowledged is remembered, so that ``verify`` can prove no
+acknowledged write was lost.
+"""
+
+import http.client
+import itertools
+import json
+import random
+import threading
+import time
+
+# Statuses a correct service may answer to this workload: 400 (an action
+# that the node's current state does not allow) and 409 (node locked by a
+# conductor at work) are the API doing its job, not failures.
+TOLERATED = {400, 409}
+
+
+class Result(object):
+    __slots__ = ('step', 'status', 'latency', 'error')
+
+    def __init__(self, step, status, latency, error=None):
+        self.step, self.status = step, status
+        self.latency, self.error = latency, error
+
+    @property
+    def failed(self):
+        return self.status is None or self.status >= 500
+
+
+class RoundRobinClient(object):
+    def __init__(self, urls, timeout=30, version='1.1'):
+        self._urls = urls       # a callable returning the API base URLs
+        self._counter = itertools.count()
+        self.timeout = timeout
+        self.version = version
+        self.results = []
+        self.step = 'setup'
+        self._lock = threading.Lock()
+
+    def _send(self, base, method, path, body, version):
+        host, port = base.replace('http://', '').split(':')
+        conn = http.client.HTTPConnection(host, int(port),
+                                          timeout=self.timeout)
+        try:
+            headers = {'Content-Type': 'application/json',
+                       'Accept': 'application/json',
+                       'X-OpenStack-Ironic-API-Version':
+                           version or self.version,
+                       'Connection': 'close'}
+            conn.request(method, path,
+                         json.dumps(body) if body is not None else None,
+                         headers)
+            resp = conn.getresponse()
+            raw = resp.read()
+            return resp.status, (json.loads(raw) if raw else None)
+        finally:
+            conn.close()
+
+    def request(self, method, path, body=None, version=None):
+        urls = self._urls()
+        start = next(self._counter)
+        began = time.monotonic()
+        status, parsed, error = None, None, None
+        for i in range(len(urls)):
+            base = urls[(start + i) % len(urls)]
+            try:
+                status, parsed = self._send(base, method, path, body,
+                                            version)
+                error = None
+                break
+            except ConnectionRefusedError as err:
+                error = 'all APIs refused: %s' % err
+                continue
+            except (OSError, http.client.HTTPException) as err:
+                error = '%s %s via %s: %r' % (method, path, base, err)
+                break
+        result = Result(self.step, status, time.monotonic() - began, error)
+        if result.failed and error is None:
+            result.error = '%s %s -> %s %s' % (method, path, status, parsed)
+        with self._lock:
+            self.results.append(result)
+        return status, parsed
+
+
+class Workload(object):
+    def __init__(self, client, threads=4, nodes_per_thread=2):
+        self.client = client
+        self.threads = threads
+        self.nodes_per_thread = nodes_per_thread
+        self._stop = threading.Event()
+        self._workers = []
+        # Acknowledged writes: node uuid -> expected extra, port/portgroup
+        # uuid -> node uuid (None once acknowledged deleted).
+        self.nodes = {}
+        self.ports = {}
+        self.portgroups = {}
+        self._lock = threading.Lock()
+        self._mac = itertools.count(1)
+        self._values = itertools.count(1)
+        self.errors = []
+
+    # -- helpers ----------------------------------------------------------
+
+    def _new_mac(self):
+        n = next(self._mac)
+        return '52:54:%02x:%02x:%02x:%02x' % (
+            random.randint(0, 255), (n >> 16) & 255, (n >> 8) & 255, n & 255)
+
+    def create_node(self, name=None):
+        status, body = self.client.request(
+            'POST', '/v1/nodes', {'driver': 'fake-hardware',
+                                  'extra': {'k': 0}})
+        if status == 201:
+            with self._lock:
+                self.nodes[body['uuid']] = {'k': 0}
+            return body['uuid']
+        return None
+
+    # -- operations -------------------------------------------------------
+
+    def _patch(self, node):
+        value = next(self._values)
+        status, _ = self.client.request(
+            'PATCH', '/v1/nodes/%s' % node,
+            [{'op': 'replace', 'path': '/extra/k', 'value': value}])
+        if status == 200:
+            with self._lock:
+                self.nodes[node] = {'k': value}
+
+    def _power(self, node):
+        target = random.choice(['power on', 'power off'])
+        self.client.request('PUT', '/v1/nodes/%s/states/power' % node,
+                            {'target': target})
+
+    def _provision(self, node):
+        status, body = self.client.request('GET', '/v1/nodes/%s' % node)
+        if status != 200:
+            return
+        verb = {'enroll': 'manage', 'manageable': 'provide',
+                'available': 'active', 'active': 'deleted'}.get(
+            body['provision_state'])
+        if verb:
+            self.client.request('PUT', '/v1/nodes/%s/states/provision'
+                                % node, {'target': verb})
+
+    def _port(self, node):
+        mine = [p for p, n in self.ports.items() if n == node]
+        if mine and random.random() < 0.4:
+            port = random.choice(mine)
+            status, _ = self.client.request('DELETE', '/v1/ports/%s' % port)
+            if status == 204:
+                with self._lock:
+                    self.ports[port] = None
+            return
+        status, body = self.client.request(
+            'POST', '/v1/ports', {'address': self._new_mac(),
+                                  'node_uuid': node})
+        if status == 201:
+            with self._lock:
+                self.ports[body['uuid']] = node
+
+    def _portgroup(self, node):
+        mine = [p for p, n in self.portgroups.items() if n == node]
+        if mine and random.random() < 0.5:
+            pg = random.choice(mine)
+            status, _ = self.client.request(
+                'DELETE', '/v1/portgroups/%s' % pg, version='1.26')
+            if status == 204:
+                with self._lock:
+                    self.portgroups[pg] = None
+            return
+        status, body = self.client.request(
+            'POST', '/v1/portgroups', {'address': self._new_mac(),
+                                       'node_uuid': node}, version='1.26')
+        if status == 201:
+            with self._lock:
+                self.portgroups[body['uuid']] = node
+
+    def _read(self, node):
+        if random.random() < 0.5:
+            self.client.request('GET', '/v1/nodes?limit=20')
+        else:
+            self.client.request('GET', '/v1/nodes/%s' % node,
+                                version='1.81')
+
+    def _worker(self, index):
+        own = [self.create_node() for _ in range(self.nodes_per_thread)]
+        own = [n for n in own if n]
+        ops = ([self._read] * 4 + [self._patch] * 2 + [self._power] +
+               [self._provision] + [self._port] + [self._portgroup])
+        while not self._stop.is_set() and own:
+            random.choice(ops)(random.choice(own))
+            if random.random() < 0.02:
+                new = self.create_node()
+                if new:
+                    own.append(new)
+            time.sleep(0.01)
+
+    # -- control ----------------------------------------------------------
+
+    def start(self):
+        for i in range(self.threads):
+            worker = threading.Thread(target=self._worker, args=(i,),
+                                      daemon=True, name='workload-%d' % i)
+            worker.start()
+            self._workers.append(worker)
+
+    def stop(self):
+        self._stop.set()
+        for worker in self._workers:
+            worker.join(120)
+
+    def verify(self):
+        """Every acknowledged write is there; returns the problems."""
+        problems = []
+        get = self.client.request
+        for node, extra in sorted(self.nodes.items()):
+            status, body = get('GET', '/v1/nodes/%s' % node)
+            if status != 200:
+                problems.append('node %s lost (%s)' % (node, status))
+            elif body['extra'].get('k') != extra['k']:
+                problems.append('node %s extra %s, acknowledged %s'
+                                % (node, body['extra'], extra))
+        for kind, table in (('ports', self.ports),
+                            ('portgroups', self.portgroups)):
+            for ident, node in sorted(table.items()):
+                status, body = get('GET', '/v1/%s/%s' % (kind, ident),
+                                   version='1.26')
+                if node is None and status != 404:
+                    problems.append('%s %s deleted but still there (%s)'
+                                    % (kind, ident, status))
+                elif node is not None and (
+                        status != 200 or body['node_uuid'] != node):
+                    problems.append('%s %s lost (%s)' % (kind, ident,
+                                                         status))
+        return problems
+
+
+def percentile(values, pct):
+    if not values:
+        return 0.0
+    values = sorted(values)
+    index = min(len(values) - 1, int(round(pct / 100.0 * len(values))) - 1)
+    return values[max(index, 0)]
+
+
+def step_table(results, steps):
+    """Rows (step, requests, errors, p50 ms, p99 ms) in step order."""
+    rows = []
+    for step, layout in steps:
+        mine = [r for r in results if r.step == step]
+        lat = [r.latency * 1000 for r in mine]
+        rows.append((step, layout, len(mine),
+                     sum(1 for r in mine if r.failed),
+                     percentile(lat, 50), percentile(lat, 99)))
+    return rows
+
+
+def format_table(rows):
+    lines = ['%-8s %6s %6s %8s %8s  %s' % ('step', 'reqs', 'errors',
+                                            'p50 ms', 'p99 ms', 'services')]
+    for step, layout, reqs, errors, p50, p99 in rows:
+        lines.append('%-8s %6d %6d %8.1f %8.1f  %s'
+                     % (step, reqs, errors, p50, p99, layout))
+    return '\n'.join(lines)
