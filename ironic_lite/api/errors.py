@@ -12,7 +12,9 @@ python-ironicclient and openstacksdk parse::
 import json
 import traceback
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
+from sqlalchemy import exc as sa_exc
 import webob
 import webob.exc
 
@@ -23,6 +25,11 @@ CONF = conf.CONF
 LOG = logging.getLogger(__name__)
 
 GENERIC_SERVER_ERROR = 'Internal Server Error'
+
+# The database is down or unreachable (oslo.db wraps most of these, but
+# not a failure of the very first connection).
+_DB_UNAVAILABLE = (db_exc.DBConnectionError, sa_exc.OperationalError,
+                   sa_exc.InterfaceError)
 
 
 def fault_document(code, message, debuginfo=None):
@@ -66,6 +73,10 @@ def from_exception(exc):
         if exc.code == 401:
             headers.extend((k, v) for k, v in exc.headers.items()
                            if k.lower() == 'www-authenticate')
+    elif isinstance(exc, _DB_UNAVAILABLE):
+        code = 503
+        message = ('The database cannot be reached; the request was not '
+                   'carried out, please retry later.')
     else:
         code, message = 500, GENERIC_SERVER_ERROR
     if code >= 500:

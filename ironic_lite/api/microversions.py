@@ -508,12 +508,13 @@ NODE_QUERY_MIN_VERSION = {
     'conductor_group': 46,
     'conductor': 49,
     'owner': 50,
-    'description_contains': 51,
-    'retired': 61,
+    # description_contains (1.51), retired (1.61) and project (owner OR
+    # lessee, 1.65) are not version-gated by Ironic's node get_all: older
+    # requests using them are served, not refused.
+    'description_contains': 1,
+    'retired': 1,
     'lessee': 65,
-    # 'project' (owner OR lessee) has no version gate in node.py get_all;
-    # it arrived with the lessee work.
-    'project': 65,
+    'project': 1,
     'shard': 82,     # comma separated list: ?shard=a,b
     'sharded': 82,   # boolean: True = shard set, False = shard null
     # Not until after 1.82: parent_node and include_children 83.

@@ -1,6 +1,7 @@
 """Client side of the conductor RPC API."""
 
 import functools
+import socket
 
 import oslo_messaging as messaging
 
@@ -18,24 +19,55 @@ CONF = conf.CONF
 RPC_API_VERSION = '1.0'
 
 
+def _broker_unreachable(transport_url):
+    """The broker hosts of a URL that refuse a TCP connection (or None).
+
+    oslo.messaging retries forever to open the connection on which replies
+    arrive, so a call made while the broker is down would hang: after a
+    failure, each call first checks the broker is there at all.
+    """
+    url = messaging.TransportURL.parse(CONF, transport_url)
+    hosts = [(h.hostname, h.port or 5672) for h in url.hosts if h.hostname]
+    if not hosts or url.transport in ('fake', 'kafka'):
+        return None
+    for host, port in hosts:
+        try:
+            socket.create_connection((host, port), timeout=2).close()
+            return None
+        except OSError:
+            continue
+    return ', '.join('%s:%s' % hp for hp in hosts)
+
+
 def _rpc_errors(func):
     """Turn a dead broker or a silent conductor into a clear 503."""
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(self, *args, **kwargs):
+        if not self._broker_ok:
+            down = _broker_unreachable(CONF.transport_url)
+            if down:
+                raise exception.ServiceUnavailable(
+                    reason='The message broker (%s) cannot be reached; the '
+                           'request was not carried out, please retry '
+                           'later.' % down)
         try:
-            return func(*args, **kwargs)
+            result = func(self, *args, **kwargs)
         except messaging.MessagingTimeout:
             raise exception.ServiceUnavailable(
                 reason='The conductor did not answer in time; the operation '
                        'may still complete, please check and retry.')
         except messaging.MessageDeliveryFailure as err:
+            self._broker_ok = False
             raise exception.ServiceUnavailable(
                 reason='The message broker cannot be reached: %s' % err)
         except messaging.MessagingException as err:
             if isinstance(err, exception.IronicException):
                 raise
+            self._broker_ok = False
             raise exception.ServiceUnavailable(
                 reason='RPC to the conductor failed: %s' % err)
+        self._broker_ok = True
+        return result
     return wrapper
 
 
@@ -57,6 +89,8 @@ class ConductorAPI(object):
         pinned = release_mappings.get_release(CONF.pin_release_version)
         self.version_cap = pinned['rpc'] if pinned else RPC_API_VERSION
         self.client = rpc.get_client(target, version_cap=self.version_cap)
+        # False until a call went through, and after a broker failure.
+        self._broker_ok = False
 
     def can_send_version(self, version):
         return self.client.can_send_version(version)

@@ -122,7 +122,7 @@ def test_show_masks_passwords(client):
         'driver_info': {'ipmi_password': 'secret', 'ipmi_username': 'u'}},
     ).json['uuid']
     info = client.get('/v1/nodes/' + uuid).json['driver_info']
-    assert info == {'ipmi_password': '***', 'ipmi_username': 'u'}
+    assert info == {'ipmi_password': '******', 'ipmi_username': 'u'}
 
 
 def test_show_not_found(client):
@@ -162,9 +162,27 @@ def test_patch_readonly_and_unknown_paths_400(client, node):
             {'op': 'replace', 'path': path, 'value': 'x'}])
         assert resp.status_int == 400, path
         assert 'Cannot patch %s' % path in utils.faultstring(resp)
+    # Ironic's exact text: the whole path, the allowed fields in order,
+    # no final period.
+    assert utils.faultstring(resp) == (
+        'Cannot patch /foo. Only the following can be updated: '
+        'automated_clean, bios_interface, boot_interface, chassis_uuid, '
+        'conductor_group, console_interface, deploy_interface, description, '
+        'driver, driver_info, extra, inspect_interface, instance_info, '
+        'instance_uuid, lessee, maintenance, management_interface, name, '
+        'network_data, network_interface, owner, power_interface, '
+        'properties, protected, protected_reason, raid_interface, '
+        'rescue_interface, resource_class, retired, retired_reason, '
+        'storage_interface, vendor_interface')
+    # /traits is not a patchable field either (Ironic checks that first).
     resp = client.patch_json('/v1/nodes/node-0', [
         {'op': 'add', 'path': '/traits', 'value': ['CUSTOM_A']}])
-    assert 'node traits' in utils.faultstring(resp)
+    assert resp.status_int == 400
+    assert 'Cannot patch /traits.' in utils.faultstring(resp)
+    # The patch is validated before the node is looked up.
+    resp = client.patch_json('/v1/nodes/missing', [
+        {'op': 'replace', 'path': '/uuid', 'value': 'x'}])
+    assert resp.status_int == 400
     assert _node_obj(node['uuid']).provision_state == 'enroll'
 
 

@@ -44,11 +44,13 @@ def test_paging_with_next(client):
     resp = client.get('/v1/nodes?limit=2')
     body = resp.json
     assert [n['uuid'] for n in body['nodes']] == uuids[:2]
+    # Ironic's format: sort_key, sort_dir, the returned fields (raw
+    # commas), then limit and marker.
+    assert body['next'] == (
+        'http://localhost/v1/nodes?sort_key=id&sort_dir=asc&fields='
+        'instance_uuid,maintenance,power_state,provision_state,uuid,name'
+        '&limit=2&marker=%s' % uuids[1])
     url = urlparse.urlparse(body['next'])
-    query = dict(urlparse.parse_qsl(url.query))
-    assert url.path == '/v1/nodes'
-    assert query == {'limit': '2', 'marker': uuids[1], 'sort_key': 'id',
-                     'sort_dir': 'asc'}
     page2 = client.get('/v1/nodes?' + url.query).json
     assert [n['uuid'] for n in page2['nodes']] == uuids[2:]
     assert 'next' not in page2
@@ -57,9 +59,18 @@ def test_paging_with_next(client):
 def test_detail_next_link(client):
     uuids = _make(client, 2)
     body = client.get('/v1/nodes/detail?limit=1&maintenance=false').json
-    assert body['next'].startswith('http://localhost/v1/nodes/detail?')
-    assert 'maintenance=false' in body['next']
-    assert uuids[0] in body['next']
+    # Ironic repeats maintenance only when true, and no fields for detail.
+    assert body['next'] == ('http://localhost/v1/nodes/detail?sort_key=id&'
+                            'sort_dir=asc&limit=1&marker=%s' % uuids[0])
+    body = client.get('/v1/nodes?limit=1&associated=false&detail=true').json
+    assert body['next'] == ('http://localhost/v1/nodes?sort_key=id&'
+                            'sort_dir=asc&detail=True&limit=1&marker=%s'
+                            % uuids[0])
+    body = client.get('/v1/nodes?limit=1&fields=uuid,name&sort_dir=desc'
+                      '&maintenance=0').json
+    assert body['next'] == ('http://localhost/v1/nodes?sort_key=id&'
+                            'sort_dir=desc&fields=uuid,name&limit=1&'
+                            'marker=%s' % uuids[1])
 
 
 def test_limit_and_sort_errors(client):
@@ -116,16 +127,32 @@ def test_filter_errors_and_gates(client):
     assert client.get('/v1/nodes?provision_state=flying').status_int == 400
     assert client.get('/v1/nodes?fault=bad').status_int == 400
     assert client.get('/v1/nodes?maintenance=maybe').status_int == 400
-    gates = {'provision_state=enroll': '1.8', 'driver=x': '1.15',
+    gates = {'driver=x': '1.15',
              'resource_class=x': '1.20', 'conductor_group=x': '1.45',
              'conductor=x': '1.48', 'owner=x': '1.49',
-             'lessee=x': '1.64', 'retired=true': '1.60',
-             'description_contains=x': '1.50', 'fault=power%20failure':
-             '1.41'}
+             'lessee=x': '1.64', 'fault=power%20failure': '1.41'}
     for query, version in gates.items():
         resp = client.get('/v1/nodes?' + query, version=version)
         assert resp.status_int == 406, query
-        assert 'minimal required API version' in utils.faultstring(resp)
+        assert utils.faultstring(resp) == (
+            'Request not acceptable. The minimal required API version '
+            'should be 1.%d' % (int(version.split('.')[1]) + 1))
+    # provision_state (1.9) and fields (1.8) gates have Ironic's bare text.
+    for query, version in (('provision_state=enroll', '1.8'),
+                           ('fields=uuid', '1.7')):
+        resp = client.get('/v1/nodes?' + query, version=version)
+        assert resp.status_int == 406, query
+        assert utils.faultstring(resp) == 'Request not acceptable.'
+    # Ironic does not version-gate these filters.
+    for query, version in (('retired=true', '1.60'),
+                           ('description_contains=x', '1.50'),
+                           ('project=x', '1.64')):
+        assert client.get('/v1/nodes?' + query,
+                          version=version).status_int == 200, query
+    # Unknown fields: Ironic's node message names the first one.
+    resp = client.get('/v1/nodes?fields=uuid,bogus,links')
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == 'Field bogus is not a valid field.'
 
 
 def test_conductor_field_and_filter(client, database):

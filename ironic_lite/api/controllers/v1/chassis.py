@@ -54,6 +54,7 @@ class ChassisController(child.ChildController):
     QUERY_TABLE = mv.CHASSIS_QUERY_MIN_VERSION
     DEFAULT_FIELDS = mv.CHASSIS_DEFAULT_LIST_FIELDS
     INVALID_SORT_KEYS = mv.CHASSIS_INVALID_SORT_KEYS
+    LINK_FIELDS = ('links', 'nodes')
     BODY_TYPE = ChassisBody
     PATCH_ALLOWED = frozenset(('description', 'extra'))
     EXTRA_ROUTES = (

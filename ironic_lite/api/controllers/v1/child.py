@@ -83,6 +83,7 @@ class ChildController(base.RoutedController):
     QUERY_TABLE = {}
     DEFAULT_FIELDS = ()
     INVALID_SORT_KEYS = ()
+    LINK_FIELDS = ('links',)   # keys that ?fields= cannot select
     BODY_TYPE = None
     PATCH_ALLOWED = frozenset()
     EXTRA_ROUTES = ()
@@ -133,7 +134,7 @@ class ChildController(base.RoutedController):
         ctx = pecan.request.context
         params = utils.query()
         utils.check_query_versions(params, self.QUERY_TABLE)
-        fields = utils.get_fields(params, self.FIELD_TABLE)
+        fields = utils.get_fields(params, self.FIELD_TABLE, self.LINK_FIELDS)
         detail = detail or utils.get_detail(params, fields)
         limit = utils.get_limit(params)
         sort_key, sort_dir = utils.get_sort(params, self.FIELD_TABLE,
@@ -149,9 +150,13 @@ class ChildController(base.RoutedController):
             fields = list(self.DEFAULT_FIELDS)
         caches = {}
         items = [self.render(o, fields, caches) for o in objs]
-        next_params = {k: v for k, v in params.items()
-                       if k not in ('limit', 'marker')}
-        next_params.update(sort_key=sort_key, sort_dir=sort_dir)
+        # As Ironic: sort_key, sort_dir, detail when given, then the fields
+        # returned (the default ones for a plain list); no filters.
+        next_params = [('sort_key', sort_key), ('sort_dir', sort_dir)]
+        if params.get('detail') is not None:
+            next_params.append(('detail', utils.get_bool(params, 'detail')))
+        if fields:
+            next_params.append(('fields', fields))
         return collection.make(self.RESOURCE, items, limit, resource,
                                self.marker_of(objs[-1]) if objs else None,
                                next_params)
@@ -179,7 +184,8 @@ class ChildController(base.RoutedController):
         obj = self._authorized('get', ident)
         params = utils.query()
         utils.check_query_versions(params, self.QUERY_TABLE)
-        return self.render(obj, utils.get_fields(params, self.FIELD_TABLE))
+        return self.render(obj, utils.get_fields(params, self.FIELD_TABLE,
+                                                 self.LINK_FIELDS))
 
     @pecan.expose('json')
     def post(self, **kwargs):

@@ -1,16 +1,31 @@
-"""Collections: ``{"<resource>": [...], "next": "<url>"}``."""
+"""Collections: ``{"<resource>": [...], "next": "<url>"}``.
 
-from urllib import parse as urlparse
+The ``next`` URL is built the way Ironic builds it: the parameters the
+list repeats (``sort_key``, ``sort_dir``, a few others, then ``fields``
+joined with commas), each as ``key=value&`` *without* URL quoting, then
+``limit=<n>&marker=<last>``, under ``<public_url>/v1/<resource>``.
+"""
 
 from ironic_lite.api.controllers import link
 
 
+def _text(value):
+    if isinstance(value, (list, tuple)):
+        return ','.join(str(v) for v in value)
+    return str(value)
+
+
 def next_link(resource, limit, marker, params):
-    """The URL of the next page, with the list's other parameters."""
-    query = [(k, ','.join(v) if isinstance(v, (list, tuple)) else v)
-             for k, v in params.items() if v is not None]
-    query += [('limit', limit), ('marker', marker)]
-    return link.build_url(resource, '?' + urlparse.urlencode(query))
+    """The URL of the next page, with the list's other parameters.
+
+    :param params: ordered (key, value) pairs or a dict; None values are
+        left out.
+    """
+    items = params.items() if isinstance(params, dict) else params
+    query = ''.join('%s=%s&' % (k, _text(v)) for k, v in items
+                    if v is not None)
+    args = '?%slimit=%d&marker=%s' % (query, limit, marker)
+    return link.build_url(resource, args)
 
 
 def make(key, items, limit, resource, marker, params):
@@ -24,6 +39,6 @@ def make(key, items, limit, resource, marker, params):
     :param params: the query parameters to repeat in ``next``.
     """
     body = {key: items}
-    if limit and len(items) == limit:
+    if limit and items and len(items) == limit:
         body['next'] = next_link(resource, limit, marker, params)
     return body

@@ -7,6 +7,7 @@ holds the node's lock while it saves.
 
 from oslo_utils import uuidutils
 import pecan
+import webob.exc
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
@@ -77,12 +78,12 @@ def _check_new_fields(values):
             raise utils.not_acceptable(needed)
 
 
-def _check_name(name, action):
+def _check_name(name, error):
+    """400 for a name Ironic refuses; ``error`` has a ``%s`` for it."""
     if name is None:
         return
     if not utils.is_valid_logical_name(name):
-        raise exception.InvalidParameterValue(
-            err="Cannot %s node with invalid name '%s'" % (action, name))
+        raise exception.InvalidParameterValue(err=error % name)
     if name in node_data.RESERVED_NAMES:
         raise exception.InvalidParameterValue(
             err='The word "%s" is reserved and can not be used as a node '
@@ -92,7 +93,6 @@ def _check_name(name, action):
 
 def _normalize(values, action):
     """Checks and conversions shared by create and update."""
-    _check_name(values.get('name'), action)
     if len(values.get('description') or '') > MAX_DESCRIPTION:
         raise exception.InvalidParameterValue(
             err='Cannot %s node with description exceeding %d characters'
@@ -120,15 +120,24 @@ def _normalize(values, action):
 
 
 def editable_document(node):
-    """The fields a PATCH may change, raw (unmasked), at this version."""
+    """The fields a PATCH may change, raw (unmasked).
+
+    All of them whatever the version, as in Ironic (which patches the whole
+    node): giving a newer field a value is refused (406) before this.
+    """
     doc = {}
     for name in PATCH_ALLOWED_FIELDS:
-        if mv.NODE_FIELD_MIN_VERSION.get(name, 0) <= utils.minor():
-            value = node_data.field_value(node, name)
-            if name in ('driver_info', 'instance_info'):
-                value = getattr(node, name)
-            doc[name] = value
+        value = node_data.field_value(node, name)
+        if name in ('driver_info', 'instance_info'):
+            value = getattr(node, name)
+        doc[name] = value
     return doc
+
+
+def _patch_values(patch, field):
+    """The values a patch gives ``/<field>`` (not removals), in order."""
+    return [op.get('value') for op in patch
+            if op['path'] == '/' + field and op['op'] != 'remove']
 
 
 class NodesController(base.RoutedController):
@@ -148,6 +157,18 @@ class NodesController(base.RoutedController):
     def __init__(self, chassis_uuid=None):
         # Set when listing /v1/chassis/<uuid>/nodes.
         self.chassis_uuid = chassis_uuid
+
+    def check_version(self):
+        """Ironic answers /v1/nodes/<sub-controller name>[/...] with a plain
+        404 before any node lookup (e.g. GET /v1/nodes/ports)."""
+        args = [a for a in pecan.request.path.split('/') if a]
+        try:
+            idx = args.index('nodes')
+        except ValueError:
+            return
+        if (len(args) > idx + 1
+                and args[idx + 1] in node_data.SUBCONTROLLER_NAMES):
+            raise webob.exc.HTTPNotFound()
 
     # -- sub-resources --------------------------------------------------
 
@@ -198,7 +219,9 @@ class NodesController(base.RoutedController):
         node = node_data.fetch_authorized('baremetal:node:get', ident)
         params = utils.query()
         utils.check_query_versions(params, mv.NODE_QUERY_MIN_VERSION)
-        fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION)
+        fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
+                                  not_fields=mv.NODE_LINK_FIELDS,
+                                  per_field_message=True)
         return node_data.render(node, fields)
 
     @pecan.expose('json')
@@ -214,6 +237,8 @@ class NodesController(base.RoutedController):
         if values.get('name') is not None and not utils.allows(
                 mv.MINOR_5_NODE_NAME):
             raise utils.not_acceptable(mv.MINOR_5_NODE_NAME)
+        _check_name(values.get('name'),
+                    "Cannot create node with invalid name '%s'")
         values = _normalize(values, 'create')
         uuid = values.setdefault('uuid', uuidutils.generate_uuid())
         if not uuidutils.is_uuid_like(uuid):
@@ -234,20 +259,39 @@ class NodesController(base.RoutedController):
     def patch(self, ident, **kwargs):
         self._not_from_chassis()
         ctx = pecan.request.context
-        node = node_data.fetch_authorized('baremetal:node:update', ident)
+        params = utils.query()
+        if 'reset_interfaces' in params and not utils.allows(
+                mv.MINOR_45_RESET_INTERFACES):
+            raise exception.NotAcceptable()
+        # Ironic validates the patch before it looks the node up.
         patch = utils.patch_body()
-        if 'traits' in utils.patch_roots(patch):
-            raise exception.InvalidParameterValue(
-                err='Cannot update node traits via node patch. Node traits '
-                    'should be updated via the node traits API.')
         utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
                                  mv.NODE_FIELD_MIN_VERSION)
+        reset = utils.get_bool(params, 'reset_interfaces')
+        if reset is not None and not _patch_values(patch, 'driver'):
+            raise exception.InvalidParameterValue(
+                err="The reset_interfaces parameter can only be used when "
+                    "changing the node's driver.")
+        for description in _patch_values(patch, 'description'):
+            if len(description or '') > MAX_DESCRIPTION:
+                raise exception.InvalidParameterValue(
+                    err='Cannot update node with description exceeding %d '
+                        'characters' % MAX_DESCRIPTION)
+        node = node_data.fetch_authorized('baremetal:node:update', ident)
         target = policy.node_target(node, ctx)
         for root in utils.patch_roots(patch):
             rule = policy.NODE_UPDATE_FIELD_RULES.get(root)
             if rule:
                 policy.authorize(rule[0], target, ctx)
-        self._check_updatable(node, ident)
+        if not (node.maintenance and patch == [
+                {'op': 'remove', 'path': '/instance_uuid'}]):
+            self._check_updatable(node, ident)
+        names = _patch_values(patch, 'name')
+        if names and not utils.allows(mv.MINOR_5_NODE_NAME):
+            raise exception.NotAcceptable()
+        for name in names:
+            _check_name(name, "Node %s: Cannot change name to invalid name "
+                              "'%%s'" % ident)
         doc = editable_document(node)
         new_doc = utils.apply_patch(doc, patch)
         changes = utils.changed_fields(doc, new_doc)

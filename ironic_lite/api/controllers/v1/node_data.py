@@ -23,12 +23,17 @@ ALL_STATES = states.STABLE_STATES + states.UNSTABLE_STATES + tuple(
 CLEANING_STATES = (states.CLEANING, states.CLEANWAIT)
 VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure')
 # Verbs the conductor RPC API of release 1.0 carries out.
-SUPPORTED_VERBS = ('manage', 'provide', 'inspect', 'abort', 'active',
-                   'deploy', 'rebuild', 'deleted', 'undeploy')
+SUPPORTED_VERBS = ('manage', 'provide', 'inspect', 'abort', 'adopt',
+                   'active', 'deploy', 'rebuild', 'deleted', 'undeploy')
 
-RESERVED_NAMES = ('detail', 'states', 'maintenance', 'ports', 'portgroups',
-                  'validate', 'vendor_passthru', 'management', 'traits',
-                  'vifs', 'bios', 'volume', 'history', 'inventory')
+# Ironic's NodesController reserved words: its sub-controller attributes
+# (alphabetical) then its custom actions, in this order in the message.
+RESERVED_NAMES = ('maintenance', 'management', 'states', 'vendor_passthru',
+                  'detail', 'validate')
+# Path segments Ironic routes to a node sub-controller: /v1/nodes/<one of
+# these> is a plain 404 (never a node lookup).
+SUBCONTROLLER_NAMES = ('ports', 'portgroups', 'vifs', 'volume', 'traits',
+                       'bios', 'allocation', 'history', 'inventory')
 
 
 # -- lookup ------------------------------------------------------------------
@@ -79,6 +84,28 @@ def _conductor(node):
         return None
 
 
+SECRET = '******'
+
+
+def _mask_driver_info(value):
+    """Ironic's masking: password-like keys and SNMP keys -> "******"."""
+    masked = strutils.mask_dict_password(value or {}, SECRET)
+    for key in ('snmp_auth_key', 'snmp_priv_key'):
+        if masked.get(key):
+            masked[key] = SECRET
+    return masked
+
+
+def _mask_instance_info(value):
+    """Ironic's masking of instance_info: passwords, the config drive and
+    the image URL (it may be a temporary URL with credentials)."""
+    masked = strutils.mask_dict_password(value or {}, SECRET)
+    for key in ('configdrive', 'image_url'):
+        if masked.get(key):
+            masked[key] = SECRET
+    return masked
+
+
 def field_value(node, name, chassis_cache=None):
     """The API value of one node field."""
     if name == 'chassis_uuid':
@@ -105,8 +132,15 @@ def field_value(node, name, chassis_cache=None):
             return 'inspecting'
     if hasattr(value, 'isoformat'):
         return value.isoformat()
-    if name in ('driver_info', 'instance_info'):
-        return strutils.mask_dict_password(value or {})
+    if name == 'driver_info':
+        return _mask_driver_info(value)
+    if name == 'instance_info':
+        return _mask_instance_info(value)
+    if name == 'driver_internal_info':
+        value = dict(value or {})
+        if value.get('agent_secret_token'):
+            value['agent_secret_token'] = SECRET
+        return value
     if name == 'conductor_group':
         return value or ''
     return value
@@ -139,32 +173,67 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
 # -- provisioning checks -----------------------------------------------------
 
 def check_provision_request(node, target, body):
-    """Version, maintenance and state-machine checks of a provision verb.
+    """The checks of PUT .../states/provision, in Ironic's order.
 
     :raises: NotAcceptable (406) for a verb newer than the request;
-        InvalidParameterValue (400) for bad extra keys or maintenance;
+        NodeInMaintenance (400) for active/rebuild of a node in maintenance;
         NodeLocked (409) or InvalidStateRequested (400) when the node's
-        state does not allow the verb.
+        state does not allow the verb; InvalidParameterValue (400) for
+        extra keys that do not go with the verb, or a verb ironic-lite does
+        not carry out.
     """
     needed = mv.PROVISION_VERB_MIN_VERSION.get(target)
     if needed is not None and not utils.allows(needed):
-        raise utils.not_acceptable(needed)
-    if (target == 'abort' and node.provision_state == 'inspect wait'
-            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
-        raise utils.not_acceptable(mv.MINOR_41_INSPECTION_ABORT)
-    if body.get('configdrive') is not None and target not in (
-            'active', 'deploy', 'rebuild'):
-        raise exception.InvalidParameterValue(
-            err='Adding a config drive is only supported when setting '
-                'provision state to active or rebuild')
-    if target in ('active', 'deploy', 'rebuild') and node.maintenance:
-        raise exception.InvalidParameterValue(
-            err="The provisioning operation can't be performed on node %s "
-                "because it's in maintenance mode." % node.uuid)
+        raise exception.NotAcceptable()
+    if target in ('active', 'rebuild') and node.maintenance:
+        raise exception.NodeInMaintenance(op='provisioning', node=node.uuid)
     event = states.VERBS.get(target, target)
-    if (target not in SUPPORTED_VERBS
-            or not states.is_actionable(node.provision_state, event)):
+    if not isinstance(target, str) or not states.is_actionable(
+            node.provision_state, event):
         if node.reservation:
             raise exception.NodeLocked(node=node.uuid, host=node.reservation)
         raise exception.InvalidStateRequested(
             action=target, node=node.uuid, state=node.provision_state)
+    if body.get('configdrive'):
+        allowed = ['active']
+        if utils.allows(mv.MINOR_35_REBUILD_CONFIG_DRIVE):
+            allowed.append('rebuild')
+        if target not in allowed:
+            raise exception.InvalidParameterValue(
+                err='Adding a config drive is only supported when setting '
+                    'provision state to %s' % ', '.join(allowed))
+        if isinstance(body['configdrive'], dict) and not utils.allows(
+                mv.MINOR_56_BUILD_CONFIGDRIVE):
+            raise exception.InvalidParameterValue(
+                err='Providing a JSON object for configdrive is only '
+                    'supported starting with API version 1.%d'
+                    % mv.MINOR_56_BUILD_CONFIGDRIVE)
+    if body.get('disable_ramdisk') is not None:
+        if not utils.allows(mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
+            raise exception.NotAcceptable()
+    if body.get('clean_steps') and target != 'clean':
+        raise exception.InvalidParameterValue(
+            err='"clean_steps" is only valid when setting target provision '
+                'state to clean')
+    if body.get('deploy_steps') is not None and not utils.allows(
+            mv.MINOR_69_DEPLOY_STEPS):
+        raise exception.NotAcceptable()
+    if body.get('rescue_password') is not None and target != 'rescue':
+        raise exception.InvalidParameterValue(
+            err='"rescue_password" is only valid when setting target '
+                'provision state to rescue')
+    if (target == 'abort' and node.provision_state == 'inspect wait'
+            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
+        raise exception.NotAcceptable()
+    if target == 'rescue' and not (body.get('rescue_password') or '').strip():
+        raise exception.InvalidParameterValue(
+            err='A non-empty "rescue_password" is required when setting '
+                'target provision state to rescue')
+    if target == 'clean' and not body.get('clean_steps'):
+        raise exception.InvalidParameterValue(
+            err='"clean_steps" is required when setting target provision '
+                'state to clean')
+    if target not in SUPPORTED_VERBS:
+        raise exception.InvalidParameterValue(
+            err='The provisioning action "%s" is not supported by this '
+                'service (ironic-lite).' % target)

@@ -15,10 +15,8 @@ from ironic_lite import objects
 _PLAIN_FILTERS = ('driver', 'resource_class', 'conductor_group', 'owner',
                   'lessee', 'description_contains')
 _BOOL_FILTERS = ('maintenance', 'associated', 'retired')
-# Parameters repeated in the ``next`` link when given.
-_NEXT_PARAMS = _PLAIN_FILTERS + _BOOL_FILTERS + (
-    'provision_state', 'fault', 'conductor', 'chassis_uuid', 'project',
-    'detail')
+# Boolean filters Ironic repeats in the ``next`` link (only when true).
+_NEXT_TRUE_FILTERS = ('associated', 'maintenance', 'retired')
 
 
 def _filters(params, chassis_uuid):
@@ -70,7 +68,9 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     """
     ctx = pecan.request.context
     utils.check_query_versions(params, mv.NODE_QUERY_MIN_VERSION)
-    fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION)
+    fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
+                              not_fields=mv.NODE_LINK_FIELDS,
+                              per_field_message=True)
     detail = detail or utils.get_detail(params, fields)
     limit = utils.get_limit(params)
     sort_key, sort_dir = utils.get_sort(params, mv.NODE_FIELD_MIN_VERSION,
@@ -92,9 +92,22 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
                               chassis_cache=cache) for n in nodes]
     if 'instance_uuid' in filters:
         limit = 0
-    next_params = {k: params[k] for k in _NEXT_PARAMS if k in params}
-    next_params.update(sort_key=sort_key, sort_dir=sort_dir)
-    if params.get('fields'):
-        next_params['fields'] = params['fields']
     return collection.make('nodes', items, limit, resource,
-                           nodes[-1].uuid if nodes else None, next_params)
+                           nodes[-1].uuid if nodes else None,
+                           _next_params(params, sort_key, sort_dir, fields))
+
+
+def _next_params(params, sort_key, sort_dir, fields):
+    """What Ironic repeats in ``next``: sort_key, sort_dir, the true ones of
+    associated/maintenance/retired, detail when given, then the fields
+    returned (the default ones for a plain list)."""
+    pairs = [('sort_key', sort_key), ('sort_dir', sort_dir)]
+    for name in _NEXT_TRUE_FILTERS:
+        if utils.get_bool(params, name):
+            pairs.append((name, True))
+    detail = utils.get_bool(params, 'detail')
+    if detail is not None:
+        pairs.append(('detail', detail))
+    if fields:
+        pairs.append(('fields', fields))
+    return pairs

@@ -37,7 +37,8 @@ class NodeStatesController(base.RoutedController):
                 for name in ('console_enabled', 'last_error', 'power_state',
                              'provision_state', 'provision_updated_at',
                              'target_power_state', 'target_provision_state',
-                             'raid_config', 'target_raid_config')}
+                             'raid_config', 'target_raid_config',
+                             'boot_mode', 'secure_boot')}
         return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION)
 
     @pecan.expose(content_type='application/json')
@@ -49,17 +50,18 @@ class NodeStatesController(base.RoutedController):
             raise exception.InvalidParameterValue(
                 err='Invalid body: expected a JSON object.')
         target, timeout = body.get('target'), body.get('timeout')
-        needed = mv.POWER_TARGET_MIN_VERSION.get(target)
-        if needed is not None and not utils.allows(needed):
-            raise utils.not_acceptable(needed)
-        soft = mv.MINOR_27_SOFT_POWER_OFF
-        if timeout is not None and not utils.allows(soft):
-            raise utils.not_acceptable(soft)
+        if isinstance(timeout, str) and timeout.strip().lstrip('-').isdigit():
+            timeout = int(timeout)
+        if ((mv.POWER_TARGET_MIN_VERSION.get(target, 0)
+                > mv.MINOR_1_INITIAL_VERSION or timeout)
+                and not utils.allows(mv.MINOR_27_SOFT_POWER_OFF)):
+            raise exception.NotAcceptable()
         if timeout is not None and (not isinstance(timeout, int)
                                     or isinstance(timeout, bool)
                                     or timeout < 1):
             raise exception.InvalidParameterValue(
                 err='timeout has to be positive integer')
+        needed = mv.POWER_TARGET_MIN_VERSION.get(target)
         if needed is None:
             raise exception.InvalidStateRequested(
                 action=target, node=self.node_ident, state=node.power_state)

@@ -55,6 +55,14 @@ def query():
     return dict(pecan.request.GET.items())
 
 
+# Filters whose version gate answers "Request not acceptable. The minimal
+# required API version should be 1.N" in Ironic; the other gates (fields,
+# provision_state, portgroup, ...) answer a bare "Request not acceptable.".
+_GATES_WITH_VERSION_TEXT = frozenset((
+    'driver', 'resource_class', 'fault', 'conductor_group', 'conductor',
+    'owner', 'lessee', 'shard', 'sharded'))
+
+
 def check_query_versions(params, table):
     """406 for a known parameter newer than the request (400 for detail)."""
     for name in params:
@@ -64,8 +72,10 @@ def check_query_versions(params, table):
         if name == 'detail':
             raise exception.InvalidParameterValue(
                 err='Invalid query parameter ?detail=%s received.'
-                    % params[name])
-        raise not_acceptable(needed)
+                    % get_bool(params, 'detail'))
+        if name in _GATES_WITH_VERSION_TEXT:
+            raise not_acceptable(needed)
+        raise not_acceptable()
 
 
 def get_bool(params, name):
@@ -121,22 +131,38 @@ def get_marker(params, check_uuid=True):
     return marker
 
 
-def get_fields(params, table, detail_allowed=True):
+def get_fields(params, table, not_fields=(), per_field_message=False):
     """The ``?fields=`` list (None when absent), checked against ``table``.
 
-    Unknown names are a 400, names newer than the request a 406.
+    Names newer than the request are a 406 ("Request not acceptable.",
+    checked first, as Ironic does), unknown names a 400: Ironic's generic
+    'Field(s) "a, b" are not valid', or for nodes (``per_field_message``)
+    "Field a is not a valid field.".
+
+    :param not_fields: keys of ``table`` that are not selectable (the
+        link lists).
     """
     value = params.get('fields')
     if value is None:
         return None
     fields = [f.strip() for f in value.split(',') if f.strip()]
-    unknown = [f for f in fields if f not in table]
+    if not utils_allows_fields():
+        raise exception.NotAcceptable()
+    if any(table.get(f, 0) > minor() for f in fields):
+        raise exception.NotAcceptable()
+    unknown = [f for f in fields if f not in table or f in not_fields]
     if unknown:
+        if per_field_message:
+            raise exception.InvalidParameterValue(
+                err='Field %s is not a valid field.' % unknown[0])
         raise exception.InvalidParameterValue(
             err='Field(s) "%s" are not valid' % ', '.join(unknown))
-    if any(table[f] > minor() for f in fields):
-        raise exception.NotAcceptable()
     return fields
+
+
+def utils_allows_fields():
+    """?fields= arrived with 1.8."""
+    return allows(8)
 
 
 def get_detail(params, fields):
@@ -204,31 +230,44 @@ def patch_roots(patch):
 
 
 def check_patch_fields(patch, allowed, table):
-    """406 for a field newer than the request, 400 for a read-only one."""
+    """400 for a path outside ``allowed``, then 406 for a newer field.
+
+    As in Ironic: the allowed-fields check comes first (its message names
+    the whole path and the allowed fields, alphabetically); a field newer
+    than the request is only refused when a non-remove operation on exactly
+    ``/<field>`` gives it a non-empty value.
+    """
+    for op in patch:
+        if op['path'].split('/')[1] not in allowed:
+            raise exception.InvalidParameterValue(
+                err='Cannot patch %s. Only the following can be updated: '
+                    '%s' % (op['path'], ', '.join(sorted(allowed))))
     for op in patch:
         root = op['path'].split('/')[1]
-        if table.get(root, 0) > minor():
+        if (table.get(root, 0) > minor() and op['op'] != 'remove'
+                and op['path'] == '/' + root and op.get('value')):
             raise exception.NotAcceptable()
-    for root in sorted(patch_roots(patch)):
-        if root not in allowed:
-            raise exception.InvalidParameterValue(
-                err='Cannot patch /%s. Only the following can be updated: '
-                    '%s.' % (root, ', '.join(sorted(allowed))))
 
 
 def apply_patch(doc, patch):
-    """The document after the patch; 400 when the patch cannot apply."""
+    """The document after the patch; 400 when the patch cannot apply.
+
+    Operations are applied one at a time so that the error names the one
+    that failed, as Ironic does.
+    """
     for op in patch:
         if op['op'] == 'add' and op['path'].count('/') == 1:
             if op['path'][1:] not in doc:
                 raise exception.InvalidParameterValue(
                     err='Adding a new attribute (%s) to the root of the '
                         'resource is not allowed' % op['path'])
-    try:
-        return jsonpatch.apply_patch(doc, jsonpatch.JsonPatch(patch))
-    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException,
-            KeyError, IndexError, TypeError) as err:
-        raise exception.PatchError(patch=json.dumps(patch), reason=err)
+    for op in patch:
+        try:
+            doc = jsonpatch.apply_patch(doc, jsonpatch.JsonPatch([op]))
+        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException,
+                KeyError, IndexError, TypeError) as err:
+            raise exception.PatchError(patch=op, reason=err)
+    return doc
 
 
 def changed_fields(before, after):

@@ -1,0 +1,67 @@
+"""A dead database or message broker gives a clear 503, never a hang or a
+traceback."""
+
+import datetime
+import sqlite3
+
+from tests.functional import procs
+
+
+def _api(tmp_path, **sections):
+    port = procs.free_port()
+    values = {'DEFAULT': {'state_path': str(tmp_path)},
+              'api': {'host_ip': '127.0.0.1', 'port': port}}
+    for section, options in sections.items():
+        values.setdefault(section, {}).update(options)
+    config = procs.write_config(str(tmp_path / 'api.conf'), values)
+    return config, 'http://127.0.0.1:%d' % port
+
+
+def _fault(body):
+    import json
+    return json.loads(body['error_message'])['faultstring']
+
+
+def test_dead_database_gives_503(tmp_path):
+    config, base = _api(tmp_path, database={
+        'connection': 'postgresql+psycopg2://postgres@127.0.0.1:%d/x'
+                      % procs.free_port(),
+        'max_retries': 0})
+    api = procs.Service('ironic-api', config, str(tmp_path))
+    try:
+        procs.wait_http(base + '/v1', api)
+        status, _, body = procs.http('GET', base + '/v1/nodes')
+        assert status == 503, body
+        assert 'database cannot be reached' in _fault(body)
+        assert 'Traceback' not in str(body)
+    finally:
+        assert api.stop() == 0, api.log()
+
+
+def test_dead_broker_gives_503(tmp_path):
+    db = tmp_path / 'ironic.sqlite'
+    dead_broker = 'rabbit://guest:guest@127.0.0.1:%d/' % procs.free_port()
+    config, base = _api(tmp_path,
+                        DEFAULT={'transport_url': dead_broker},
+                        database={'connection': 'sqlite:///%s' % db})
+    procs.run('ironic-dbsync', '--config-file', config, 'upgrade')
+    # A conductor that looks alive, so the API routes to it over the
+    # (dead) broker.
+    with sqlite3.connect(str(db)) as conn:
+        conn.execute(
+            "INSERT INTO conductors (hostname, drivers, online, "
+            "conductor_group, created_at, updated_at, version) VALUES "
+            "('c1', '[\"fake-hardware\"]', 1, '', ?, ?, '1.0')",
+            (datetime.datetime.utcnow(), datetime.datetime.utcnow()))
+    api = procs.Service('ironic-api', config, str(tmp_path))
+    try:
+        procs.wait_http(base + '/v1', api)
+        status, _, body = procs.http('POST', base + '/v1/nodes',
+                                     {'driver': 'fake-hardware'},
+                                     timeout=30)
+        assert status == 503, body
+        assert 'message broker' in _fault(body)
+        status, _, body = procs.http('GET', base + '/v1/nodes')
+        assert status == 200 and body['nodes'] == []
+    finally:
+        assert api.stop() == 0, api.log()
