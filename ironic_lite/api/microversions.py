@@ -3,11 +3,14 @@
 Pure data, no behaviour.  Everything here describes the *real* OpenStack
 Ironic API so that ironic-lite can gate features exactly like upstream:
 
-* ``VERSIONS`` - every microversion from 1.1 to 1.82 as
-  ``(minor, NAME, comment)``; every NAME is also a module constant.
+* ``VERSIONS`` - every microversion ironic-lite serves, from 1.1 up, as
+  ``(minor, NAME, comment)``; every NAME is also a module constant.  The
+  last entry is the newest microversion this code implements, and
+  ``RELEASE_MAPPING['master']['api']`` must equal it (a unit test checks).
+  A microversion is added here in the change that implements it.
 * ``*_FIELD_MIN_VERSION`` - first minor version at which a key appears in
   the JSON body of a resource.  A key missing from such a dict does not exist
-  at all at 1.82.
+  at all at the newest version served.
 * ``*_QUERY_MIN_VERSION`` - first minor version at which a list query
   parameter is accepted.  Upstream answers an older request that uses the
   parameter with 406 Not Acceptable, except ``detail``, which gets 400.
@@ -28,9 +31,9 @@ BASE_VERSION = 1
 # Requests without a version header are treated as this version.
 MIN_VERSION = (1, 1)
 
-# Highest microversion this module describes.  The real upstream maximum is
-# much higher (1.109 at the time of writing).
-MAX_MINOR = 82
+# Highest microversion served (the last of VERSIONS).  The real upstream
+# maximum is much higher (1.109 at the time of writing).
+MAX_MINOR = 81
 MAX_VERSION = (BASE_VERSION, MAX_MINOR)
 
 # (minor, constant name, what changed)
@@ -162,9 +165,6 @@ VERSIONS = [
      'project-scoped users can create and delete nodes they own, '
      'subject to policy'),
     (81, 'MINOR_81_NODE_INVENTORY', 'GET /v1/nodes/<n>/inventory'),
-    (82, 'MINOR_82_NODE_SHARD',
-     'node.shard, node list ?shard= and ?sharded=, port list ?shard=, '
-     'GET /v1/shards'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -250,11 +250,11 @@ MINOR_78_NODE_HISTORY = 78
 MINOR_79_ALLOCATION_NODE_NAME = 79
 MINOR_80_PROJECT_CREATE_DELETE_NODE = 80
 MINOR_81_NODE_INVENTORY = 81
-MINOR_82_NODE_SHARD = 82
 
-MINOR_MAX_VERSION = MINOR_82_NODE_SHARD
+MINOR_MAX_VERSION = MINOR_81_NODE_INVENTORY
 
 # For reference only (outside ironic-lite's range), from utils.py:
+# 82 MINOR_82_NODE_SHARD (node.shard, ?shard=, ?sharded=, GET /v1/shards),
 # 83 MINOR_83_PARENT_CHILD_NODES (node.parent_node, ?parent_node=,
 # ?include_children=), 84 MINOR_84_CONTINUE_INSPECTION, 85
 # MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
@@ -358,7 +358,6 @@ NODE_FIELD_MIN_VERSION = {
     'network_data': 66,
     'boot_mode': 75,
     'secure_boot': 75,
-    'shard': 82,
     # Sub-resource links: lists of {href, rel} for self and bookmark.
     # Emitted only when ?fields= is not given.
     'ports': 1,        # sub-resource link
@@ -474,19 +473,6 @@ CONDUCTOR_INVALID_SORT_KEYS = ('alive', 'drivers')
 
 
 # ---------------------------------------------------------------------------
-# Shards (GET /v1/shards needs 1.82; below that GET gives 404 and other
-# methods give 405, "The API version does not allow shards").  Body:
-# {"shards": [{"name": <str>, "count": <int>}]}.  Only GET of the collection;
-# GET /v1/shards/<x> is always 404.
-# ---------------------------------------------------------------------------
-SHARDS_MIN_VERSION = 82
-SHARD_FIELD_MIN_VERSION = {
-    'name': 82,
-    'count': 82,
-}
-
-
-# ---------------------------------------------------------------------------
 # List query parameters -> minimum minor version
 # ---------------------------------------------------------------------------
 NODE_QUERY_MIN_VERSION = {
@@ -515,8 +501,6 @@ NODE_QUERY_MIN_VERSION = {
     'retired': 1,
     'lessee': 65,
     'project': 1,
-    'shard': 82,     # comma separated list: ?shard=a,b
-    'sharded': 82,   # boolean: True = shard set, False = shard null
     # Not until after 1.82: parent_node and include_children 83.
 }
 
@@ -531,7 +515,6 @@ PORT_QUERY_MIN_VERSION = {
     'fields': 8,
     'portgroup': 24,
     'detail': 43,
-    'shard': 82,      # ports whose node is in the given shard(s)
     # Not until after 1.82: conductor_groups 99.
 }
 
@@ -544,11 +527,6 @@ PORTGROUP_QUERY_MIN_VERSION = {
     'sort_dir': 23,
     'fields': 23,
     'detail': 43,
-    # Upstream accepts ?shard= on portgroups only from 1.106
-    # ("Add ability to filter on a node shard when listing portgroups"), so
-    # a real 1.82 server rejects it.  It is listed here so ironic-lite can
-    # reject it the same way; it cannot be used at 1.82.
-    'shard': 106,
     # Not until after 1.82: conductor_groups 99.
 }
 

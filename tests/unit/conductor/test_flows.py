@@ -102,7 +102,7 @@ def test_automated_clean_disabled(config, context, rpc_api, make_node,
     config.set_override('clean_delay', 30, 'fake')  # would time out
     node = make_node(provision_state='manageable', automated_clean=False)
     rpc_api.do_provisioning_action(context, node, 'provide')
-    wait_node(node.uuid, 'available', timeout=5)
+    wait_node(node.uuid, 'available', timeout=20)
 
 
 def test_power_on_off_reboot(context, rpc_api, make_node, wait_node):

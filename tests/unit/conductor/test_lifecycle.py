@@ -54,7 +54,7 @@ def test_heartbeat(context, conductor, wait_for):
     first = objects.Conductor.get_by_hostname(context, conftest.HOST)
     wait_for(lambda: objects.Conductor.get_by_hostname(
         context, conftest.HOST).updated_at > first.updated_at,
-        timeout=5, what='a heartbeat')
+        timeout=20, what="a heartbeat")
 
 
 def test_start_releases_own_locks_and_fails_stuck_nodes(context, make_node):
@@ -116,7 +116,7 @@ def test_dead_conductor_periodic_runs(config, context, make_node, wait_for):
     cond = conftest.Conductor().start()
     try:
         wait_for(lambda: objects.Node.get_by_uuid(
-            context, node.uuid).reservation is None, timeout=5,
+            context, node.uuid).reservation is None, timeout=20,
             what='the dead conductor lock to go')
         node.refresh()
         assert node.provision_state == 'enroll'
@@ -132,7 +132,7 @@ def test_power_sync(config, context, make_node, wait_for):
     cond = conftest.Conductor().start()
     try:
         wait_for(lambda: objects.Node.get_by_uuid(
-            context, unknown.uuid).power_state == 'power off', timeout=5,
+            context, unknown.uuid).power_state == 'power off', timeout=20,
             what='power state sync')
         in_maintenance.refresh()
         assert in_maintenance.power_state is None
