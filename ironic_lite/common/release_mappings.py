@@ -41,10 +41,25 @@ RELEASE_MAPPING = {
             'Conductor': ['1.0'],
         },
     },
+    # Cut 2026-11-22: the versioned core.  Frozen (see the module doc).
+    '1.0': {
+        'api': '1.81',
+        'rpc': '1.0',
+        'objects': {
+            'Node': ['1.0'],
+            'Port': ['1.0'],
+            'Portgroup': ['1.0'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+        },
+    },
 }
 
-# Series aliases of released semver names.
-RELEASE_ALIASES = {}
+# Series aliases of released semver names (a blacksmith's tools, in
+# alphabetical order: anvil, bellows, chisel, ...).
+RELEASE_ALIASES = {
+    'anvil': '1.0',
+}
 
 
 def resolve(name):
