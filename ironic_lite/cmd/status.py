@@ -11,6 +11,7 @@ from oslo_config import cfg
 from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 
+from ironic_lite.common import context as ir_context
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
 from ironic_lite import objects
@@ -52,9 +53,33 @@ class Checks(upgradecheck.UpgradeCommands):
                           'run "ironic-dbsync upgrade".' % (current, head))
         return Result(Code.SUCCESS)
 
+    def _check_shards(self):
+        """Warn when some nodes have a shard and others do not.
+
+        Consumers that work by shard (a compute service, a network agent)
+        would never see the unsharded nodes (the shard key spec asks for
+        this check).
+        """
+        if db_migration.version() != db_migration.head():
+            return Result(Code.SUCCESS, 'Skipped: the schema is not current.')
+        shards = objects.Node.get_shard_list(
+            ir_context.get_admin_context())
+        unsharded = sum(s['count'] for s in shards if s['name'] is None)
+        sharded = sum(s['count'] for s in shards if s['name'] is not None)
+        if unsharded and sharded:
+            return Result(Code.WARNING,
+                          '%d node(s) have no shard while %d have one: '
+                          'API consumers that work by shard will not see '
+                          'the unsharded nodes. Set a shard on them with '
+                          '"baremetal node set --shard <name>", or list '
+                          'them with "baremetal node list --unsharded".'
+                          % (unsharded, sharded))
+        return Result(Code.SUCCESS)
+
     _upgrade_checks = (
         ('Database schema', _check_schema),
         ('Object versions', _check_object_versions),
+        ('Node shards', _check_shards),
         ('Policy File JSON to YAML Migration',
          (common_checks.check_policy_json, {'conf': CONF})),
     )

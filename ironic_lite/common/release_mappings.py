@@ -31,10 +31,10 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'api': '1.81',
-        'rpc': '1.0',
+        'api': '1.82',
+        'rpc': '1.1',
         'objects': {
-            'Node': ['1.0'],
+            'Node': ['1.1'],
             'Port': ['1.0'],
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],

@@ -77,15 +77,21 @@ class ConductorManager(base_manager.BaseConductorManager):
                                    exception.NodeAssociated,
                                    exception.DuplicateName,
                                    exception.InstanceAssociated)
-    def update_node(self, context, node_obj):
-        """Save the changed fields of a node under its lock."""
+    def update_node(self, context, node_obj, reset_interfaces=None):
+        """Save the changed fields of a node under its lock.
+
+        :param reset_interfaces: (RPC 1.1) with a driver change, reset every
+            interface not set in this update to the new type's default.  A
+            1.0 client does not send it: then only the interfaces the new
+            type does not support are reset, as in release 1.0.
+        """
         delta = node_obj.obj_what_changed()
         LOG.debug('RPC update_node called for node %s (%s)', node_obj.uuid,
                   ', '.join(sorted(delta)))
         if 'maintenance' in delta and not node_obj.maintenance:
             node_obj.maintenance_reason = None
             node_obj.fault = None
-        self._check_interface_update(node_obj, delta)
+        self._check_interface_update(node_obj, delta, reset_interfaces)
         with task_manager.acquire(context, node_obj.uuid, load_driver=False,
                                   purpose='node update') as task:
             if ('instance_uuid' in delta and node_obj.instance_uuid
@@ -101,7 +107,8 @@ class ConductorManager(base_manager.BaseConductorManager):
         node_obj.obj_reset_changes(['reservation'])
         return node_obj
 
-    def _check_interface_update(self, node_obj, delta):
+    def _check_interface_update(self, node_obj, delta,
+                                reset_interfaces=None):
         changed = [i for i in drivers_base.ALL_INTERFACES
                    if '%s_interface' % i in delta]
         if not changed and 'driver' not in delta:
@@ -123,7 +130,8 @@ class ConductorManager(base_manager.BaseConductorManager):
                 field = '%s_interface' % iface
                 if field in delta or not node_obj.obj_attr_is_set(field):
                     continue
-                if not hw_type.supports(iface, getattr(node_obj, field)):
+                if reset_interfaces or not hw_type.supports(
+                        iface, getattr(node_obj, field)):
                     setattr(node_obj, field, None)
         factory.check_and_update_node_interfaces(node_obj, hw_type)
 

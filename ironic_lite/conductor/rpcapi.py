@@ -16,7 +16,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.0'
+RPC_API_VERSION = '1.1'
 
 
 def _broker_unreachable(transport_url):
@@ -79,6 +79,7 @@ class ConductorAPI(object):
     |    1.0 - Initial version (release 1.0): create_node, update_node,
     |          destroy_node, change_node_power_state,
     |          do_provisioning_action, do_node_deploy, do_node_tear_down.
+    |    1.1 - update_node takes an optional reset_interfaces (release 2.0).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -112,10 +113,21 @@ class ConductorAPI(object):
         return cctxt.call(context, 'create_node', node_obj=node_obj)
 
     @_rpc_errors
-    def update_node(self, context, node_obj):
-        """Save a node's changes under the conductor's lock."""
-        cctxt = self._prepare(context, node_obj, '1.0')
-        return cctxt.call(context, 'update_node', node_obj=node_obj)
+    def update_node(self, context, node_obj, reset_interfaces=None):
+        """Save a node's changes under the conductor's lock.
+
+        :param reset_interfaces: with a driver change, reset the interfaces
+            not given to the new type's defaults.  Sent only at 1.1; pinned
+            to 1.0 it is dropped, and the conductor behaves as release 1.0
+            did (it resets only the interfaces the new type lacks).
+        """
+        kwargs = {'node_obj': node_obj}
+        version = '1.0'
+        if self.can_send_version('1.1'):
+            version = '1.1'
+            kwargs['reset_interfaces'] = reset_interfaces
+        cctxt = self._prepare(context, node_obj, version)
+        return cctxt.call(context, 'update_node', **kwargs)
 
     @_rpc_errors
     def destroy_node(self, context, node):

@@ -10,8 +10,15 @@ import json
 from oslo_db.sqlalchemy import models as oslo_models
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer
 from sqlalchemy import String, Text, UniqueConstraint
+from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
 from sqlalchemy.types import TypeDecorator
+
+
+# A string compared case-sensitively on every backend (MySQL's default
+# collation folds case).
+CASE_SENSITIVE_STRING_255 = String(255).with_variant(
+    mysql.VARCHAR(255, collation='utf8mb4_bin'), 'mysql', 'mariadb')
 
 
 class JsonEncodedType(TypeDecorator):
@@ -96,7 +103,8 @@ class Node(Base):
         Index('owner_idx', 'owner'),
         Index('lessee_idx', 'lessee'),
         Index('resource_class_idx', 'resource_class'),
-        Index('maintenance_idx', 'maintenance'))
+        Index('maintenance_idx', 'maintenance'),
+        Index('shard_idx', 'shard'))
 
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
@@ -161,6 +169,9 @@ class Node(Base):
     storage_interface = Column(String(255), nullable=True)
     vendor_interface = Column(String(255), nullable=True)
     version = Column(String(15), nullable=True)
+    # Release 2.0: the shard key API consumers split the fleet by.  It is
+    # case-sensitive, so MySQL compares it with a binary collation.
+    shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
 
 class Portgroup(Base):

@@ -58,7 +58,39 @@ def _node_query(session, filters=None):
         chassis = session.query(models.Chassis.id).filter_by(
             uuid=filters['chassis_uuid']).scalar()
         query = query.filter(models.Node.chassis_id == chassis)
+    if filters.get('shard') is not None:
+        query = query.filter(shard_condition(filters['shard']))
+    if filters.get('sharded') is not None:
+        column = models.Node.shard
+        query = query.filter(column.isnot(None) if filters['sharded']
+                             else column.is_(None))
     return query
+
+
+def shard_condition(shards):
+    """Nodes in any of ``shards``; None in the list means unsharded.
+
+    Exact, case-sensitive matches on the indexed column.
+    """
+    names = [s for s in shards if s is not None]
+    conditions = []
+    if names:
+        conditions.append(models.Node.shard.in_(names))
+    if len(names) < len(shards):
+        conditions.append(models.Node.shard.is_(None))
+    if not conditions:
+        return sa.false()
+    return sa.or_(*conditions)
+
+
+def get_shard_list():
+    """(shard, node count) pairs from one GROUP BY, biggest first."""
+    with api.reader() as session:
+        count = sa.func.count(models.Node.id)
+        return (session.query(models.Node.shard, count)
+                .group_by(models.Node.shard)
+                .order_by(count.desc(), models.Node.shard)
+                .all())
 
 
 def get_node_list(filters=None, limit=None, marker=None, sort_key=None,

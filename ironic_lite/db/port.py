@@ -6,6 +6,7 @@ from oslo_utils import uuidutils
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
+from ironic_lite.db import node as db_node
 
 
 def _port_query(session, filters=None):
@@ -14,11 +15,16 @@ def _port_query(session, filters=None):
     for key in ('node_id', 'portgroup_id', 'address', 'physical_network'):
         if filters.get(key) is not None:
             query = query.filter(getattr(models.Port, key) == filters[key])
+    if filters.get('shard') is not None or filters.get('project'):
+        # The shard and the owner are the node's: one indexed join.
+        query = query.join(models.Node,
+                           models.Port.node_id == models.Node.id)
+    if filters.get('shard') is not None:
+        query = query.filter(db_node.shard_condition(filters['shard']))
     if filters.get('project'):
         project = filters['project']
-        query = query.join(models.Node,
-                           models.Port.node_id == models.Node.id).filter(
-            (models.Node.owner == project) | (models.Node.lessee == project))
+        query = query.filter((models.Node.owner == project)
+                             | (models.Node.lessee == project))
     return query
 
 

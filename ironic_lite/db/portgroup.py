@@ -6,6 +6,7 @@ from oslo_utils import uuidutils
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
+from ironic_lite.db import node as db_node
 
 
 def _portgroup_query(session, filters=None):
@@ -15,11 +16,16 @@ def _portgroup_query(session, filters=None):
         if filters.get(key) is not None:
             query = query.filter(
                 getattr(models.Portgroup, key) == filters[key])
+    if filters.get('shard') is not None or filters.get('project'):
+        # The shard and the owner are the node's: one indexed join.
+        query = query.join(models.Node,
+                           models.Portgroup.node_id == models.Node.id)
+    if filters.get('shard') is not None:
+        query = query.filter(db_node.shard_condition(filters['shard']))
     if filters.get('project'):
         project = filters['project']
-        query = query.join(
-            models.Node, models.Portgroup.node_id == models.Node.id).filter(
-            (models.Node.owner == project) | (models.Node.lessee == project))
+        query = query.filter((models.Node.owner == project)
+                             | (models.Node.lessee == project))
     return query
 
 

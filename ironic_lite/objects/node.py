@@ -14,7 +14,8 @@ INTERFACE_FIELDS = tuple('%s_interface' % i for i in _INTERFACES)
 @base.IronicObjectRegistry.register
 class Node(base.CrudMixin, base.IronicObject):
     # Version 1.0: initial version (release 1.0)
-    VERSION = '1.0'
+    # Version 1.1: add shard (release 2.0)
+    VERSION = '1.1'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -60,6 +61,7 @@ class Node(base.CrudMixin, base.IronicObject):
         'boot_mode': fields.StringField(nullable=True),
         'secure_boot': fields.BooleanField(nullable=True),
         'resource_class': fields.StringField(nullable=True),
+        'shard': fields.StringField(nullable=True),
     }, **{name: fields.StringField(nullable=True)
           for name in INTERFACE_FIELDS})
 
@@ -83,6 +85,7 @@ class Node(base.CrudMixin, base.IronicObject):
             'network_interface', 'power_interface', 'raid_interface',
             'rescue_interface', 'storage_interface', 'vendor_interface',
         ),
+        '1.1': ('shard',),
     }
 
     _db_create = staticmethod(db_node.create_node)
@@ -132,6 +135,12 @@ class Node(base.CrudMixin, base.IronicObject):
     @classmethod
     def count(cls, context, filters=None):
         return db_node.count_nodes(filters)
+
+    @classmethod
+    def get_shard_list(cls, context):
+        """[{'name': shard or None, 'count': nodes}], biggest first."""
+        return [{'name': name, 'count': count}
+                for name, count in db_node.get_shard_list()]
 
     # -- locking ----------------------------------------------------------
 

@@ -185,7 +185,8 @@ def test_sync_check_sees_a_missing_migration():
     metadata = sa.MetaData()
     for table in models.Base.metadata.tables.values():
         table.to_metadata(metadata)
-    metadata.tables['nodes'].append_column(sa.Column('shard', sa.String(255)))
+    metadata.tables['nodes'].append_column(
+        sa.Column('not_migrated_yet', sa.String(255)))
     with engine.connect() as conn:
         context = alembic_migration.MigrationContext.configure(conn)
         diffs = autogenerate.compare_metadata(context, metadata)
