@@ -93,14 +93,20 @@ def version_counts(model):
         return {v: c for v, c in rows}
 
 
-def bump_versions(model, to_version, max_count=None):
-    """Set ``version`` to ``to_version`` on rows at any other version.
+def bump_versions(model, from_versions, to_version, max_count=None):
+    """Set ``version`` to ``to_version`` on rows at one of ``from_versions``.
+
+    Rows at any other version (unknown to this release, or NULL) are left
+    alone: this release cannot know what converting them means.
 
     :returns: (rows that needed it, rows migrated now).
     """
+    from_versions = [v for v in from_versions if v != to_version]
+    if not from_versions:
+        return 0, 0
     with api.writer() as session:
         behind = session.query(model.id).filter(
-            sa.or_(model.version.is_(None), model.version != to_version))
+            model.version.in_(from_versions))
         total = behind.count()
         if not total:
             return 0, 0

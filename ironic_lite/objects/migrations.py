@@ -22,17 +22,25 @@ def _registered():
 
 
 def update_to_latest_versions(context, max_count, **options):
-    """Move every row of every object table to its object's VERSION."""
+    """Move every row of every object table to its object's VERSION.
+
+    Only rows at a version this release reads (its own or the previous
+    release's) move; the objects' conversions are additive, so moving a
+    row is rewriting its version.  Rows at versions it cannot read are left
+    for ``ironic-dbsync upgrade`` and ``ironic-status`` to report.
+    """
     total = done = 0
     remaining = max_count
+    readable = release_mappings.supported_object_versions()
     for name, cls in sorted(_registered().items()):
         model = db_migration.object_tables()[name]
+        old = sorted(readable.get(name, set()) - {cls.VERSION})
         if max_count and remaining <= 0:
             # Count what is still left without migrating it.
             counts = db_migration.version_counts(model)
-            total += sum(c for v, c in counts.items() if v != cls.VERSION)
+            total += sum(c for v, c in counts.items() if v in old)
             continue
-        t, d = db_migration.bump_versions(model, cls.VERSION,
+        t, d = db_migration.bump_versions(model, old, cls.VERSION,
                                           remaining if max_count else None)
         total += t
         done += d

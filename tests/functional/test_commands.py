@@ -15,19 +15,15 @@ import uuid
 
 import pytest
 
+from ironic_lite.common import release_mappings
+from ironic_lite import objects
 from tests.functional import procs
 
-# Simulates the next release: Node 1.1 written, release 1.0 still read.
-NEXT_RELEASE = textwrap.dedent('''
-    import copy, sys
-    from ironic_lite.common import release_mappings as rm
-    from ironic_lite import objects, version
-    objects.register_all()
-    rm.RELEASE_MAPPING['1.0'] = copy.deepcopy(rm.RELEASE_MAPPING['master'])
-    rm.RELEASE_MAPPING['master']['objects']['Node'] = ['1.1', '1.0']
-    version.RELEASE = '2.0'
-    objects.Node.VERSION = '1.1'
-''')
+# The object versions this tree writes, and the previous release's.
+objects.register_all()
+LATEST_NODE = objects.Node.VERSION
+PREVIOUS_NODE = release_mappings.RELEASE_MAPPING[
+    release_mappings.released_names()[0]]['objects']['Node'][0]
 
 FAILING_MIGRATION = textwrap.dedent('''
     import sys
@@ -131,34 +127,46 @@ def test_upgrade_refuses_rows_too_old(upgraded, db_path):
 # -- ironic-dbsync: online data migrations --------------------------------------
 
 def test_online_migrations_max_count_run_again(upgraded, db_path):
-    insert_nodes(db_path, 3, version=None)
+    assert PREVIOUS_NODE != LATEST_NODE  # release 2.0 bumped Node
+    insert_nodes(db_path, 3, version=PREVIOUS_NODE)
     first = run('ironic-dbsync', upgraded, 'online_data_migrations',
                 '--max-count', '2')
     assert first.returncode == 1, first.stdout + first.stderr
     assert 'update_to_latest_versions' in first.stdout
-    assert node_versions(db_path) == ['1.0', '1.0', 'None']
+    assert sorted(node_versions(db_path)) == sorted(
+        [LATEST_NODE, LATEST_NODE, PREVIOUS_NODE])
     second = run('ironic-dbsync', upgraded, 'online_data_migrations',
                  '--max-count', '2')
     assert second.returncode == 0, second.stdout
-    assert node_versions(db_path) == ['1.0'] * 3
+    assert node_versions(db_path) == [LATEST_NODE] * 3
     assert run('ironic-dbsync', upgraded, 'upgrade').returncode == 0
 
 
 def test_online_migrations_without_max_count_finish(upgraded, db_path):
-    insert_nodes(db_path, 120, version='0.9')
+    insert_nodes(db_path, 120, version=PREVIOUS_NODE)
     result = run('ironic-dbsync', upgraded, 'online_data_migrations')
     assert result.returncode == 0, result.stdout + result.stderr
     assert '120 |      120' in result.stdout
-    assert set(node_versions(db_path)) == {'1.0'}
+    assert set(node_versions(db_path)) == {LATEST_NODE}
+
+
+def test_online_migrations_leave_unreadable_rows(upgraded, db_path):
+    """Rows older than the previous release are not guessed at."""
+    insert_nodes(db_path, 2, version='0.9')
+    result = run('ironic-dbsync', upgraded, 'online_data_migrations')
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert node_versions(db_path) == ['0.9', '0.9']
+    assert run('ironic-dbsync', upgraded, 'upgrade').returncode == 2
 
 
 def test_online_migration_error_exits_3(upgraded, db_path):
-    insert_nodes(db_path, 1)
+    insert_nodes(db_path, 1, version=PREVIOUS_NODE)
     result = run_python(FAILING_MIGRATION, 'dbsync', upgraded,
                         'online_data_migrations')
     assert result.returncode == 3, result.stdout + result.stderr
     assert 'simulated failure' in result.stderr
-    assert node_versions(db_path) == ['None']  # later ones did not run
+    # The later migrations did not run.
+    assert node_versions(db_path) == [PREVIOUS_NODE]
 
 
 @pytest.mark.parametrize('args', [
@@ -200,7 +208,7 @@ def test_status_fails_on_unreadable_rows(upgraded, db_path):
 
 
 def test_status_warns_on_pending_migrations(upgraded, db_path):
-    insert_nodes(db_path, 1, version='1.0')
-    result = run_python(NEXT_RELEASE, 'status', upgraded, 'upgrade', 'check')
+    insert_nodes(db_path, 1, version=PREVIOUS_NODE)
+    result = run('ironic-status', upgraded, 'upgrade', 'check')
     assert result.returncode == 1, result.stdout + result.stderr
     assert 'Node: 1' in result.stdout
