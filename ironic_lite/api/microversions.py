@@ -20,7 +20,8 @@ Where the numbers come from (upstream openstack/ironic):
 ``ironic/api/controllers/v1/utils.py`` (VERSIONED_FIELDS, MIN_VERB_VERSIONS
 and the check_allow_* gates; also the names 73, 74, 75, 78, 81, 82),
 the controllers ``node.py``, ``port.py``, ``portgroup.py``, ``chassis.py``
-and ``conductor.py``, and ``doc/source/contributor/webapi-version-history.rst``.
+and ``conductor.py``, and
+``doc/source/contributor/webapi-version-history.rst``.
 The names for 76, 77, 79 and 80 are from memory and were not seen in source
 here; they are marked below.
 """
@@ -33,7 +34,7 @@ MIN_VERSION = (1, 1)
 
 # Highest microversion served (the last of VERSIONS).  The real upstream
 # maximum is much higher (1.109 at the time of writing).
-MAX_MINOR = 81
+MAX_MINOR = 82
 MAX_VERSION = (BASE_VERSION, MAX_MINOR)
 
 # (minor, constant name, what changed)
@@ -165,6 +166,9 @@ VERSIONS = [
      'project-scoped users can create and delete nodes they own, '
      'subject to policy'),
     (81, 'MINOR_81_NODE_INVENTORY', 'GET /v1/nodes/<n>/inventory'),
+    (82, 'MINOR_82_NODE_SHARD',
+     'node.shard, node list ?shard= and ?sharded=, port and port group '
+     'list ?shard= (upstream: port groups only from 1.106), GET /v1/shards'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -250,16 +254,21 @@ MINOR_78_NODE_HISTORY = 78
 MINOR_79_ALLOCATION_NODE_NAME = 79
 MINOR_80_PROJECT_CREATE_DELETE_NODE = 80
 MINOR_81_NODE_INVENTORY = 81
+MINOR_82_NODE_SHARD = 82
 
-MINOR_MAX_VERSION = MINOR_81_NODE_INVENTORY
+MINOR_MAX_VERSION = MINOR_82_NODE_SHARD
 
 # For reference only (outside ironic-lite's range), from utils.py:
-# 82 MINOR_82_NODE_SHARD (node.shard, ?shard=, ?sharded=, GET /v1/shards),
 # 83 MINOR_83_PARENT_CHILD_NODES (node.parent_node, ?parent_node=,
 # ?include_children=), 84 MINOR_84_CONTINUE_INSPECTION, 85
 # MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
 # versions include: 1.99 port/portgroup ?conductor_groups=, 1.106
-# portgroup ?shard=.
+# portgroup ?shard= (ironic-lite accepts that one from 1.82: see
+# doc/source/api/differences.rst).
+
+# /v1/shards (GET only) needs 1.82: below that GET is a 404 and any other
+# method a 405, both "The API version does not allow shards".
+SHARDS_MIN_VERSION = MINOR_82_NODE_SHARD
 
 
 # ---------------------------------------------------------------------------
@@ -358,6 +367,7 @@ NODE_FIELD_MIN_VERSION = {
     'network_data': 66,
     'boot_mode': 75,
     'secure_boot': 75,
+    'shard': 82,       # free-form string (max 255) or null = unsharded
     # Sub-resource links: lists of {href, rel} for self and bookmark.
     # Emitted only when ?fields= is not given.
     'ports': 1,        # sub-resource link
@@ -501,6 +511,8 @@ NODE_QUERY_MIN_VERSION = {
     'retired': 1,
     'lessee': 65,
     'project': 1,
+    'shard': 82,     # comma list of exact names; none/None/null = unsharded
+    'sharded': 82,   # boolean
     # Not until after 1.82: parent_node and include_children 83.
 }
 
@@ -515,6 +527,7 @@ PORT_QUERY_MIN_VERSION = {
     'fields': 8,
     'portgroup': 24,
     'detail': 43,
+    'shard': 82,      # the shard of the port's node
     # Not until after 1.82: conductor_groups 99.
 }
 
@@ -527,6 +540,7 @@ PORTGROUP_QUERY_MIN_VERSION = {
     'sort_dir': 23,
     'fields': 23,
     'detail': 43,
+    'shard': 82,      # the shard of the port group's node (upstream: 106)
     # Not until after 1.82: conductor_groups 99.
 }
 

@@ -32,6 +32,12 @@ SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN = (
     '(%s) or (role:member and project_id:%%(node.owner)s) or '
     '(role:admin and project_id:%%(node.lessee)s)' % SYSTEM_MEMBER)
 API_READER = 'role:reader'
+# The "service" role (Ironic 2023.2+): system-scoped, or in the service
+# project (rule ``service_role``, which operators may redefine).
+SYSTEM_SERVICE = 'role:service and system_scope:all'
+SERVICE_ROLE = 'rule:service_role'
+SYSTEM_READER_OR_SERVICE = '(%s) or (%s) or %s' % (
+    SYSTEM_READER, SYSTEM_SERVICE, SERVICE_ROLE)
 
 SYSTEM = ['system']
 SYSTEM_AND_PROJECT = ['system', 'project']
@@ -47,6 +53,11 @@ legacy_rules = [
     policy.RuleDefault('show_instance_secrets', '!',
                        description='Show or mask secrets within instance '
                                    'information in API responses'),
+    policy.RuleDefault('service_role',
+                       'role:service and project_name:service',
+                       description='Rule to match service role usage with '
+                                   'a service project, delineated as a '
+                                   'separate rule to enable customization.'),
 ]
 
 
@@ -119,6 +130,8 @@ NODE_UPDATE_FIELD_RULES = {
                 SYSTEM_MEMBER_OR_OWNER_ADMIN),
     'retired_reason': ('baremetal:node:update:retired',
                        SYSTEM_MEMBER_OR_OWNER_ADMIN),
+    # Also checked when a node is created with a shard.
+    'shard': ('baremetal:node:update:shard', SYSTEM_ADMIN),
 }
 for _iface in ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
                'network', 'power', 'raid', 'rescue', 'storage', 'vendor'):
@@ -171,11 +184,18 @@ conductor_rules = [
 ]
 
 
+shard_rules = [
+    _rule('baremetal:shards:get', SYSTEM_READER_OR_SERVICE,
+          'Retrieve the shards of the nodes and how many nodes each has',
+          [('GET', '/shards')]),
+]
+
+
 def list_policies():
     """Every rule default (oslo.policy.policies entry point)."""
     return list(itertools.chain(legacy_rules, node_rules, node_update_rules,
                                 port_rules, portgroup_rules, chassis_rules,
-                                conductor_rules))
+                                conductor_rules, shard_rules))
 
 
 def get_enforcer():

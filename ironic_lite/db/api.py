@@ -25,9 +25,14 @@ def _sqlite_on_connect(dbapi_conn, record):
     # wait for a lock instead of failing, and let readers run beside a
     # writer.
     if isinstance(dbapi_conn, sqlite3.Connection):
+        # WAL is a property of the database file, kept across
+        # connections: switching costs a write lock, reading it does not,
+        # and SQLite connections are not pooled (one per session).
         cur = dbapi_conn.cursor()
         cur.execute('PRAGMA busy_timeout = 30000')
-        cur.execute('PRAGMA journal_mode = WAL')
+        mode = cur.execute('PRAGMA journal_mode').fetchone()
+        if not mode or str(mode[0]).lower() != 'wal':
+            cur.execute('PRAGMA journal_mode = WAL')
         cur.close()
 
 

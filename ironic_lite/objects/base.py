@@ -58,6 +58,27 @@ class IronicObjectRegistry(ovo_base.VersionedObjectRegistry):
             setattr(objects, cls.obj_name(), cls)
 
 
+# (object class, ORM model class) -> the object's fields the model maps.
+_ROW_FIELDS = {}
+
+
+def _row_fields(obj_cls, db_object):
+    """The names of ``obj_cls``'s fields that ``db_object`` has.
+
+    Cached for ORM model instances (their attributes are the model
+    class's); anything else (a test double) is looked at each time.
+    """
+    row_cls = type(db_object)
+    if not hasattr(row_cls, '__table__'):
+        return [name for name in obj_cls.fields if hasattr(db_object, name)]
+    key = (obj_cls, row_cls)
+    names = _ROW_FIELDS.get(key)
+    if names is None:
+        names = _ROW_FIELDS[key] = tuple(
+            name for name in obj_cls.fields if hasattr(row_cls, name))
+    return names
+
+
 class IronicObject(ovo_base.VersionedObject):
     """Base of every ironic-lite object."""
 
@@ -159,10 +180,27 @@ class IronicObject(ovo_base.VersionedObject):
     # -- the DB boundary ----------------------------------------------------
 
     @staticmethod
-    def _from_db_object(context, obj, db_object):
-        """Fill ``obj`` from a DB row and convert it to the latest version."""
-        for name in obj.fields:
-            if hasattr(db_object, name):
+    def _from_db_object(context, obj, db_object, fields=None):
+        """Fill ``obj`` from a DB row and convert it to the latest version.
+
+        ``fields``: when the row was read with only some columns, the
+        names to copy (the others stay unset); None copies every field the
+        row has.
+
+        Every value still goes through its field's coercion (the ovo
+        setter); what is saved is the per-row work of finding the fields
+        a row has (cached per model class) and of reading each value
+        twice through the ORM's instrumented attributes (a loaded row
+        keeps its column values in ``__dict__``).
+        """
+        loaded = getattr(db_object, '__dict__', {})
+        names = _row_fields(type(obj), db_object)
+        if fields is not None:
+            names = [name for name in names if name in fields]
+        for name in names:
+            if name in loaded:
+                setattr(obj, name, loaded[name])
+            else:
                 setattr(obj, name, getattr(db_object, name))
         obj.VERSION = db_object.version or type(obj).VERSION
         obj.obj_reset_changes()
@@ -171,8 +209,8 @@ class IronicObject(ovo_base.VersionedObject):
         return obj
 
     @classmethod
-    def _from_db_object_list(cls, context, db_objects):
-        return [cls._from_db_object(context, cls(), row)
+    def _from_db_object_list(cls, context, db_objects, fields=None):
+        return [cls._from_db_object(context, cls(), row, fields)
                 for row in db_objects]
 
     def do_version_changes_for_db(self):

@@ -9,6 +9,9 @@ from ironic_lite.objects import fields
 _INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
                'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
 INTERFACE_FIELDS = tuple('%s_interface' % i for i in _INTERFACES)
+# What Node.list(fields=...) always reads (Ironic's list too).
+LIST_MANDATORY_FIELDS = frozenset(('id', 'uuid', 'created_at', 'updated_at',
+                                   'owner', 'lessee'))
 
 
 @base.IronicObjectRegistry.register
@@ -126,11 +129,21 @@ class Node(base.CrudMixin, base.IronicObject):
 
     @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
-             sort_dir=None, filters=None):
+             sort_dir=None, filters=None, fields=None):
+        """A page of nodes.
+
+        :param fields: as Ironic's: if given, only these fields are read
+            from the database (plus ``LIST_MANDATORY_FIELDS``); the others
+            are left unset on the objects, which are then for rendering
+            only (reading an unset field raises; do not save them).  A
+            default-page listing reads a handful of the ~60 columns.
+        """
+        if fields is not None:
+            fields = (set(fields) | LIST_MANDATORY_FIELDS) & set(cls.fields)
         rows = db_node.get_node_list(filters=filters, limit=limit,
                                      marker=marker, sort_key=sort_key,
-                                     sort_dir=sort_dir)
-        return cls._from_db_object_list(context, rows)
+                                     sort_dir=sort_dir, columns=fields)
+        return cls._from_db_object_list(context, rows, fields)
 
     @classmethod
     def count(cls, context, filters=None):

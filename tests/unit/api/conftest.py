@@ -14,7 +14,7 @@ from ironic_lite import objects
 from tests.unit.api import fakes
 
 CONF = conf.CONF
-LATEST = '1.81'
+LATEST = '1.82'
 
 
 @pytest.fixture

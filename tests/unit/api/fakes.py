@@ -34,8 +34,9 @@ class FakeConductorAPI(object):
         node_obj.create()
         return node_obj
 
-    def update_node(self, context, node_obj):
+    def update_node(self, context, node_obj, reset_interfaces=None):
         self.calls.append(('update_node', node_obj.uuid))
+        self.last_reset_interfaces = reset_interfaces
         self._locked_check(node_obj)
         node_obj.save()
         return node_obj

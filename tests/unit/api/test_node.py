@@ -95,7 +95,9 @@ def test_show_by_uuid_and_name(client, node):
     by_name = client.get('/v1/nodes/node-0').json
     assert by_uuid == by_name
     assert by_uuid['states'][0]['href'].endswith('/states')
-    assert 'shard' not in by_uuid
+    assert by_uuid['shard'] is None
+    assert 'shard' not in client.get('/v1/nodes/node-0',
+                                     version='1.81').json
 
 
 def test_show_hides_newer_fields(client, node, make_client):
@@ -173,7 +175,7 @@ def test_patch_readonly_and_unknown_paths_400(client, node):
         'network_data, network_interface, owner, power_interface, '
         'properties, protected, protected_reason, raid_interface, '
         'rescue_interface, resource_class, retired, retired_reason, '
-        'storage_interface, vendor_interface')
+        'shard, storage_interface, vendor_interface')
     # /traits is not a patchable field either (Ironic checks that first).
     resp = client.patch_json('/v1/nodes/node-0', [
         {'op': 'add', 'path': '/traits', 'value': ['CUSTOM_A']}])

@@ -20,20 +20,24 @@ def test_root_document(client):
     assert resp.json['name'] == 'OpenStack Ironic API'
     assert resp.json['versions'] == [version]
     assert version == {'id': 'v1', 'status': 'CURRENT',
-                       'min_version': '1.1', 'version': '1.81',
+                       'min_version': '1.1', 'version': '1.82',
                        'links': [{'href': 'http://localhost/v1/',
                                   'rel': 'self'}]}
-    assert resp.headers[MAX_H] == '1.81'
+    assert resp.headers[MAX_H] == '1.82'
 
 
 def test_v1_document_gates_resources(client):
     old = client.get('/v1', version='1.22').json
     assert 'portgroups' not in old and 'conductors' not in old
-    new = client.get('/v1', version='1.81').json
+    assert 'shards' not in client.get('/v1', version='1.81').json
+    new = client.get('/v1', version='1.82').json
+    assert new['shards'] == [
+        {'href': 'http://localhost/v1/shards/', 'rel': 'self'},
+        {'href': 'http://localhost/shards/', 'rel': 'bookmark'}]
     assert new['portgroups'][0]['href'] == 'http://localhost/v1/portgroups/'
     assert new['conductors'][1] == {'href': 'http://localhost/conductors/',
                                     'rel': 'bookmark'}
-    assert new['version']['version'] == '1.81'
+    assert new['version']['version'] == '1.82'
     assert new['media_types'][0]['base'] == 'application/json'
 
 
@@ -41,11 +45,11 @@ def test_default_version_is_minimum(client):
     resp = client.get('/v1/nodes', version='')
     assert resp.headers[VER_H] == '1.1'
     assert resp.headers[MIN_H] == '1.1'
-    assert resp.headers[MAX_H] == '1.81'
+    assert resp.headers[MAX_H] == '1.82'
 
 
 def test_latest_and_standard_header(client):
-    assert client.get('/v1/nodes', version='latest').headers[VER_H] == '1.81'
+    assert client.get('/v1/nodes', version='latest').headers[VER_H] == '1.82'
     resp = client.get('/v1/nodes', version='',
                       headers={'OpenStack-API-Version':
                                'compute 2.1, baremetal 1.31'})
@@ -55,7 +59,7 @@ def test_latest_and_standard_header(client):
 
 
 @pytest.mark.parametrize('value,text', [
-    ('1.82', 'minor version is not supported'),
+    ('1.83', 'minor version is not supported'),
     ('1.0', 'minor version is not supported'),
     ('2.1', 'Mutually exclusive versions'),
     ('1.x', 'Invalid value for X-OpenStack-Ironic-API-Version'),
@@ -66,7 +70,7 @@ def test_bad_version_is_406_with_range(client, value, text):
     assert resp.status_int == 406
     assert text in utils.faultstring(resp)
     assert resp.headers[MIN_H] == '1.1'
-    assert resp.headers[MAX_H] == '1.81'
+    assert resp.headers[MAX_H] == '1.82'
 
 
 def test_pin_lowers_maximum(client, monkeypatch):

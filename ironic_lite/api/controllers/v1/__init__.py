@@ -13,6 +13,7 @@ RESOURCE_MIN_VERSION = {
     'ports': 1,
     'portgroups': mv.PORTGROUP_MIN_VERSION,
     'conductors': mv.CONDUCTOR_MIN_VERSION,
+    'shards': mv.SHARDS_MIN_VERSION,
 }
 
 
@@ -24,6 +25,7 @@ class V1Controller(base.RoutedController):
         (base.ANY, ('portgroups', base.REST), 'portgroups'),
         (base.ANY, ('chassis', base.REST), 'chassis'),
         (base.ANY, ('conductors', base.REST), 'conductors'),
+        (base.ANY, ('shards', base.REST), 'shards'),
     )
 
     @pecan.expose('json')
@@ -68,3 +70,7 @@ class V1Controller(base.RoutedController):
     def conductors(self):
         from ironic_lite.api.controllers.v1 import conductor
         return conductor.ConductorsController()
+
+    def shards(self):
+        from ironic_lite.api.controllers.v1 import shard
+        return shard.ShardsController()

@@ -119,6 +119,11 @@ class ChildController(base.RoutedController):
     def marker_of(self, obj):
         return obj.uuid
 
+    def next_filters(self, params):
+        """Filters (key, value) a list repeats in ``next`` (none, as
+        Ironic)."""
+        return []
+
     # -- helpers ----------------------------------------------------------
 
     def _authorized(self, action, ident):
@@ -157,6 +162,7 @@ class ChildController(base.RoutedController):
             next_params.append(('detail', utils.get_bool(params, 'detail')))
         if fields:
             next_params.append(('fields', fields))
+        next_params += self.next_filters(params)
         return collection.make(self.RESOURCE, items, limit, resource,
                                self.marker_of(objs[-1]) if objs else None,
                                next_params)

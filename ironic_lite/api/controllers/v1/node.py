@@ -13,6 +13,7 @@ from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_data
 from ironic_lite.api.controllers.v1 import node_list
+from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -48,6 +49,7 @@ class NodeCreate(types.Base):
     resource_class = types.wsattr(types.text)
     retired = types.wsattr(bool)
     retired_reason = types.wsattr(types.text)
+    shard = types.wsattr(types.text)
     uuid = types.wsattr(types.text)
     for _iface in _INTERFACES:
         locals()['%s_interface' % _iface] = types.wsattr(types.text)
@@ -234,6 +236,7 @@ class NodesController(base.RoutedController):
                           'node.lessee': values.get('lessee'),
                           'project_id': ctx.project_id}, ctx)
         _check_new_fields(values)
+        self._check_shard_create(ctx, values)
         if values.get('name') is not None and not utils.allows(
                 mv.MINOR_5_NODE_NAME):
             raise utils.not_acceptable(mv.MINOR_5_NODE_NAME)
@@ -267,6 +270,7 @@ class NodesController(base.RoutedController):
         patch = utils.patch_body()
         utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
                                  mv.NODE_FIELD_MIN_VERSION)
+        self._check_shard_patch(patch)
         reset = utils.get_bool(params, 'reset_interfaces')
         if reset is not None and not _patch_values(patch, 'driver'):
             raise exception.InvalidParameterValue(
@@ -298,13 +302,43 @@ class NodesController(base.RoutedController):
         if 'chassis_uuid' in changes and changes['chassis_uuid'] is None \
                 and not utils.allows(mv.MINOR_25_UNSET_CHASSIS_UUID):
             raise exception.NotAcceptable()
+        if 'shard' in changes:
+            shard.check_value(changes['shard'])
         types.parse(NodePatch, {k: v for k, v in new_doc.items()
                                 if k in changes or k == 'driver'}, 'node')
         for name, value in _normalize(changes, 'update').items():
             setattr(node, name, value)
         if node.obj_what_changed():
-            node = pecan.request.rpcapi.update_node(ctx, node)
+            kwargs = {}
+            if reset is not None:
+                kwargs['reset_interfaces'] = reset
+            node = pecan.request.rpcapi.update_node(ctx, node, **kwargs)
         return node_data.render(node)
+
+    @staticmethod
+    def _check_shard_create(ctx, values):
+        """406 below 1.82, 400 for a bad shard, and the shard policy."""
+        if values.get('shard') is None:
+            return
+        if not utils.allows(mv.MINOR_82_NODE_SHARD):
+            raise utils.not_acceptable(mv.MINOR_82_NODE_SHARD)
+        shard.check_value(values['shard'])
+        policy.authorize('baremetal:node:update:shard',
+                         {'node.owner': values.get('owner'),
+                          'node.lessee': values.get('lessee'),
+                          'project_id': ctx.project_id}, ctx)
+
+    @staticmethod
+    def _check_shard_patch(patch):
+        """Any operation on /shard needs 1.82 (even a removal: an older
+        client can not see the field); each value given must be a valid
+        shard (checked before the node is even looked up)."""
+        if 'shard' not in utils.patch_roots(patch):
+            return
+        if not utils.allows(mv.MINOR_82_NODE_SHARD):
+            raise utils.not_acceptable(mv.MINOR_82_NODE_SHARD)
+        for value in _patch_values(patch, 'shard'):
+            shard.check_value(value)
 
     @staticmethod
     def _check_updatable(node, ident):

@@ -5,6 +5,7 @@ import pecan
 
 from ironic_lite.api.controllers.v1 import collection
 from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
@@ -51,7 +52,7 @@ def _filters(params, chassis_uuid):
         filters['chassis_uuid'] = chassis_uuid
     if params.get('project') is not None:
         filters['project'] = params['project']
-    return filters
+    return shard.add_query_filters(params, filters)
 
 
 def _by_conductor(nodes, conductor):
@@ -110,4 +111,6 @@ def _next_params(params, sort_key, sort_dir, fields):
         pairs.append(('detail', detail))
     if fields:
         pairs.append(('fields', fields))
-    return pairs
+    # Unlike Ironic, the shard filters are kept in ``next``: a consumer
+    # paging through its shard must not get the whole fleet on page two.
+    return pairs + shard.next_params(params, ('shard', 'sharded'))

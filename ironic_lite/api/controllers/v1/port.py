@@ -10,6 +10,7 @@ import pecan
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -146,7 +147,15 @@ class PortsController(child.ChildController):
                 ctx, pg_ident).id
         if params.get('address'):
             filters['address'] = params['address'].lower()
+        # Every filter given must match (AND): ?node=X&shard=S lists the
+        # ports of X only when X is in S.
+        shards = shard.query_filter(params)
+        if shards is not None:
+            filters['shard'] = shards
         return filters
+
+    def next_filters(self, params):
+        return shard.next_params(params)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

@@ -9,6 +9,7 @@ import pecan
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -122,7 +123,14 @@ class PortgroupsController(child.ChildController):
                 self.node_ident is not None).id
         if params.get('address'):
             filters['address'] = params['address'].lower()
+        # AND with the other filters, as for ports.
+        shards = shard.query_filter(params)
+        if shards is not None:
+            filters['shard'] = shards
         return filters
+
+    def next_filters(self, params):
+        return shard.next_params(params)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

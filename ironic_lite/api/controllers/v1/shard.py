@@ -1,0 +1,151 @@
+"""Shards (1.82): ``GET /v1/shards``, and the rules of shard names.
+
+A shard is a free-form, case-sensitive string on a node that API consumers
+(nova-compute, networking-baremetal) use to split the fleet into pieces
+they can each own; the conductors never look at it.  ``GET /v1/shards``
+counts the nodes of each shard from one GROUP BY (biggest first); the
+unsharded nodes are one row named ``"None"``, the spelling that selects
+them again in ``?shard=``.
+"""
+
+from urllib import parse
+
+import pecan
+import webob.exc
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import objects
+
+MAX_LENGTH = 255
+# ``?shard=`` spellings that select unsharded nodes (the spec's "none",
+# "None" or "null", exactly): never accepted as a shard's name.
+UNSHARDED_NAMES = ('none', 'None', 'null')
+# How /v1/shards names the unsharded nodes (Ironic's str(None)).
+UNSHARDED_ROW_NAME = 'None'
+
+
+def check_value(value):
+    """400 unless ``value`` can be written as a node's shard.
+
+    None (unsharded) is fine.  A shard must be a non-empty string of at
+    most 255 characters, without a comma (``?shard=`` is a comma list, so
+    such a shard could never be selected), and not one of the spellings
+    that mean "unsharded" in queries.
+    """
+    if value is None:
+        return
+    if not isinstance(value, str):
+        raise exception.InvalidParameterValue(
+            err='The shard must be a string or null, not %r.' % (value,))
+    if value == '':
+        raise exception.InvalidParameterValue(
+            err='The shard can not be an empty string. To make a node '
+                'unsharded, remove its shard (or set it to null).')
+    if len(value) > MAX_LENGTH:
+        raise exception.InvalidParameterValue(
+            err='The shard is too long: %d characters, the maximum is %d.'
+                % (len(value), MAX_LENGTH))
+    if ',' in value:
+        raise exception.InvalidParameterValue(
+            err='The shard "%s" contains a comma; commas separate shards '
+                'in ?shard= queries, so it is not allowed in a name.'
+                % value)
+    if value in UNSHARDED_NAMES:
+        raise exception.InvalidParameterValue(
+            err='"%s" can not be used as a shard: the names %s select '
+                'unsharded nodes in ?shard= queries. To make a node '
+                'unsharded, remove its shard (or set it to null).'
+                % (value, ', '.join(UNSHARDED_NAMES)))
+
+
+def query_filter(params):
+    """The ``shard`` list filter of ``?shard=a,b`` (None when absent).
+
+    Names are matched exactly (case-sensitive).  ``none``, ``None`` and
+    ``null`` become None: the nodes without a shard.
+
+    :raises: InvalidParameterValue (400) for an empty name or one longer
+        than a shard can be.
+    """
+    value = params.get('shard')
+    if value is None:
+        return None
+    shards = []
+    for name in value.split(','):
+        if name == '':
+            raise exception.InvalidParameterValue(
+                err='Invalid value for shard: "%s". It must be a comma '
+                    'separated list of shard names, none of them empty '
+                    '(use "None" for the nodes without a shard).' % value)
+        if len(name) > MAX_LENGTH:
+            raise exception.InvalidParameterValue(
+                err='Invalid value for shard: a shard name is at most %d '
+                    'characters.' % MAX_LENGTH)
+        shard = None if name in UNSHARDED_NAMES else name
+        if shard not in shards:
+            shards.append(shard)
+    return shards
+
+
+def add_query_filters(params, filters):
+    """Add ``shard`` (and ``sharded``, if given) to a list's filters."""
+    shards = query_filter(params)
+    if shards is not None:
+        filters['shard'] = shards
+    sharded = utils.get_bool(params, 'sharded')
+    if sharded is not None:
+        filters['sharded'] = sharded
+    return filters
+
+
+def next_params(params, names=('shard',)):
+    """The shard filters to repeat in a list's ``next`` link (quoted).
+
+    Ironic drops them; kept here so that following ``next`` stays in the
+    shards asked for.
+    """
+    return [(name, parse.quote(params[name], safe=','))
+            for name in names if params.get(name) is not None]
+
+
+class ShardsController(base.RoutedController):
+    """``/v1/shards``: read only, and only from 1.82."""
+
+    ROUTES = (
+        ('GET', (), 'get_all'),
+    )
+
+    def check_version(self):
+        """Ironic's answers: below 1.82, 404 for GET and 405 otherwise;
+        from 1.82, 405 for anything but GET and 404 for /v1/shards/<x>."""
+        request = pecan.request
+        if not utils.allows(mv.SHARDS_MIN_VERSION):
+            msg = 'The API version does not allow shards'
+            if request.method == 'GET':
+                raise webob.exc.HTTPNotFound(detail=msg)
+            raise webob.exc.HTTPMethodNotAllowed(detail=msg, allow=['GET'])
+        if request.method != 'GET':
+            raise webob.exc.HTTPMethodNotAllowed(
+                detail='The method %s is not allowed for this resource.'
+                       % request.method, allow=['GET'])
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        ctx = pecan.request.context
+        # As Ironic: the query schema is checked before the policy.
+        unknown = sorted(utils.query())
+        if unknown:
+            raise exception.InvalidParameterValue(
+                err='GET /v1/shards takes no query parameters; got: %s.'
+                    % ', '.join(unknown))
+        policy.authorize('baremetal:shards:get',
+                         {'project_id': ctx.project_id}, ctx)
+        return {'shards': [
+            {'name': (row['name'] if row['name'] is not None
+                      else UNSHARDED_ROW_NAME),
+             'count': row['count']}
+            for row in objects.Node.get_shard_list(ctx)]}
