@@ -258,3 +258,11 @@ class DatabaseVersionTooOld(IronicException):
 class NodeInMaintenance(Invalid):
     _msg_fmt = ('The %(op)s operation can\'t be performed on node '
                 '%(node)s because it\'s in maintenance mode.')
+
+
+class ConductorTooOld(Conflict):
+    _msg_fmt = ('The conductor for this node runs an older release that '
+                'cannot handle this request (RPC %(version)s); nothing was '
+                'changed. During a rolling upgrade, unpin every conductor '
+                'before any API (step 6.1 before 6.3), or pin this API to '
+                'the older release.')

@@ -19,6 +19,11 @@ CONF = conf.CONF
 RPC_API_VERSION = '1.1'
 
 
+# Remote errors of a conductor that cannot read what it was sent.
+_TOO_NEW_FOR_THE_CONDUCTOR = ('UnsupportedVersion',
+                              'IncompatibleObjectVersion')
+
+
 def _broker_unreachable(transport_url):
     """The broker hosts of a URL that refuse a TCP connection (or None).
 
@@ -60,6 +65,14 @@ def _rpc_errors(func):
             self._broker_ok = False
             raise exception.ServiceUnavailable(
                 reason='The message broker cannot be reached: %s' % err)
+        except messaging.RemoteError as err:
+            if err.exc_type in _TOO_NEW_FOR_THE_CONDUCTOR:
+                # An API unpinned before the conductors (upgrade step 6.3
+                # before 6.1): nothing was done; retrying will not help.
+                raise exception.ConductorTooOld(version=self.version_cap)
+            raise exception.ServiceUnavailable(
+                reason='RPC to the conductor failed: %s: %s'
+                       % (err.exc_type, err.value))
         except messaging.MessagingException as err:
             if isinstance(err, exception.IronicException):
                 raise
