@@ -15,7 +15,7 @@ _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'conductor_group',
                   'owner', 'lessee', 'maintenance', 'retired', 'protected',
                   'chassis_id', 'instance_uuid', 'reservation',
                   'power_state')
-_IN_FILTERS = ('provision_state', 'uuid_in', 'reserved_by_any_of')
+_IN_FILTERS = ('provision_state', 'uuid_in', 'id_in', 'reserved_by_any_of')
 
 
 def _node_query(session, filters=None):
@@ -30,7 +30,7 @@ def _node_query(session, filters=None):
             continue
         if isinstance(values, str):
             values = [values]
-        column = {'uuid_in': 'uuid',
+        column = {'uuid_in': 'uuid', 'id_in': 'id',
                   'reserved_by_any_of': 'reservation'}.get(key, key)
         query = query.filter(getattr(models.Node, column).in_(values))
     if 'associated' in filters:

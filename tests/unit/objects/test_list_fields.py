@@ -95,3 +95,12 @@ def test_shard_list_counts_every_node(ctx):
     assert objects.Node.get_shard_list(ctx) == [
         {'name': 'a', 'count': 3}, {'name': None, 'count': 2},
         {'name': 'b', 'count': 1}]
+
+
+def test_uuids_of_many_node_ids_in_one_query(ctx):
+    made = [_make(ctx, 'i%d' % i) for i in range(4)]
+    wanted = [made[0].id, made[2].id, 10 ** 6]
+    nodes = objects.Node.list(ctx, filters={'id_in': wanted},
+                              fields=['uuid'])
+    assert {n.id: n.uuid for n in nodes} == {made[0].id: made[0].uuid,
+                                             made[2].id: made[2].uuid}

@@ -1,0 +1,1 @@
+"""Benchmarks run against real ironic-lite services (not unit tests)."""

@@ -1,0 +1,128 @@
+"""The ironic-lite processes the benchmark talks to.
+
+Two layouts:
+
+* ``split`` (default): ``ironic-api`` and ``ironic-conductor`` as separate
+  processes over RabbitMQ, as deployed.  The API process is measured on
+  its own (no conductor threads share its interpreter lock) and a PATCH
+  pays the real RPC round trip.  The topic and control exchange are unique
+  to the run, so parallel runs on one broker cannot answer each other.
+* ``lite``: ``ironic-lite``, API and conductor in one process with the
+  in-process ``fake://`` transport (no broker needed).
+
+The conductor's periodic tasks over all nodes (power sync, stuck
+provisioning check) are switched off: they would compete for the two
+cores with the requests being timed.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import http.client
+
+BIN = os.path.dirname(sys.executable)
+RABBIT = 'rabbit://guest:guest@127.0.0.1:5672/'
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def write_config(path, db_url, port, mode, api_threads=8):
+    """The ironic.conf of the run; returns its path."""
+    run = 'bench%d%d' % (os.getpid(), port)
+    sections = {
+        'DEFAULT': {
+            'auth_strategy': 'noauth',
+            'host': 'bench-%s' % run,
+            'transport_url': RABBIT if mode == 'split' else 'fake://',
+            'control_exchange': 'ironic_%s' % run,
+            'use_stderr': 'true',
+        },
+        'api': {'host_ip': '127.0.0.1', 'port': port,
+                'api_workers': api_threads},
+        'conductor': {'topic': 'ironic.conductor_manager.%s' % run,
+                      'sync_power_state_interval': 0,
+                      'check_provision_state_interval': 0},
+        'database': {'connection': db_url},
+    }
+    with open(path, 'w') as f:
+        for section, values in sections.items():
+            f.write('[%s]\n' % section)
+            for key, value in values.items():
+                f.write('%s = %s\n' % (key, value))
+            f.write('\n')
+    return path
+
+
+class Process(object):
+    """A console script of this venv, its output in a log file."""
+
+    def __init__(self, name, config_file, log_dir, env=None):
+        self.name = name
+        self.log_path = os.path.join(log_dir, '%s.log' % name)
+        self._log = open(self.log_path, 'ab')
+        self.proc = subprocess.Popen(
+            [os.path.join(BIN, name), '--config-file', config_file],
+            stdout=self._log, stderr=subprocess.STDOUT,
+            env=dict(os.environ, **(env or {})))
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def log_tail(self, lines=40):
+        with open(self.log_path, 'rb') as f:
+            return b'\n'.join(f.read().splitlines()[-lines:]).decode(
+                errors='replace')
+
+    def stop(self, timeout=30):
+        if self.alive():
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+
+def start(mode, config_file, log_dir, env=None):
+    """Start the services of ``mode``; returns the processes."""
+    if mode == 'lite':
+        return [Process('ironic-lite', config_file, log_dir, env)]
+    return [Process('ironic-conductor', config_file, log_dir),
+            Process('ironic-api', config_file, log_dir, env)]
+
+
+def wait_ready(procs, port, timeout=90):
+    """Until the API answers and a conductor is registered (so a PATCH
+    can be routed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if not proc.alive():
+                raise RuntimeError('%s exited:\n%s' % (proc.name,
+                                                       proc.log_tail()))
+        try:
+            conn = http.client.HTTPConnection('127.0.0.1', port, timeout=5)
+            conn.request('GET', '/v1/conductors',
+                         headers={'X-OpenStack-Ironic-API-Version': '1.82'})
+            resp = conn.getresponse()
+            body = resp.read()
+            conn.close()
+            if resp.status == 200 and b'"hostname"' in body:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError('the services did not become ready in %ss' % timeout)
+
+
+def stop(procs):
+    for proc in reversed(procs):
+        proc.stop()
