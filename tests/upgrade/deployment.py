@@ -10,7 +10,13 @@ working tree's code can run side by side.
 import os
 import uuid
 
+import sqlalchemy as sa
+
 from tests.functional import procs
+
+# The tables behind the versioned objects, by object name.
+OBJECT_TABLES = {'Node': 'nodes', 'Port': 'ports', 'Portgroup': 'portgroups',
+                 'Chassis': 'chassis', 'Conductor': 'conductors'}
 
 
 class Release(object):
@@ -65,12 +71,33 @@ class Deployment(object):
         path = os.path.join(self.workdir, '%s.conf' % label)
         return procs.write_config(path, values)
 
+    # -- the database, read directly --------------------------------------
+
+    def row_versions(self):
+        """{object name: {version column value: row count}}.
+
+        Read with plain SQL, as an operator would check, independent of
+        either release's code.
+        """
+        engine = sa.create_engine(self.db_url)
+        try:
+            found = {}
+            with engine.connect() as conn:
+                for name, table in sorted(OBJECT_TABLES.items()):
+                    rows = conn.execute(sa.text(
+                        'SELECT version, COUNT(*) FROM %s GROUP BY version'
+                        % table))
+                    found[name] = {ver: count for ver, count in rows}
+            return found
+        finally:
+            engine.dispose()
+
     # -- processes ------------------------------------------------------
 
-    def dbsync(self, release, *args):
+    def dbsync(self, release, *args, check=True):
         config = self.config('dbsync', 'dbsync')
         return procs.run_command(release.command('ironic-dbsync'),
-                                 '--config-file', config, *args)
+                                 '--config-file', config, *args, check=check)
 
     def status(self, release):
         config = self.config('status', 'status')

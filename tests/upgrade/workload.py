@@ -11,6 +11,7 @@ write the API acknowledged is remembered, so that ``verify`` can prove no
 acknowledged write was lost.
 """
 
+from concurrent import futures
 import http.client
 import itertools
 import json
@@ -45,8 +46,34 @@ class RoundRobinClient(object):
         self.results = []
         self.step = 'setup'
         self._lock = threading.Lock()
+        # Draining, as a load balancer does before an API is stopped: no
+        # new request goes to a drained API, and drain() returns once the
+        # requests already sent to it have been answered.
+        self._drained = set()
+        self._in_flight = {}
+        self._idle = threading.Condition(self._lock)
+
+    def drain(self, base, timeout=60):
+        with self._idle:
+            self._drained.add(base)
+            self._idle.wait_for(lambda: not self._in_flight.get(base),
+                                timeout)
+
+    def undrain(self, base):
+        with self._lock:
+            self._drained.discard(base)
 
     def _send(self, base, method, path, body, version):
+        with self._lock:
+            self._in_flight[base] = self._in_flight.get(base, 0) + 1
+        try:
+            return self._send_once(base, method, path, body, version)
+        finally:
+            with self._idle:
+                self._in_flight[base] -= 1
+                self._idle.notify_all()
+
+    def _send_once(self, base, method, path, body, version):
         host, port = base.replace('http://', '').split(':')
         conn = http.client.HTTPConnection(host, int(port),
                                           timeout=self.timeout)
@@ -66,7 +93,8 @@ class RoundRobinClient(object):
             conn.close()
 
     def request(self, method, path, body=None, version=None):
-        urls = self._urls()
+        with self._lock:
+            urls = [u for u in self._urls() if u not in self._drained]
         start = next(self._counter)
         began = time.monotonic()
         status, parsed, error = None, None, None
@@ -98,6 +126,11 @@ class Workload(object):
         self.nodes_per_thread = nodes_per_thread
         self._stop = threading.Event()
         self._workers = []
+        # pause(): workers finish the operation they are in, then wait.
+        self._go = threading.Event()
+        self._go.set()
+        self._busy = 0
+        self._idle = threading.Condition()
         # Acknowledged writes: node uuid -> expected extra, port/portgroup
         # uuid -> node uuid (None once acknowledged deleted).
         self.nodes = {}
@@ -198,11 +231,21 @@ class Workload(object):
         ops = ([self._read] * 4 + [self._patch] * 2 + [self._power] +
                [self._provision] + [self._port] + [self._portgroup])
         while not self._stop.is_set() and own:
-            random.choice(ops)(random.choice(own))
-            if random.random() < 0.02:
-                new = self.create_node()
-                if new:
-                    own.append(new)
+            self._go.wait()
+            with self._idle:
+                if not self._go.is_set():
+                    continue
+                self._busy += 1
+            try:
+                random.choice(ops)(random.choice(own))
+                if random.random() < 0.02:
+                    new = self.create_node()
+                    if new:
+                        own.append(new)
+            finally:
+                with self._idle:
+                    self._busy -= 1
+                    self._idle.notify_all()
             time.sleep(0.01)
 
     # -- control ----------------------------------------------------------
@@ -214,35 +257,68 @@ class Workload(object):
             worker.start()
             self._workers.append(worker)
 
+    def pause(self, timeout=120):
+        """Let in-flight operations finish, start no new one.
+
+        ``verify`` while the workload runs could read a write that is
+        applied but not yet acknowledged, and report it as lost: pause,
+        verify, ``resume``.
+        """
+        with self._idle:
+            self._go.clear()
+            if not self._idle.wait_for(lambda: self._busy == 0, timeout):
+                raise AssertionError('workload did not pause in %ss'
+                                     % timeout)
+
+    def resume(self):
+        self._go.set()
+
     def stop(self):
         self._stop.set()
+        self._go.set()
         for worker in self._workers:
             worker.join(120)
 
-    def verify(self):
-        """Every acknowledged write is there; returns the problems."""
-        problems = []
+    def verify(self, parallel=8):
+        """Every acknowledged write is there; returns the problems.
+
+        Checks run ``parallel`` at a time (the tables grow with the run).
+        Pause the workload first (``pause``): a write applied but not yet
+        acknowledged would otherwise look lost.
+        """
         get = self.client.request
-        for node, extra in sorted(self.nodes.items()):
+
+        def node_problem(item):
+            node, extra = item
             status, body = get('GET', '/v1/nodes/%s' % node)
             if status != 200:
-                problems.append('node %s lost (%s)' % (node, status))
-            elif body['extra'].get('k') != extra['k']:
-                problems.append('node %s extra %s, acknowledged %s'
-                                % (node, body['extra'], extra))
-        for kind, table in (('ports', self.ports),
-                            ('portgroups', self.portgroups)):
-            for ident, node in sorted(table.items()):
-                status, body = get('GET', '/v1/%s/%s' % (kind, ident),
-                                   version='1.26')
-                if node is None and status != 404:
-                    problems.append('%s %s deleted but still there (%s)'
-                                    % (kind, ident, status))
-                elif node is not None and (
-                        status != 200 or body['node_uuid'] != node):
-                    problems.append('%s %s lost (%s)' % (kind, ident,
-                                                         status))
-        return problems
+                return 'node %s lost (%s)' % (node, status)
+            if body['extra'].get('k') != extra['k']:
+                return ('node %s extra %s, acknowledged %s'
+                        % (node, body['extra'], extra))
+            return None
+
+        def child_problem(item):
+            kind, ident, node = item
+            status, body = get('GET', '/v1/%s/%s' % (kind, ident),
+                               version='1.26')
+            if node is None and status != 404:
+                return ('%s %s deleted but still there (%s)'
+                        % (kind, ident, status))
+            if node is not None and (status != 200 or
+                                     body['node_uuid'] != node):
+                return '%s %s lost (%s)' % (kind, ident, status)
+            return None
+
+        with self._lock:
+            nodes = sorted(self.nodes.items())
+            children = ([('ports', i, n) for i, n in self.ports.items()] +
+                        [('portgroups', i, n)
+                         for i, n in self.portgroups.items()])
+        with futures.ThreadPoolExecutor(parallel) as pool:
+            found = (list(pool.map(node_problem, nodes)) +
+                     list(pool.map(child_problem, sorted(children))))
+        return [p for p in found if p]
 
 
 def percentile(values, pct):
@@ -254,21 +330,28 @@ def percentile(values, pct):
 
 
 def step_table(results, steps):
-    """Rows (step, requests, errors, p50 ms, p99 ms) in step order."""
+    """Rows (step, layout, requests, errors, p50 ms, p99 ms, seconds).
+
+    ``steps`` holds (step, layout) or (step, layout, seconds) in order.
+    """
     rows = []
-    for step, layout in steps:
+    for entry in steps:
+        step, layout = entry[0], entry[1]
+        seconds = entry[2] if len(entry) > 2 else None
         mine = [r for r in results if r.step == step]
         lat = [r.latency * 1000 for r in mine]
         rows.append((step, layout, len(mine),
                      sum(1 for r in mine if r.failed),
-                     percentile(lat, 50), percentile(lat, 99)))
+                     percentile(lat, 50), percentile(lat, 99), seconds))
     return rows
 
 
 def format_table(rows):
-    lines = ['%-8s %6s %6s %8s %8s  %s' % ('step', 'reqs', 'errors',
-                                            'p50 ms', 'p99 ms', 'services')]
-    for step, layout, reqs, errors, p50, p99 in rows:
-        lines.append('%-8s %6d %6d %8.1f %8.1f  %s'
-                     % (step, reqs, errors, p50, p99, layout))
+    lines = ['%-8s %6s %6s %8s %8s %5s  %s' % (
+        'step', 'reqs', 'errors', 'p50 ms', 'p99 ms', 'secs', 'services')]
+    for step, layout, reqs, errors, p50, p99, seconds in rows:
+        lines.append('%-8s %6d %6d %8.1f %8.1f %5s  %s'
+                     % (step, reqs, errors, p50, p99,
+                        '-' if seconds is None else '%.0f' % seconds,
+                        layout))
     return '\n'.join(lines)

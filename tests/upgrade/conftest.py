@@ -1,0 +1,21 @@
+"""Fixtures of the upgrade tests: the old release (built from this
+repository's history, cached per commit) and the working tree's release."""
+
+import pytest
+
+from tests.upgrade import releases
+
+# The release a rolling upgrade starts from: the newest cut release.
+OLD_RELEASE = '1.0'
+
+
+@pytest.fixture(scope='session')
+def old_release():
+    """Release 1.0's real code in a virtualenv of its own."""
+    return releases.install(OLD_RELEASE)
+
+
+@pytest.fixture(scope='session')
+def new_release():
+    """The working tree's code (the venv running pytest)."""
+    return releases.new_release()
