@@ -117,7 +117,7 @@ def make_node(context):
     return make
 
 
-def wait_for(predicate, timeout=10, interval=0.02, what='condition'):
+def wait_for(predicate, timeout=30, interval=0.02, what='condition'):
     """Poll ``predicate`` until it returns a true value."""
     deadline = time.monotonic() + timeout
     while True:
@@ -129,7 +129,7 @@ def wait_for(predicate, timeout=10, interval=0.02, what='condition'):
         time.sleep(interval)
 
 
-def wait_node(context, uuid, provision_state=None, timeout=10, **fields):
+def wait_node(context, uuid, provision_state=None, timeout=30, **fields):
     """Wait until the node is unlocked and has the given field values."""
     wanted = dict(fields)
     if provision_state is not None:
@@ -147,7 +147,7 @@ def wait_node(context, uuid, provision_state=None, timeout=10, **fields):
 
 @pytest.fixture(name='wait_node')
 def wait_node_fixture(context):
-    def wait(uuid, provision_state=None, timeout=10, **fields):
+    def wait(uuid, provision_state=None, timeout=30, **fields):
         return wait_node(context, uuid, provision_state, timeout, **fields)
     return wait
 

@@ -115,11 +115,11 @@ def test_dead_conductor_periodic_runs(config, context, make_node, wait_for):
                      reservation='dead-host')
     cond = conftest.Conductor().start()
     try:
-        wait_for(lambda: objects.Node.get_by_uuid(
-            context, node.uuid).reservation is None, timeout=20,
-            what='the dead conductor lock to go')
-        node.refresh()
-        assert node.provision_state == 'enroll'
+        # Recovery releases the lock, then fails the node: wait for both.
+        wait_for(lambda: (lambda n: n.reservation is None
+                          and n.provision_state == 'enroll')(
+            objects.Node.get_by_uuid(context, node.uuid)), timeout=20,
+            what='the dead conductor lock to go and the node to fail')
     finally:
         cond.stop()
 
