@@ -49,6 +49,27 @@ def run_command(path, *args, check=True, timeout=120):
     return result
 
 
+def baremetal(service, env, *args, expect_json=True, expect_ok=True):
+    """Run the real ``baremetal`` CLI (noauth) against a service.
+
+    :returns: the parsed ``-f json`` output, or the text output; with
+        ``expect_ok=False`` the command must fail, and its stderr is
+        returned.
+    """
+    cmd = [command('baremetal'), '--os-auth-type', 'none',
+           '--os-endpoint', service.base] + list(args)
+    if expect_json and expect_ok:
+        cmd += ['-f', 'json']
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                            timeout=180)
+    if not expect_ok:
+        assert result.returncode != 0, (args, result.stdout)
+        return result.stderr
+    assert result.returncode == 0, (args, result.stdout, result.stderr,
+                                    service.log()[-5000:])
+    return json.loads(result.stdout) if expect_json else result.stdout
+
+
 class Service(object):
     """One service process with its log file."""
 

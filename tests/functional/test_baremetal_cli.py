@@ -1,25 +1,11 @@
 """The unmodified ``baremetal`` CLI (python-ironicclient) against ironic-lite."""
 
-import json
-import subprocess
-
 from tests.functional import procs
 
 
-def _baremetal(service, env, *args, expect_json=True):
-    cmd = [procs.command('baremetal'), '--os-auth-type', 'none',
-           '--os-endpoint', service.base] + list(args)
-    if expect_json:
-        cmd += ['-f', 'json']
-    result = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                            timeout=180)
-    assert result.returncode == 0, (args, result.stdout, result.stderr,
-                                    service.log()[-5000:])
-    return json.loads(result.stdout) if expect_json else result.stdout
-
-
 def test_node_port_portgroup_lifecycle_with_cli(lite_service, cli_env):
-    bm = lambda *a, **kw: _baremetal(lite_service, cli_env, *a, **kw)
+    def bm(*args, **kwargs):
+        return procs.baremetal(lite_service, cli_env, *args, **kwargs)
 
     node = bm('node', 'create', '--driver', 'fake-hardware',
               '--name', 'cli-node', '--property', 'cpus=4')

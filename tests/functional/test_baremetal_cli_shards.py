@@ -7,36 +7,16 @@ read over plain HTTP (``GET /v1/ports?shard=``), as networking-baremetal
 does.
 """
 
-import json
-import subprocess
-
 from tests.functional import procs
 
 
-def _baremetal(service, env, *args, expect_json=True):
-    cmd = [procs.command('baremetal'), '--os-auth-type', 'none',
-           '--os-endpoint', service.base] + list(args)
-    if expect_json:
-        cmd += ['-f', 'json']
-    result = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                            timeout=180)
-    assert result.returncode == 0, (args, result.stdout, result.stderr,
-                                    service.log()[-5000:])
-    return json.loads(result.stdout) if expect_json else result.stdout
-
-
 def _baremetal_fails(service, env, *args):
-    cmd = [procs.command('baremetal'), '--os-auth-type', 'none',
-           '--os-endpoint', service.base] + list(args)
-    result = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                            timeout=180)
-    assert result.returncode != 0, (args, result.stdout)
-    return result.stderr
+    return procs.baremetal(service, env, *args, expect_ok=False)
 
 
 def test_shards_with_cli(lite_service, cli_env):
     def bm(*args, **kwargs):
-        return _baremetal(lite_service, cli_env, *args, **kwargs)
+        return procs.baremetal(lite_service, cli_env, *args, **kwargs)
 
     uuids = {}
     for name, shard in (('r1-a', 'rack-1'), ('r1-b', 'rack-1'),
