@@ -16,6 +16,8 @@ def _portgroup_query(session, filters=None):
         if filters.get(key) is not None:
             query = query.filter(
                 getattr(models.Portgroup, key) == filters[key])
+    if filters.get('id_in') is not None:
+        query = query.filter(models.Portgroup.id.in_(filters['id_in']))
     if filters.get('shard') is not None or filters.get('project'):
         # The shard and the owner are the node's: one indexed join.
         query = query.join(models.Node,

@@ -61,6 +61,35 @@ def portgroup_uuid(portgroup_id, caches):
                    lambda i: objects.Portgroup.get(ctx, i).uuid)
 
 
+def shows(fields, name, table):
+    """Whether a body rendered with ``fields`` at the request's version
+    contains ``name`` (``fields`` None or empty: every field)."""
+    return (not fields or name in fields) and utils.allows(table.get(name, 0))
+
+
+def prefetch_parent_uuids(ctx, objs, fields, table, caches):
+    """Fill ``caches`` with the node (and port group) UUIDs of a page in
+    one query each, when the rendered bodies show them.
+
+    Only the rows found are cached: a missing parent is then looked up
+    one by one by ``node_uuid``/``portgroup_uuid``, which raise as before.
+    """
+    if 'node_uuid' in table and shows(fields, 'node_uuid', table):
+        ids = {o.node_id for o in objs if o.node_id is not None}
+        if ids:
+            nodes = objects.Node.list(ctx, filters={'id_in': sorted(ids)},
+                                      fields=['uuid'])
+            caches.setdefault('node', {}).update(
+                (n.id, n.uuid) for n in nodes)
+    if ('portgroup_uuid' in table
+            and shows(fields, 'portgroup_uuid', table)):
+        ids = {o.portgroup_id for o in objs if o.portgroup_id is not None}
+        if ids:
+            pgs = objects.Portgroup.list(ctx, filters={'id_in': sorted(ids)})
+            caches.setdefault('portgroup', {}).update(
+                (pg.id, pg.uuid) for pg in pgs)
+
+
 def check_new_fields(values, table):
     """406 for a body key newer than the request (with a real value)."""
     for name, value in values.items():
@@ -154,6 +183,7 @@ class ChildController(base.RoutedController):
         if fields is None and not detail:
             fields = list(self.DEFAULT_FIELDS)
         caches = {}
+        prefetch_parent_uuids(ctx, objs, fields, self.FIELD_TABLE, caches)
         items = [self.render(o, fields, caches) for o in objs]
         # As Ironic: sort_key, sort_dir, detail when given, then the fields
         # returned (the default ones for a plain list); no filters.

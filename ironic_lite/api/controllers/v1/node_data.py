@@ -156,10 +156,11 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
     wanted = (set(fields) if fields is not None
               else set(mv.NODE_FIELD_MIN_VERSION))
     body = {}
+    current = utils.minor()   # once per body, not once per field
     for name in mv.NODE_FIELD_MIN_VERSION:
         if name in mv.NODE_LINK_FIELDS or name not in wanted:
             continue
-        if mv.NODE_FIELD_MIN_VERSION[name] > utils.minor():
+        if mv.NODE_FIELD_MIN_VERSION[name] > current:
             continue
         body[name] = field_value(node, name, chassis_cache)
     body['links'] = link.self_and_bookmark('nodes', node.uuid)
@@ -167,7 +168,7 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
         for sub in ('ports', 'states', 'portgroups', 'volume'):
             body[sub] = link.self_and_bookmark('nodes',
                                                '%s/%s' % (node.uuid, sub))
-    return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION)
+    return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION, current)
 
 
 # -- provisioning checks -----------------------------------------------------

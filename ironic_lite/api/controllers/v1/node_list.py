@@ -61,6 +61,32 @@ def _by_conductor(nodes, conductor):
             == conductor]
 
 
+# API fields computed from other node fields (the rest read their own).
+_DERIVED_FROM = {
+    'chassis_uuid': ('chassis_id',),
+    'conductor': ('driver', 'conductor_group'),
+    'traits': (),
+    'allocation_uuid': (),
+}
+
+
+def _fields_to_read(fields, params):
+    """The object fields a list rendering ``fields`` needs, for
+    ``Node.list(fields=...)`` (None: all of them, for a detailed list).
+
+    Besides the fields shown: ``uuid`` (links, the ``next`` marker) and
+    what the ``?conductor=`` filter computes the conductor from.
+    """
+    if fields is None:
+        return None
+    needed = {'uuid'}
+    for name in fields:
+        needed.update(_DERIVED_FROM.get(name, (name,)))
+    if params.get('conductor'):
+        needed.update(_DERIVED_FROM['conductor'])
+    return sorted(needed)
+
+
 def list_nodes(params, resource, detail=False, chassis_uuid=None):
     """The body of a node list request.
 
@@ -81,13 +107,15 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     project = policy.list_project_filter('node', ctx, params.get('owner'))
     if project is not None:
         filters['project'] = project
-    nodes = objects.Node.list(ctx, limit=limit, marker=marker,
-                              sort_key=sort_key, sort_dir=sort_dir,
-                              filters=filters)
-    if params.get('conductor'):
-        nodes = _by_conductor(nodes, params['conductor'])
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
+    # A plain or ?fields= list reads only the columns it renders.
+    nodes = objects.Node.list(ctx, limit=limit, marker=marker,
+                              sort_key=sort_key, sort_dir=sort_dir,
+                              filters=filters,
+                              fields=_fields_to_read(fields, params))
+    if params.get('conductor'):
+        nodes = _by_conductor(nodes, params['conductor'])
     cache = {}
     items = [node_data.render(n, fields, sub_links=True,
                               chassis_cache=cache) for n in nodes]

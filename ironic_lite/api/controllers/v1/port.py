@@ -90,8 +90,7 @@ def render(port, fields=None, caches=None):
     caches = caches if caches is not None else {}
     body = {
         'uuid': port.uuid, 'address': port.address,
-        'node_uuid': child.node_uuid(port.node_id, caches),
-        'portgroup_uuid': child.portgroup_uuid(port.portgroup_id, caches),
+        'node_uuid': None, 'portgroup_uuid': None,   # set below
         'extra': port.extra or {}, 'internal_info': port.internal_info or {},
         'local_link_connection': port.local_link_connection or {},
         'pxe_enabled': port.pxe_enabled,
@@ -101,7 +100,14 @@ def render(port, fields=None, caches=None):
         'updated_at': child.isotime(port.updated_at),
         'links': link.self_and_bookmark('ports', port.uuid),
     }
-    body = utils.hide_fields(body, mv.PORT_FIELD_MIN_VERSION)
+    # The parents' UUIDs cost a lookup: only when the body shows them.
+    table = mv.PORT_FIELD_MIN_VERSION
+    if child.shows(fields, 'node_uuid', table):
+        body['node_uuid'] = child.node_uuid(port.node_id, caches)
+    if child.shows(fields, 'portgroup_uuid', table):
+        body['portgroup_uuid'] = child.portgroup_uuid(port.portgroup_id,
+                                                      caches)
+    body = utils.hide_fields(body, table)
     return utils.select_fields(body, fields) if fields else body
 
 

@@ -64,7 +64,7 @@ def render(pg, fields=None, caches=None):
     caches = caches if caches is not None else {}
     body = {
         'uuid': pg.uuid, 'address': pg.address, 'name': pg.name,
-        'node_uuid': child.node_uuid(pg.node_id, caches),
+        'node_uuid': None,   # set below, when shown
         'extra': pg.extra or {}, 'internal_info': pg.internal_info or {},
         'mode': pg.mode, 'properties': pg.properties or {},
         'standalone_ports_supported': pg.standalone_ports_supported,
@@ -72,6 +72,9 @@ def render(pg, fields=None, caches=None):
         'updated_at': child.isotime(pg.updated_at),
         'links': link.self_and_bookmark('portgroups', pg.uuid),
     }
+    # The node's UUID costs a lookup: only when the body shows it.
+    if child.shows(fields, 'node_uuid', mv.PORTGROUP_FIELD_MIN_VERSION):
+        body['node_uuid'] = child.node_uuid(pg.node_id, caches)
     if not fields:
         body['ports'] = link.self_and_bookmark('portgroups',
                                                pg.uuid + '/ports')

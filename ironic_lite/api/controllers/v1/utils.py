@@ -40,11 +40,16 @@ def not_acceptable(min_minor=None):
         'be 1.%d' % min_minor)
 
 
-def hide_fields(body, table):
-    """Drop the keys the request's version does not know yet."""
-    for key in list(body):
-        if table.get(key, 0) > minor():
-            del body[key]
+def hide_fields(body, table, current=None):
+    """Drop the keys the request's version does not know yet.
+
+    :param current: the request's minor version, when the caller already
+        has it (a list renders many bodies): saves the lookup.
+    """
+    if current is None:
+        current = minor()
+    for key in [k for k in body if table.get(k, 0) > current]:
+        del body[key]
     return body
 
 
