@@ -56,8 +56,13 @@ class HashRingManager(object):
         key = (driver, conductor_group or '')
         ring = self.rings(context).get(key)
         if ring is None:
-            # The cache may predate a conductor that just started.
-            self.reset()
+            # The cache may predate a conductor that just started: rebuild
+            # it, but at most once a second (a list of nodes no conductor
+            # serves would otherwise rebuild it for every node).
+            with self._lock:
+                stale = time.monotonic() - self._built_at > 1.0
+            if stale:
+                self.reset()
             rings = self.rings(context)
             ring = rings.get(key)
             if ring is None:
