@@ -161,8 +161,10 @@ def wait_provision_state(base, node, state, timeout=60):
         if body and body.get('last_error') and body.get(
                 'provision_state', '').endswith('failed'):
             raise AssertionError('node failed: %s' % body['last_error'])
+        # Reached once the state is stable and the conductor's worker has
+        # let go of the node (it saves the state, then releases the lock).
         if body and body.get('provision_state') == state and not body.get(
-                'target_provision_state'):
+                'target_provision_state') and body.get('reservation') is None:
             return body
         return None
     return wait_for(reached, timeout=timeout,
