@@ -16,6 +16,17 @@ CAPTURE = '{}'
 REST = '...'
 
 
+# The collection routes every CRUD resource has (nodes, ports, ...).
+CRUD_ROUTES = (
+    ('GET', (), 'get_all'),
+    ('POST', (), 'post'),
+    ('GET', ('detail',), 'detail'),
+    ('GET', (CAPTURE,), 'get_one'),
+    ('PATCH', (CAPTURE,), 'patch'),
+    ('DELETE', (CAPTURE,), 'delete'),
+)
+
+
 def _match(pattern, args):
     """(captured values, rest of the path) or None."""
     rest = None

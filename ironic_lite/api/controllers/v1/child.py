@@ -7,6 +7,7 @@ from oslo_utils import uuidutils
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import collection
+from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.common import exception
@@ -117,14 +118,7 @@ class ChildController(base.RoutedController):
     PATCH_ALLOWED = frozenset()
     EXTRA_ROUTES = ()
 
-    BASE_ROUTES = (
-        ('GET', (), 'get_all'),
-        ('POST', (), 'post'),
-        ('GET', ('detail',), 'detail'),
-        ('GET', (base.CAPTURE,), 'get_one'),
-        ('PATCH', (base.CAPTURE,), 'patch'),
-        ('DELETE', (base.CAPTURE,), 'delete'),
-    )
+    BASE_ROUTES = base.CRUD_ROUTES
 
     def __init__(self, node_ident=None):
         self.node_ident = node_ident
@@ -154,6 +148,20 @@ class ChildController(base.RoutedController):
         return []
 
     # -- helpers ----------------------------------------------------------
+
+    @staticmethod
+    def address_and_shard_filters(params, filters):
+        """Add ?address= and ?shard= (ports and port groups) to filters.
+
+        Every filter given must match (AND): ?node=X&shard=S lists the
+        items of X only when X is in S.
+        """
+        if params.get('address'):
+            filters['address'] = params['address'].lower()
+        shards = shard.query_filter(params)
+        if shards is not None:
+            filters['shard'] = shards
+        return filters
 
     def _authorized(self, action, ident):
         ctx = pecan.request.context

@@ -143,13 +143,7 @@ def _patch_values(patch, field):
 
 
 class NodesController(base.RoutedController):
-    ROUTES = (
-        ('GET', (), 'get_all'),
-        ('POST', (), 'post'),
-        ('GET', ('detail',), 'detail'),
-        ('GET', (base.CAPTURE,), 'get_one'),
-        ('PATCH', (base.CAPTURE,), 'patch'),
-        ('DELETE', (base.CAPTURE,), 'delete'),
+    ROUTES = base.CRUD_ROUTES + (
         (base.ANY, (base.CAPTURE, 'states', base.REST), 'states'),
         (base.ANY, (base.CAPTURE, 'maintenance', base.REST), 'maintenance'),
         (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),

@@ -151,14 +151,7 @@ class PortsController(child.ChildController):
         if pg_ident:
             filters['portgroup_id'] = objects.Portgroup.get(
                 ctx, pg_ident).id
-        if params.get('address'):
-            filters['address'] = params['address'].lower()
-        # Every filter given must match (AND): ?node=X&shard=S lists the
-        # ports of X only when X is in S.
-        shards = shard.query_filter(params)
-        if shards is not None:
-            filters['shard'] = shards
-        return filters
+        return self.address_and_shard_filters(params, filters)
 
     def next_filters(self, params):
         return shard.next_params(params)

@@ -124,13 +124,7 @@ class PortgroupsController(child.ChildController):
             filters['node_id'] = child.get_node_for_filter(
                 pecan.request.context, node_ident,
                 self.node_ident is not None).id
-        if params.get('address'):
-            filters['address'] = params['address'].lower()
-        # AND with the other filters, as for ports.
-        shards = shard.query_filter(params)
-        if shards is not None:
-            filters['shard'] = shards
-        return filters
+        return self.address_and_shard_filters(params, filters)
 
     def next_filters(self, params):
         return shard.next_params(params)
