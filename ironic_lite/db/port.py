@@ -15,16 +15,10 @@ def _port_query(session, filters=None):
     for key in ('node_id', 'portgroup_id', 'address', 'physical_network'):
         if filters.get(key) is not None:
             query = query.filter(getattr(models.Port, key) == filters[key])
-    if filters.get('shard') is not None or filters.get('project'):
-        # The shard and the owner are the node's: one indexed join.
-        query = query.join(models.Node,
-                           models.Port.node_id == models.Node.id)
-    if filters.get('shard') is not None:
-        query = query.filter(db_node.shard_condition(filters['shard']))
-    if filters.get('project'):
-        project = filters['project']
-        query = query.filter((models.Node.owner == project)
-                             | (models.Node.lessee == project))
+    condition = db_node.owned_by_nodes(session, models.Port.node_id,
+                                       filters)
+    if condition is not None:
+        query = query.filter(condition)
     return query
 
 

@@ -18,16 +18,10 @@ def _portgroup_query(session, filters=None):
                 getattr(models.Portgroup, key) == filters[key])
     if filters.get('id_in') is not None:
         query = query.filter(models.Portgroup.id.in_(filters['id_in']))
-    if filters.get('shard') is not None or filters.get('project'):
-        # The shard and the owner are the node's: one indexed join.
-        query = query.join(models.Node,
-                           models.Portgroup.node_id == models.Node.id)
-    if filters.get('shard') is not None:
-        query = query.filter(db_node.shard_condition(filters['shard']))
-    if filters.get('project'):
-        project = filters['project']
-        query = query.filter((models.Node.owner == project)
-                             | (models.Node.lessee == project))
+    condition = db_node.owned_by_nodes(session, models.Portgroup.node_id,
+                                       filters)
+    if condition is not None:
+        query = query.filter(condition)
     return query
 
 

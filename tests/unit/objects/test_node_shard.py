@@ -80,6 +80,14 @@ def test_ports_and_portgroups_by_their_node_shard(ctx):
         both = cls.list(ctx, filters={'shard': ['a'],
                                       'node_id': fleet['b1'].id})
         assert both == []
+    # The owner is the node's too: shard and project are ANDed.
+    fleet['b1'].owner = 'p1'
+    fleet['b1'].save()
+    for cls in (objects.Port, objects.Portgroup):
+        owned = cls.list(ctx, filters={'shard': ['a', 'b'],
+                                       'project': 'p1'})
+        assert [node_of[p.node_id] for p in owned] == ['b1']
+        assert cls.list(ctx, filters={'project': 'p2'}) == []
 
 
 def _raw_node(uuid):
