@@ -41,6 +41,18 @@ RELEASE_MAPPING = {
             'Conductor': ['1.0'],
         },
     },
+    # Cut 2026-11-22: shard keys, the first rolling upgrade.  Frozen.
+    '2.0': {
+        'api': '1.82',
+        'rpc': '1.1',
+        'objects': {
+            'Node': ['1.1'],
+            'Port': ['1.0'],
+            'Portgroup': ['1.0'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+        },
+    },
     # Cut 2026-11-22: the versioned core.  Frozen (see the module doc).
     '1.0': {
         'api': '1.81',
@@ -59,6 +71,7 @@ RELEASE_MAPPING = {
 # alphabetical order: anvil, bellows, chisel, ...).
 RELEASE_ALIASES = {
     'anvil': '1.0',
+    'bellows': '2.0',
 }
 
 
