@@ -2,4 +2,4 @@
 
 # The release this tree builds.  It changes only when a release is cut
 # (see doc/source/contributor/rolling-upgrades.rst).
-RELEASE = '2.0'
+RELEASE = '3.0'
