@@ -31,9 +31,9 @@ def queries(shard, marker):
                                        **PAGE)),
         ('unsharded nodes (sharded=false), LIMIT 1000 by id',
          lambda: db_node.get_node_list({'sharded': False}, **PAGE)),
-        ('ports of one shard (JOIN nodes), LIMIT 1000 by id',
+        ('ports of one shard (node ids by sub-select), LIMIT 1000 by id',
          lambda: db_port.get_port_list({'shard': [shard]}, **PAGE)),
-        ('port groups of one shard (JOIN nodes), LIMIT 1000 by id',
+        ('port groups of one shard (node ids by sub-select), LIMIT 1000 by id',
          lambda: db_portgroup.get_portgroup_list({'shard': [shard]},
                                                  **PAGE)),
     ]
