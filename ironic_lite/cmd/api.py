@@ -18,10 +18,16 @@ def api_service():
                             shutdown_timeout=CONF.graceful_shutdown_timeout)
 
 
+def api_reporter():
+    """The API's record in the services table: named host:port."""
+    return service.ServiceReporter(
+        'api', '%s:%s' % (CONF.host, CONF.api.port))
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
-    return service.run([api_service()])
+    return service.run([api_reporter(), api_service()])
 
 
 if __name__ == '__main__':

@@ -11,7 +11,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-conductor')
     conductor = manager.ConductorManager()
-    return service.run([service.RPCService(conductor)])
+    return service.run([service.ServiceReporter('conductor', conductor.host),
+                        service.RPCService(conductor)])
 
 
 if __name__ == '__main__':

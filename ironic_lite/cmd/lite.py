@@ -25,8 +25,12 @@ def main(argv=None):
     migration.upgrade()
     conductor = service.RPCService(manager.ConductorManager())
     # The conductor starts first and stops last: the API never routes a
-    # request to a conductor that is not listening.
-    return service.run([conductor, api.api_service()])
+    # request to a conductor that is not listening.  Each is recorded in
+    # the services table before it starts and marked offline after it
+    # stops.
+    return service.run([
+        service.ServiceReporter('conductor', conductor.host), conductor,
+        api.api_reporter(), api.api_service()])
 
 
 if __name__ == '__main__':

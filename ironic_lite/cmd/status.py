@@ -12,10 +12,13 @@ from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
 from ironic_lite import objects
 from ironic_lite.objects import migrations as obj_migrations
+from ironic_lite.objects import service as service_obj
+from ironic_lite import version
 
 CONF = conf.CONF
 Code = upgradecheck.Code
@@ -76,10 +79,51 @@ class Checks(upgradecheck.UpgradeCommands):
                           % (unsharded, sharded))
         return Result(Code.SUCCESS)
 
+    def _check_upgrade_state(self):
+        """Which step of a rolling upgrade the deployment is in.
+
+        From the services table (every live API and conductor with its
+        release and pin) and the conductors table (conductors of releases
+        that did not report).  Fails on an unsafe state, warns while an
+        upgrade is under way, passes when none is.
+        """
+        if not db_migration.has_tables():
+            return Result(Code.SUCCESS, 'The database has no tables yet.')
+        schema_current = db_migration.version() == db_migration.head()
+        context = ir_context.get_admin_context()
+        if schema_current:
+            records = service_obj.deployment_records(context)
+        else:
+            # No services table yet: only the conductors table tells.
+            records = [upgrade_state.Record(upgrade_state.CONDUCTOR, c.hostname,
+                                            None, None)
+                       for c in objects.Conductor.list_active(
+                           context, CONF.conductor.heartbeat_timeout)]
+        pending = sum(obj_migrations.rows_not_at_latest().values()) \
+            if schema_current else 0
+        state = upgrade_state.assess(records, version.RELEASE,
+                                     schema_current=schema_current,
+                                     pending_rows=pending)
+        lines = ['Step: %s.' % state.step,
+                 'Next safe step: %s' % state.next_step]
+        lines.extend('UNSAFE: %s' % p for p in state.problems)
+        lines.extend('Note: %s' % n for n in state.notes)
+        lines.append('Services alive (%d):' % len(records))
+        lines.extend('  %s' % upgrade_state.describe(r)
+                     for r in sorted(records))
+        if state.problems:
+            code = Code.FAILURE
+        elif state.in_progress or state.notes:
+            code = Code.WARNING
+        else:
+            code = Code.SUCCESS
+        return Result(code, '\n'.join(lines))
+
     _upgrade_checks = (
         ('Database schema', _check_schema),
         ('Object versions', _check_object_versions),
         ('Node shards', _check_shards),
+        ('Upgrade state', _check_upgrade_state),
         ('Policy File JSON to YAML Migration',
          (common_checks.check_policy_json, {'conf': CONF})),
     )

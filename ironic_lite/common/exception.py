@@ -266,3 +266,8 @@ class ConductorTooOld(Conflict):
                 'changed. During a rolling upgrade, unpin every conductor '
                 'before any API (step 6.1 before 6.3), or pin this API to '
                 'the older release.')
+
+
+class ServiceStartRefused(IronicException):
+    """A service must not start in the current state of the deployment."""
+    _msg_fmt = '%(reason)s'

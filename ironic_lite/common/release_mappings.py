@@ -39,6 +39,7 @@ RELEASE_MAPPING = {
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],
             'Conductor': ['1.0'],
+            'Service': ['1.0'],
         },
     },
     # Cut 2026-11-22: shard keys, the first rolling upgrade.  Frozen.

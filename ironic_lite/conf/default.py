@@ -46,6 +46,24 @@ opts = [
                     'rebuilds them from the conductors table.  A '
                     'conductor that stops keeps serving this long (plus '
                     'one second) after it has left the rings.'),
+    cfg.IntOpt('report_interval',
+               default=10, min=1,
+               help='Seconds between two reports of a running ironic-api '
+                    'or ironic-conductor in the services table: its '
+                    'heartbeat, with its release and pin.'),
+    cfg.IntOpt('service_down_time',
+               default=60, min=1,
+               help='A service that has not reported for this many seconds '
+                    'is considered stopped by ironic-status and by the '
+                    'start-up checks.  Keep it well above '
+                    'report_interval.'),
+    cfg.BoolOpt('allow_unsafe_unpin',
+                default=False,
+                help='Let a service start with no pin_release_version '
+                     'while services of an older release are still alive. '
+                     'Unsafe: the older services cannot read what the '
+                     'unpinned one writes or sends.  Meant only for '
+                     'recovering from a stale services table.'),
     cfg.IntOpt('graceful_shutdown_timeout',
                default=60,
                help='Seconds a service waits for in-flight work when it '

@@ -78,7 +78,8 @@ def create_schema():
 def object_tables():
     """Object name -> model of every table that carries a ``version``."""
     return {name: getattr(models, name)
-            for name in ('Chassis', 'Conductor', 'Node', 'Port', 'Portgroup')}
+            for name in ('Chassis', 'Conductor', 'Node', 'Port', 'Portgroup',
+                         'Service')}
 
 
 def has_tables():

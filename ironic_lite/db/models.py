@@ -90,6 +90,27 @@ class Conductor(Base):
     version = Column(String(15), nullable=True)
 
 
+class Service(Base):
+    """One running ironic-api or ironic-conductor process (release 3.0).
+
+    ``name`` identifies the process within its type: the conductor's host,
+    or ``host:port`` for an API.  ``updated_at`` is its heartbeat.
+    """
+    __tablename__ = 'services'
+    __table_args__ = _table_args(
+        UniqueConstraint('service_type', 'name',
+                         name='uniq_services0service_type0name'))
+
+    id = Column(Integer, primary_key=True)
+    service_type = Column(String(32), nullable=False)
+    name = Column(String(255), nullable=False)
+    host = Column(String(255), nullable=False)
+    release = Column(String(32), nullable=False)
+    pin = Column(String(32), nullable=True)
+    online = Column(Boolean, default=True)
+    version = Column(String(15), nullable=True)
+
+
 class Node(Base):
     __tablename__ = 'nodes'
     __table_args__ = _table_args(

@@ -8,3 +8,4 @@ def register_all():
     __import__('ironic_lite.objects.node')
     __import__('ironic_lite.objects.port')
     __import__('ironic_lite.objects.portgroup')
+    __import__('ironic_lite.objects.service')

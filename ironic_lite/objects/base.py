@@ -84,6 +84,9 @@ class IronicObject(ovo_base.VersionedObject):
 
     OBJ_SERIAL_NAMESPACE = 'ironic_object'
     OBJ_PROJECT_NAMESPACE = 'ironic'
+    # True for an object that is only stored, never sent over RPC (see
+    # get_target_version).
+    DB_ONLY = False
 
     # Every object carries these; they are part of each field_history's
     # first version.
@@ -111,14 +114,20 @@ class IronicObject(ovo_base.VersionedObject):
     def get_target_version(cls):
         """The version to write and send: the pinned one, else the latest.
 
+        An object that the pinned release does not know at all is written
+        at its latest version when it is ``DB_ONLY`` (never sent over RPC):
+        the older release never reads its table.
+
         :raises: ObjectVersionNotSupported if the pinned release does not
-            know this object at all.
+            know this object at all and it may be sent over RPC.
         """
         pin = CONF.pin_release_version
         if not pin:
             return cls.VERSION
         entry = release_mappings.get_release(pin)
         versions = entry['objects'].get(cls.obj_name())
+        if not versions and cls.DB_ONLY:
+            return cls.VERSION
         if not versions:
             raise exception.ObjectVersionNotSupported(
                 objname=cls.obj_name(), version='(none in %s)' % pin)

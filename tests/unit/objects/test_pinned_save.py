@@ -29,6 +29,9 @@ def _make(name, ctx):
     if name == 'Conductor':
         return objects.Conductor.register(ctx, 'pinned-host',
                                           ['fake-hardware'], '')
+    if name == 'Service':
+        return objects.Service.report(ctx, 'api', 'pinned-host:6385',
+                                      'pinned-host')
     if name == 'Chassis':
         obj = objects.Chassis(ctx, description='pinned')
     elif name == 'Node':
@@ -47,6 +50,9 @@ def _save_pinned(name, obj, ctx):
     if name == 'Conductor':
         return objects.Conductor.register(ctx, obj.hostname, ['other'], '',
                                           update_existing=True)
+    if name == 'Service':
+        return objects.Service.report(ctx, obj.service_type, obj.name,
+                                      'other-host')
     obj.extra = {'changed': 'while pinned'}
     obj.save()
     return obj
@@ -54,7 +60,7 @@ def _save_pinned(name, obj, ctx):
 
 def _raw_row(name, obj):
     model = db_migration.object_tables()[name]
-    key = 'hostname' if name == 'Conductor' else 'uuid'
+    key = {'Conductor': 'hostname', 'Service': 'name'}.get(name, 'uuid')
     with db_api.get_engine().connect() as conn:
         return conn.execute(sa.select(model.__table__).where(
             model.__table__.c[key] == getattr(obj, key))).mappings().one()

@@ -1,0 +1,76 @@
+"""The services table: which process runs which release, with which pin."""
+
+import datetime
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+
+from ironic_lite.db import api
+from ironic_lite.db import models
+
+
+def report_service(values):
+    """Insert or refresh the row of (service_type, name); a heartbeat.
+
+    :returns: the row.
+    """
+    key = {'service_type': values['service_type'], 'name': values['name']}
+    for _attempt in range(2):
+        try:
+            with api.writer() as session:
+                row = (session.query(models.Service).filter_by(**key)
+                       .one_or_none())
+                if row is None:
+                    row = models.Service()
+                    session.add(row)
+                row.update(dict(values, online=True))
+                row.updated_at = timeutils.utcnow()
+                session.flush()
+                return row
+        except db_exc.DBDuplicateEntry:
+            # Another process of the same name inserted first (a restart
+            # racing its predecessor's last heartbeat): update that row.
+            continue
+    raise RuntimeError('could not record service %(service_type)s '
+                       '%(name)s' % key)
+
+
+def stop_service(service_type, name):
+    """Mark a service offline (a graceful stop)."""
+    with api.writer() as session:
+        (session.query(models.Service)
+         .filter_by(service_type=service_type, name=name)
+         .update({'online': False, 'updated_at': timeutils.utcnow()},
+                 synchronize_session=False))
+
+
+def get_service_list():
+    with api.reader() as session:
+        return (session.query(models.Service)
+                .order_by(models.Service.service_type, models.Service.name)
+                .all())
+
+
+def get_alive_services(interval):
+    """Rows of the services online that reported in the last ``interval``
+    seconds."""
+    since = timeutils.utcnow() - datetime.timedelta(seconds=interval)
+    with api.reader() as session:
+        return (session.query(models.Service)
+                .filter(models.Service.online.is_(True))
+                .filter(models.Service.updated_at >= since)
+                .order_by(models.Service.service_type, models.Service.name)
+                .all())
+
+
+def get_services_by_name(service_type, names=None):
+    """Rows of ``service_type`` whose name is in ``names`` (all of them
+    when ``names`` is None)."""
+    if names is not None and not names:
+        return []
+    with api.reader() as session:
+        query = (session.query(models.Service)
+                 .filter(models.Service.service_type == service_type))
+        if names is not None:
+            query = query.filter(models.Service.name.in_(list(names)))
+        return query.all()

@@ -1,0 +1,108 @@
+"""A running ironic-api or ironic-conductor process, as it reports itself.
+
+Every process records its type, name, host, release and effective pin in
+the ``services`` table and refreshes the row as its heartbeat
+(``[DEFAULT]/report_interval``).  ``ironic-status upgrade check`` reads the
+rows to tell where a rolling upgrade stands, and a service starting
+unpinned reads them to refuse while an older release is still alive.
+
+Releases before 3.0 did not report: their conductors are seen through the
+conductors table only (release unknown), their API services not at all.
+"""
+
+from ironic_lite.common import release_mappings
+from ironic_lite.common import upgrade_state
+from ironic_lite import conf
+from ironic_lite.db import conductor as db_conductor
+from ironic_lite.db import service as db_service
+from ironic_lite.objects import base
+from ironic_lite.objects import fields
+from ironic_lite import version
+
+CONF = conf.CONF
+
+API = upgrade_state.API
+CONDUCTOR = upgrade_state.CONDUCTOR
+
+
+@base.IronicObjectRegistry.register
+class Service(base.IronicObject):
+    # Version 1.0: initial version (release 3.0)
+    VERSION = '1.0'
+    # Never sent over RPC: a service pinned to a release without this
+    # object still records itself (see IronicObject.get_target_version).
+    DB_ONLY = True
+
+    fields = dict(base.IronicObject.fields, **{
+        'id': fields.IntegerField(),
+        'service_type': fields.StringField(),
+        'name': fields.StringField(),
+        'host': fields.StringField(),
+        'release': fields.StringField(),
+        'pin': fields.StringField(nullable=True),
+        'online': fields.BooleanField(),
+    })
+
+    field_history = {
+        '1.0': ('created_at', 'updated_at', 'id', 'service_type', 'name',
+                'host', 'release', 'pin', 'online'),
+    }
+
+    @classmethod
+    def report(cls, context, service_type, name, host):
+        """Record this process (release and pin from this code and its
+        configuration) and refresh its heartbeat."""
+        pin = CONF.pin_release_version
+        obj = cls(context, service_type=service_type, name=name, host=host,
+                  release=version.RELEASE,
+                  pin=release_mappings.resolve(pin) if pin else None,
+                  online=True)
+        row = db_service.report_service(obj.do_version_changes_for_db())
+        return cls._from_db_object(context, cls(), row)
+
+    def stop(self):
+        """Mark this process offline (a graceful stop)."""
+        db_service.stop_service(self.service_type, self.name)
+
+    @classmethod
+    def list(cls, context):
+        return cls._from_db_object_list(context,
+                                        db_service.get_service_list())
+
+    @classmethod
+    def list_alive(cls, context, interval=None):
+        """Services that reported within ``[DEFAULT]/service_down_time``."""
+        if interval is None:
+            interval = CONF.service_down_time
+        return cls._from_db_object_list(
+            context, db_service.get_alive_services(interval))
+
+    @classmethod
+    def get_by_names(cls, context, service_type, names=None):
+        """{name: Service} of the given names (missing ones left out);
+        every one of ``service_type`` when ``names`` is None."""
+        rows = db_service.get_services_by_name(service_type, names)
+        return {row.name: cls._from_db_object(context, cls(), row)
+                for row in rows}
+
+    @staticmethod
+    def silent_conductor_hosts(interval=None):
+        """Host names of alive conductors that have no services row: they
+        run a release older than 3.0, which did not report itself."""
+        if interval is None:
+            interval = CONF.conductor.heartbeat_timeout
+        alive = {row.hostname
+                 for row in db_conductor.get_active_conductors(interval)}
+        reported = {row.name for row in db_service.get_services_by_name(
+            CONDUCTOR, alive)}
+        return sorted(alive - reported)
+
+
+def deployment_records(context):
+    """An ``upgrade_state.Record`` for every live service: those in the
+    services table, and conductors of releases that did not report."""
+    records = [upgrade_state.Record(s.service_type, s.name, s.release, s.pin)
+               for s in Service.list_alive(context)]
+    records.extend(upgrade_state.Record(CONDUCTOR, host, None, None)
+                   for host in Service.silent_conductor_hosts())
+    return records

@@ -1,0 +1,97 @@
+"""upgrade_state.assess: the step, the next safe step, the unsafe states,
+walked through the rolling-upgrade table from 2.0 to 3.0 (and 3.0 to 4.0,
+where every service reports)."""
+
+import pytest
+
+from ironic_lite.common import upgrade_state as us
+
+R = us.Record
+
+
+def cond(name, release='3.0', pin=None):
+    return R(us.CONDUCTOR, name, release, pin)
+
+
+def api(name, release='3.0', pin=None):
+    return R(us.API, name, release, pin)
+
+
+def step_of(records, **kwargs):
+    state = us.assess(records, '3.0', **kwargs)
+    return state.step.split(':')[0], state
+
+
+@pytest.mark.parametrize('records,kwargs,step,busy', [
+    ([], {}, 'no service alive', False),
+    ([cond('c1', None), cond('c2', None)], {'schema_current': False}, '0',
+     True),
+    ([cond('c1', None), cond('c2', None)], {}, '2', True),
+    ([cond('c1', None), cond('c2', pin='2.0')], {}, '4', True),
+    ([cond('c1', pin='2.0'), cond('c2', pin='2.0'), api('a1', '2.0')], {},
+     '5', True),
+    ([cond('c1', pin='2.0'), api('a1', pin='2.0')], {}, '5.2', True),
+    ([cond('c1'), cond('c2', pin='2.0'), api('a1', pin='2.0')], {}, '6.1',
+     True),
+    ([cond('c1'), cond('c2'), api('a1', pin='2.0'), api('a2')], {}, '6.3',
+     True),
+    ([cond('c1'), api('a1')], {'pending_rows': 4}, '7', True),
+    ([cond('c1'), api('a1')], {}, 'done', False),
+])
+def test_the_steps_of_the_table(records, kwargs, step, busy):
+    found, state = step_of(records, **kwargs)
+    assert (found, state.in_progress, state.problems) == (step, busy, [])
+
+
+def test_next_step_names_the_services_to_act_on():
+    _, state = step_of([cond('c1'), cond('c2', pin='2.0'),
+                        api('a1', pin='2.0')])
+    assert state.next_step.startswith('Unpin conductor(s) c2 one at a time')
+    _, state = step_of([cond('c1', None), cond('c2', pin='2.0')])
+    assert state.next_step == (
+        'Upgrade conductor(s) c1 to release 3.0 with '
+        '[DEFAULT]/pin_release_version = 2.0, one at a time.')
+
+
+def test_unpinned_with_old_alive_is_unsafe():
+    _, state = step_of([cond('c1', None), cond('c2'), api('a1', '2.0')])
+    assert len(state.problems) == 1
+    problem = state.problems[0]
+    assert 'conductor c2 (release 3.0, unpinned)' in problem
+    assert 'conductor c1 (release before 3.0, not reporting)' in problem
+    assert 'api a1 (release 2.0, unpinned)' in problem
+
+
+def test_api_unpinned_before_conductors_is_unsafe():
+    _, state = step_of([cond('c1', pin='2.0'), api('a1')])
+    assert state.problems and 'Unpin every conductor first' in \
+        state.problems[0]
+
+
+def test_a_pin_equal_to_the_own_release_is_no_pin():
+    assert us.effective_pin(cond('c1', pin='3.0')) is None
+    found, state = step_of([cond('c1', pin='3.0'), api('a1')])
+    assert (found, state.problems) == ('done', [])
+
+
+def test_legacy_api_services_are_noted_while_pinned_to_them():
+    _, state = step_of([cond('c1', pin='2.0'), api('a1', pin='2.0')])
+    assert state.notes == ['ironic-api services of release 2.0 do not '
+                           'report themselves: make sure none is still '
+                           'running.']
+    _, state = step_of([cond('c1', '4.0', pin='3.0')])
+    assert state.notes == []
+
+
+def test_target_is_the_newest_release_alive():
+    state = us.assess([cond('c1', '4.0', pin='3.0'), cond('c2', '3.0')],
+                      '3.0')
+    assert state.target == '4.0'
+    assert state.step.startswith('4:')
+
+
+def test_unpin_blockers_skip_the_service_itself():
+    records = [cond('c1', None), cond('c2', '2.0'), api('a1')]
+    assert us.unpin_blockers(records, '3.0', own=(us.CONDUCTOR, 'c1')) == [
+        cond('c2', '2.0')]
+    assert us.unpin_blockers([api('a1'), cond('c1')], '3.0') == []
