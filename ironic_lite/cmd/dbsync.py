@@ -19,6 +19,7 @@ lets a deployment tool tell "run again" from "broken"); 127 bad arguments.
 
 import argparse
 import sys
+import time
 
 from oslo_config import cfg
 
@@ -165,11 +166,58 @@ def parse_migration_options(values):
     return options
 
 
-def run_batch(context, max_count, options, report):
-    """Run the migrations in order, migrating at most ``max_count`` rows.
+class Progress(object):
+    """Per-migration totals of a run, and the progress lines it prints.
 
-    Adds ``[total, migrated]`` per migration to ``report`` (totals from the
-    first batch that ran it, migrated summed).
+    ``total`` is what a migration needed when the run first called it;
+    ``done`` sums its batches; ``errors`` counts the batches that raised.
+    """
+
+    def __init__(self, out=None):
+        self.out = out or sys.stdout
+        self.started = time.monotonic()
+        self.rows = {}
+
+    def entry(self, name):
+        return self.rows.setdefault(name, {'total': None, 'done': 0,
+                                           'errors': 0})
+
+    def record(self, batch, name, total, done):
+        entry = self.entry(name)
+        if entry['total'] is None:
+            entry['total'] = total
+        entry['done'] += done
+        elapsed = max(time.monotonic() - self.started, 1e-6)
+        print('batch %d: %s: %d/%d migrated (%.0f rows/s)'
+              % (batch, name, entry['done'], entry['total'],
+                 entry['done'] / elapsed), file=self.out, flush=True)
+
+    def error(self, name):
+        self.entry(name)['errors'] += 1
+
+    def left(self):
+        return any((e['total'] or 0) > e['done'] for e in self.rows.values())
+
+    def print_summary(self):
+        names = list(self.rows)
+        width = max([len('Migration')] + [len(n) for n in names])
+        line = '+-%s-+-%s-+-%s-+-%s-+' % ('-' * width, '-' * 12, '-' * 9,
+                                          '-' * 6)
+        print(line, file=self.out)
+        print('| %-*s | %12s | %9s | %6s |' % (
+            width, 'Migration', 'Total Needed', 'Completed', 'Errors'),
+            file=self.out)
+        print(line, file=self.out)
+        for name in names:
+            e = self.rows[name]
+            print('| %-*s | %12d | %9d | %6d |' % (
+                width, name, e['total'] or 0, e['done'], e['errors']),
+                file=self.out)
+        print(line, file=self.out)
+
+
+def run_batch(context, max_count, options, progress, batch=1):
+    """Run the migrations in order, migrating at most ``max_count`` rows.
 
     :returns: (batch_full, error): whether ``max_count`` was reached, and
         (name, exception) of a migration that raised, or None.
@@ -180,44 +228,34 @@ def run_batch(context, max_count, options, report):
             total, done = func(context, max_count - migrated,
                                **options.get(name, {}))
         except Exception as err:  # reported, exit code 3
+            progress.error(name)
             return False, (name, err)
-        entry = report.setdefault(name, [total, 0])
-        entry[1] += done
+        progress.record(batch, name, total, done)
         migrated += done
         if migrated >= max_count:
             return True, None
     return False, None
 
 
-def print_report(report):
-    width = max([len('Migration')] + [len(n) for n in report])
-    line = '+-%s-+-%s-+-%s-+' % ('-' * width, '-' * 12, '-' * 8)
-    print(line)
-    print('| %-*s | %12s | %8s |' % (width, 'Migration', 'Total Needed',
-                                     'Migrated'))
-    print(line)
-    for name, (total, done) in report.items():
-        print('| %-*s | %12d | %8d |' % (width, name, total, done))
-    print(line)
-
-
 def run_online_data_migrations(context, max_count, options):
     """Batches until done (or one batch of ``max_count``); the exit code."""
-    report = {}
-    batch = max_count or DEFAULT_BATCH
+    progress = Progress()
+    size = max_count or DEFAULT_BATCH
     if not max_count:
         print('Running batches of %d until the migrations have completed.'
-              % batch)
+              % size)
+    batch = 0
     while True:
-        full, error = run_batch(context, batch, options, report)
+        batch += 1
+        full, error = run_batch(context, size, options, progress, batch)
         if error or max_count or not full:
             break
-    print_report(report)
+    progress.print_summary()
     if error:
         print('ERROR: online data migration %s failed: %s'
               % (error[0], error[1]), file=sys.stderr)
         return EXIT_MIGRATION_ERROR
-    if full or any(total > done for total, done in report.values()):
+    if full or progress.left():
         print('There are more objects to migrate; run this command again.')
         return EXIT_RUN_AGAIN
     print('Data migrations have completed.')

@@ -24,6 +24,18 @@ objects.register_all()
 LATEST_NODE = objects.Node.VERSION
 PREVIOUS_NODE = release_mappings.RELEASE_MAPPING[
     release_mappings.released_names()[0]]['objects']['Node'][0]
+# When the previous release wrote the same Node version as this tree (3.0
+# changed no object that 2.0 had), a pending migration is simulated in the
+# child process: the previous release is made to read Node 1.0 as well, so
+# that this tree must move 1.0 rows to its own version.
+SIMULATED_PREVIOUS = ''
+if PREVIOUS_NODE == LATEST_NODE:
+    SIMULATED_PREVIOUS = textwrap.dedent('''
+        from ironic_lite.common import release_mappings as rm
+        rm.RELEASE_MAPPING[rm.released_names()[0]]['objects']['Node'].append(
+            '1.0')
+    ''')
+    PREVIOUS_NODE = '1.0'
 
 FAILING_MIGRATION = textwrap.dedent('''
     import sys
@@ -41,7 +53,7 @@ def run(name, conf, *args):
 
 
 def run_python(prelude, module, conf, *args):
-    code = prelude + ('from ironic_lite.cmd import %s\n'
+    code = 'import sys\n' + prelude + ('from ironic_lite.cmd import %s\n'
                       'sys.exit(%s.main(sys.argv[1:]))\n' % (module, module))
     return subprocess.run([sys.executable, '-c', code, '--config-file',
                            conf] + list(args), capture_output=True,
@@ -126,28 +138,58 @@ def test_upgrade_refuses_rows_too_old(upgraded, db_path):
 
 # -- ironic-dbsync: online data migrations --------------------------------------
 
+def migrate(conf, *args):
+    """``ironic-dbsync online_data_migrations`` with a pending migration."""
+    return run_python(SIMULATED_PREVIOUS, 'dbsync', conf,
+                      'online_data_migrations', *args)
+
+
+def summary_row(stdout, name):
+    """The summary table's cells of one migration, as ints."""
+    for line in stdout.splitlines():
+        cells = [c.strip() for c in line.strip('|').split('|')]
+        if cells and cells[0] == name:
+            return [int(c) for c in cells[1:]]
+    raise AssertionError('no summary row for %s in:\n%s' % (name, stdout))
+
+
 def test_online_migrations_max_count_run_again(upgraded, db_path):
-    assert PREVIOUS_NODE != LATEST_NODE  # release 2.0 bumped Node
+    assert PREVIOUS_NODE != LATEST_NODE
     insert_nodes(db_path, 3, version=PREVIOUS_NODE)
-    first = run('ironic-dbsync', upgraded, 'online_data_migrations',
-                '--max-count', '2')
+    first = migrate(upgraded, '--max-count', '2')
     assert first.returncode == 1, first.stdout + first.stderr
-    assert 'update_to_latest_versions' in first.stdout
+    assert 'batch 1: update_to_latest_versions: 2/3 migrated' in first.stdout
+    # Migration | Total Needed | Completed | Errors
+    assert summary_row(first.stdout, 'update_to_latest_versions') == [3, 2, 0]
     assert sorted(node_versions(db_path)) == sorted(
         [LATEST_NODE, LATEST_NODE, PREVIOUS_NODE])
-    second = run('ironic-dbsync', upgraded, 'online_data_migrations',
-                 '--max-count', '2')
+    second = migrate(upgraded, '--max-count', '2')
     assert second.returncode == 0, second.stdout
+    assert summary_row(second.stdout, 'update_to_latest_versions') == [1, 1, 0]
     assert node_versions(db_path) == [LATEST_NODE] * 3
     assert run('ironic-dbsync', upgraded, 'upgrade').returncode == 0
 
 
 def test_online_migrations_without_max_count_finish(upgraded, db_path):
     insert_nodes(db_path, 120, version=PREVIOUS_NODE)
+    result = migrate(upgraded)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # Batches of 50: progress after each one, then the summary.
+    for batch, done in ((1, 50), (2, 100), (3, 120)):
+        assert ('batch %d: update_to_latest_versions: %d/120 migrated'
+                % (batch, done)) in result.stdout, result.stdout
+    assert summary_row(result.stdout, 'update_to_latest_versions') == [
+        120, 120, 0]
+    assert set(node_versions(db_path)) == {LATEST_NODE}
+
+
+def test_online_migrations_with_nothing_to_do(upgraded, db_path):
+    insert_nodes(db_path, 2, version=LATEST_NODE)
     result = run('ironic-dbsync', upgraded, 'online_data_migrations')
     assert result.returncode == 0, result.stdout + result.stderr
-    assert '120 |      120' in result.stdout
-    assert set(node_versions(db_path)) == {LATEST_NODE}
+    assert summary_row(result.stdout, 'update_to_latest_versions') == [
+        0, 0, 0]
+    assert 'Data migrations have completed.' in result.stdout
 
 
 def test_online_migrations_leave_unreadable_rows(upgraded, db_path):
@@ -161,10 +203,11 @@ def test_online_migrations_leave_unreadable_rows(upgraded, db_path):
 
 def test_online_migration_error_exits_3(upgraded, db_path):
     insert_nodes(db_path, 1, version=PREVIOUS_NODE)
-    result = run_python(FAILING_MIGRATION, 'dbsync', upgraded,
-                        'online_data_migrations')
+    result = run_python(SIMULATED_PREVIOUS + FAILING_MIGRATION, 'dbsync',
+                        upgraded, 'online_data_migrations')
     assert result.returncode == 3, result.stdout + result.stderr
     assert 'simulated failure' in result.stderr
+    assert summary_row(result.stdout, 'broken') == [0, 0, 1]
     # The later migrations did not run.
     assert node_versions(db_path) == [PREVIOUS_NODE]
 
@@ -209,6 +252,7 @@ def test_status_fails_on_unreadable_rows(upgraded, db_path):
 
 def test_status_warns_on_pending_migrations(upgraded, db_path):
     insert_nodes(db_path, 1, version=PREVIOUS_NODE)
-    result = run('ironic-status', upgraded, 'upgrade', 'check')
+    result = run_python(SIMULATED_PREVIOUS, 'status', upgraded, 'upgrade',
+                        'check')
     assert result.returncode == 1, result.stdout + result.stderr
     assert 'Node: 1' in result.stdout
