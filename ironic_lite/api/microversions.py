@@ -477,9 +477,16 @@ CONDUCTOR_FIELD_MIN_VERSION = {
     'created_at': 49,
     'updated_at': 49,
     'links': 49,       # /v1/conductors/<hostname>
+    # ironic-lite only, and only when asked for with ?fields= (no body
+    # changes shape): the release the conductor runs and its pin, from the
+    # services table (null for a release before 3.0, which did not
+    # report).  See doc/source/api/differences.rst.
+    'release': 49,
+    'pin': 49,
 }
+CONDUCTOR_OPT_IN_FIELDS = ('release', 'pin')
 CONDUCTOR_DEFAULT_LIST_FIELDS = ('hostname', 'conductor_group', 'alive')
-CONDUCTOR_INVALID_SORT_KEYS = ('alive', 'drivers')
+CONDUCTOR_INVALID_SORT_KEYS = ('alive', 'drivers', 'release', 'pin')
 
 
 # ---------------------------------------------------------------------------

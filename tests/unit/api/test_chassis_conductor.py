@@ -62,3 +62,30 @@ def test_conductors(client, database):
     assert 'marker=cond-a' in page['next']
     assert client.get('/v1/conductors/nope').status_int == 404
     assert client.get('/v1/conductors', version='1.48').status_int == 404
+
+
+def test_conductor_release_and_pin_only_when_asked(client, database):
+    from ironic_lite import conf
+    objects.Conductor.register(None, 'cond-new', ['fake-hardware'], '')
+    objects.Conductor.register(None, 'cond-old', ['fake-hardware'], '')
+    conf.CONF.set_override('pin_release_version', '2.0')
+    try:
+        objects.Service.report(None, 'conductor', 'cond-new', 'cond-new')
+    finally:
+        conf.CONF.clear_override('pin_release_version')
+    # Ironic's shapes are unchanged.
+    detail = client.get('/v1/conductors?detail=True').json['conductors']
+    assert all('release' not in c and 'pin' not in c for c in detail)
+    assert 'release' not in client.get('/v1/conductors/cond-new').json
+    # Asked for: from the services table; null for a release before 3.0.
+    items = client.get('/v1/conductors?fields=hostname,release,pin').json
+    for item in items['conductors']:
+        item.pop('links')  # a list always links its items, as Ironic's
+    assert items['conductors'] == [
+        {'hostname': 'cond-new', 'release': '3.0', 'pin': '2.0'},
+        {'hostname': 'cond-old', 'release': None, 'pin': None}]
+    one = client.get('/v1/conductors/cond-new?fields=release').json
+    assert (one['release'], 'pin' in one) == ('3.0', False)
+    assert client.get('/v1/conductors?sort_key=release').status_int == 400
+    assert client.get('/v1/conductors?fields=release',
+                      version='1.48').status_int == 404

@@ -30,6 +30,18 @@ def is_alive(cond):
     return updated >= limit
 
 
+def _service_of(hostname, caches):
+    """The services row of a conductor (None for a release before 3.0);
+    a list loads every conductor's row in one query."""
+    ctx = pecan.request.context
+    if caches is None:
+        return objects.Service.get_by_names(
+            ctx, 'conductor', [hostname]).get(hostname)
+    if 'service' not in caches:
+        caches['service'] = objects.Service.get_by_names(ctx, 'conductor')
+    return caches['service'].get(hostname)
+
+
 def render(cond, fields=None, caches=None):
     body = {
         'hostname': cond.hostname,
@@ -40,6 +52,10 @@ def render(cond, fields=None, caches=None):
         'updated_at': child.isotime(cond.updated_at),
         'links': link.self_and_bookmark('conductors', cond.hostname),
     }
+    if fields and any(f in fields for f in mv.CONDUCTOR_OPT_IN_FIELDS):
+        service = _service_of(cond.hostname, caches)
+        body['release'] = service.release if service else None
+        body['pin'] = service.pin if service else None
     return utils.select_fields(body, fields) if fields else body
 
 
