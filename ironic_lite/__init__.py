@@ -7,3 +7,10 @@ from oslo_service import backend as _oslo_service_backend
 
 _oslo_service_backend.register_backend_default_hook(
     lambda: _oslo_service_backend.BackendType.THREADING)
+
+# futurist imports eventlet when it happens to be installed (oslo.service
+# depends on it) and eventlet warns on import; ironic-lite never uses it,
+# so the warning would only confuse operators.
+import warnings as _warnings  # noqa: E402
+
+_warnings.filterwarnings('ignore', message='\\s*Eventlet is deprecated')
