@@ -87,7 +87,14 @@ def has_tables():
 
 
 def version_counts(model):
-    """{version: row count} of one object table (None for unversioned)."""
+    """{version: row count} of one object table (None for unversioned).
+
+    Empty for a table the schema does not have yet: before "ironic-dbsync
+    upgrade" the database is the previous release's, without the tables
+    this release adds.
+    """
+    if not sa.inspect(api.get_engine()).has_table(model.__tablename__):
+        return {}
     with api.reader() as session:
         rows = (session.query(model.version, sa.func.count())
                 .group_by(model.version).all())

@@ -256,3 +256,19 @@ def test_status_warns_on_pending_migrations(upgraded, db_path):
                         'check')
     assert result.returncode == 1, result.stdout + result.stderr
     assert 'Node: 1' in result.stdout
+
+
+def test_previous_schema_without_the_new_tables(conf):
+    """The previous release's schema lacks the services table: status
+    reports it and the object checks skip it, and upgrade succeeds."""
+    previous_head = 'b7e4f1c2d9a0'  # release 2.0's head revision
+    assert run('ironic-dbsync', conf, 'upgrade', '--revision',
+               previous_head).returncode == 0
+    result = run('ironic-status', conf, 'upgrade', 'check')
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert 'ironic-dbsync upgrade' in result.stdout
+    assert 'Upgrade state' in result.stdout
+    assert 'Traceback' not in result.stdout + result.stderr
+    result = run('ironic-dbsync', conf, 'upgrade')
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert last_line(run('ironic-dbsync', conf, 'version')) == head()
