@@ -12,10 +12,15 @@ CONF = conf.CONF
 
 
 def api_service():
-    return wsgi.WSGIService('ironic-api', app.setup_app(),
-                            CONF.api.host_ip, CONF.api.port,
-                            threads=CONF.api.api_workers,
-                            shutdown_timeout=CONF.graceful_shutdown_timeout)
+    """The WSGI server; exits with a clear message if it cannot listen."""
+    try:
+        return wsgi.WSGIService(
+            'ironic-api', app.setup_app(), CONF.api.host_ip, CONF.api.port,
+            threads=CONF.api.api_workers,
+            shutdown_timeout=CONF.graceful_shutdown_timeout)
+    except OSError as err:
+        sys.exit('ERROR: cannot listen on %s:%s ([api]host_ip, [api]port): '
+                 '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))
 
 
 def api_reporter():

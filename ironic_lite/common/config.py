@@ -25,6 +25,9 @@ def parse_args(argv, prog, default_config_files=None):
     global _LOGGING_REGISTERED
     if not _LOGGING_REGISTERED:
         logging.register_options(CONF)
+        # Logs go to stderr, so that what a command prints on stdout
+        # (e.g. "ironic-dbsync version") can be read by scripts.
+        CONF.set_default('use_stderr', True)
         _LOGGING_REGISTERED = True
     CONF(argv, project='ironic', prog=prog,
          default_config_files=default_config_files)

@@ -185,14 +185,30 @@ class Launcher(object):
         return clean
 
 
+def reload_config(signum=None, frame=None):
+    """SIGHUP: re-read the configuration files.
+
+    Only options marked mutable change (oslo.config logs a warning for any
+    other option that changed in the files: those take a restart).
+    """
+    LOG.info('Caught SIGHUP, reloading the configuration files')
+    try:
+        CONF.mutate_config_files()
+    except Exception:
+        LOG.exception('Reloading the configuration failed; keeping the '
+                      'running configuration')
+
+
 def run(services):
     """Run ``services`` until SIGTERM/SIGINT; returns the exit code.
 
-    0 after a graceful stop; 1 when a service fails to start or to stop.
+    SIGHUP reloads the mutable options and keeps running.  0 after a
+    graceful stop; 1 when a service fails to start or to stop.
     """
     launcher = Launcher(services)
     previous = {sig: signal.signal(sig, launcher.request_stop)
                 for sig in _STOP_SIGNALS}
+    previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, reload_config)
     try:
         try:
             launcher.start()

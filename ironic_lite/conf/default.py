@@ -14,13 +14,13 @@ opts = [
                     'service reports itself with.'),
     cfg.StrOpt('pin_release_version',
                choices=release_mappings.pin_choices(),
-               mutable=True,
                help='Used during a rolling upgrade: the release the '
                     'services of the deployment are to stay compatible '
                     'with.  While set, RPC messages, objects written to '
                     'the database and sent over RPC, and the API maximum '
                     'microversion follow that release.  Leave unset once '
-                    'every service runs the new release.'),
+                    'every service runs the new release.  Changing it '
+                    'takes a restart.'),
     cfg.StrOpt('auth_strategy',
                default='noauth',
                choices=[('noauth', 'no authentication'),

@@ -272,3 +272,25 @@ def test_previous_schema_without_the_new_tables(conf):
     result = run('ironic-dbsync', conf, 'upgrade')
     assert result.returncode == 0, result.stdout + result.stderr
     assert last_line(run('ironic-dbsync', conf, 'version')) == head()
+
+
+def test_version_prints_only_the_revision_on_stdout(upgraded):
+    """Logs go to stderr: scripts can read stdout."""
+    result = run('ironic-dbsync', upgraded, 'version')
+    assert result.stdout.strip() == head(), result.stdout
+
+
+def test_api_port_in_use_is_a_clear_error(tmp_path, conf):
+    import socket
+    with socket.socket() as busy:
+        busy.bind(('127.0.0.1', 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        with open(conf, 'a') as f:
+            f.write('[DEFAULT]\ntransport_url = fake://\n'
+                    '[api]\nhost_ip = 127.0.0.1\nport = %d\n' % port)
+        assert run('ironic-dbsync', conf, 'upgrade').returncode == 0
+        result = run('ironic-api', conf)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 'cannot listen on 127.0.0.1:%d' % port in result.stderr
+    assert 'Traceback' not in result.stdout + result.stderr
