@@ -16,7 +16,8 @@ from tests.functional import procs
 
 # The tables behind the versioned objects, by object name.
 OBJECT_TABLES = {'Node': 'nodes', 'Port': 'ports', 'Portgroup': 'portgroups',
-                 'Chassis': 'chassis', 'Conductor': 'conductors'}
+                 'Chassis': 'chassis', 'Conductor': 'conductors',
+                 'Service': 'services'}
 
 
 class Release(object):
@@ -77,13 +78,17 @@ class Deployment(object):
         """{object name: {version column value: row count}}.
 
         Read with plain SQL, as an operator would check, independent of
-        either release's code.
+        either release's code.  A table the schema does not have yet (the
+        old release's schema) is left out.
         """
         engine = sa.create_engine(self.db_url)
         try:
             found = {}
+            existing = set(sa.inspect(engine).get_table_names())
             with engine.connect() as conn:
                 for name, table in sorted(OBJECT_TABLES.items()):
+                    if table not in existing:
+                        continue
                     rows = conn.execute(sa.text(
                         'SELECT version, COUNT(*) FROM %s GROUP BY version'
                         % table))
@@ -155,7 +160,7 @@ class Deployment(object):
         return [self.api_url(lbl) for lbl in self.api_labels()]
 
     def describe(self):
-        """'api-1=1.0, api-2=2.0(pin 1.0), ...' for the step table."""
+        """'api-1=2.0, api-2=3.0(pin 2.0), ...' for the step table."""
         parts = []
         for label in sorted(self.layout):
             _, release, pin = self.layout[label]

@@ -1,47 +1,52 @@
-"""The rolling upgrade from release 1.0 to this tree, under load.
+"""The rolling upgrade from the newest cut release to this tree, under load.
 
-Release 1.0's real code (built from this repository's history, see
-``releases.py``) runs two ``ironic-api`` and two ``ironic-conductor``
-processes on RabbitMQ and PostgreSQL -- and, in a second run, MariaDB.
-While a mixed workload runs through a round-robin "load balancer", the
-test walks the rolling-upgrade spec's table one process at a time:
+The old release's real code (built from this repository's history, see
+``releases.py``; ``conftest.OLD_RELEASE``, now 2.0) runs two ``ironic-api``
+and two ``ironic-conductor`` processes on RabbitMQ and PostgreSQL -- and,
+in a second run, MariaDB.  While a mixed workload runs through a
+round-robin "load balancer", the test walks the rolling-upgrade spec's
+table one process at a time:
 
 =======  ==========================  ==================================
 step     ironic-api                  ironic-conductor
 =======  ==========================  ==================================
-0        all 1.0                     all 1.0
-schema   (new ``ironic-dbsync upgrade`` while 1.0 services run)
-4.1      all 1.0                     one new pinned to 1.0, one 1.0
-4.2      all 1.0                     all new pinned
-5.1      one new pinned, one 1.0     all new pinned
+0        all old                     all old
+schema   (new ``ironic-dbsync upgrade`` while the old services run)
+4.1      all old                     one new pinned to old, one old
+4.2      all old                     all new pinned
+5.1      one new pinned, one old     all new pinned
 5.2      all new pinned              all new pinned
 6.1      all new pinned              one new unpinned, one pinned
 6.2      all new pinned              all new unpinned
 6.3      one new unpinned, one pin.  all new unpinned
 6.4      all new unpinned            all new unpinned
 migrate  (new ``ironic-dbsync online_data_migrations --max-count``)
-shards   (2.0's shard API, microversion 1.82, through the upgraded API)
+shards   (the shard API, microversion 1.82, through the upgraded API)
 =======  ==========================  ==================================
 
 At every step: no failed request (5xx, timeout, a connection error the
 client could not route around), no acknowledged write lost, and up to
-5.2 no row in an object version release 1.0 cannot read; while any API is
-old or pinned it announces 1.0's maximum microversion and answers 406 to
-a 2.0 request.  After the online data migrations every row is at the
-new code's latest object version and ``ironic-status upgrade check`` is
-clean.
+5.2 no row in an object version the old release cannot read; while any
+API is old or pinned it announces the old release's maximum microversion
+(and answers 406 to a newer one, when the new code has one); the new
+code's ``ironic-status upgrade check`` names the step the deployment is
+in.  A new service started unpinned while old ones run refuses to start.
+After the online data migrations every row is at the new code's latest
+object version and ``ironic-status upgrade check`` is clean.
 """
 
+import re
 import time
 
 import pytest
 import sqlalchemy as sa
 
 from tests.functional import procs
+from tests.upgrade import conftest
 from tests.upgrade import deployment
 from tests.upgrade import workload
 
-OLD_PIN = '1.0'
+OLD_PIN = conftest.OLD_RELEASE
 # Seconds of load on each layout before it is checked (the hash rings are
 # rebuilt every 2 s: see Deployment(ring_interval=2)).
 SETTLE = 4
@@ -52,10 +57,10 @@ SHARD_VERSION = '1.82'
 IDLE_NODES = 12
 
 
-def frozen_1_0():
-    """Release 1.0's entry of RELEASE_MAPPING (frozen when it was cut)."""
+def frozen_old():
+    """The old release's entry of RELEASE_MAPPING (frozen when cut)."""
     from ironic_lite.common import release_mappings
-    return release_mappings.RELEASE_MAPPING['1.0']
+    return release_mappings.RELEASE_MAPPING[OLD_PIN]
 
 
 def latest_versions():
@@ -72,14 +77,21 @@ def new_api_max():
 
 
 def old_readable_problems(versions):
-    """Rows at a version release 1.0 cannot read, as readable lines."""
-    known = frozen_1_0()['objects']
+    """Rows at a version the old release cannot read, as readable lines.
+
+    Tables of objects the old release does not have (e.g. services, new
+    in 3.0) are never read by it.
+    """
+    known = frozen_old()['objects']
     problems = []
     for name, counts in sorted(versions.items()):
+        if name not in known:
+            continue
         for ver, count in counts.items():
             if ver not in known[name]:
-                problems.append('%d %s row(s) at version %r; release 1.0 '
-                                'reads %s' % (count, name, ver, known[name]))
+                problems.append('%d %s row(s) at version %r; release %s '
+                                'reads %s' % (count, name, ver, OLD_PIN,
+                                              known[name]))
     return problems
 
 
@@ -100,6 +112,7 @@ class Upgrade(object):
         self.dep, self.client, self.load = dep, client, load
         self.old, self.new = old, new
         self.steps = []
+        self.status_log = []
 
     def table(self):
         return workload.format_table(workload.step_table(
@@ -137,12 +150,28 @@ class Upgrade(object):
             step, '\n'.join(problems[:20]))
         if old_readable:
             bad = old_readable_problems(versions)
-            assert not bad, ('step %s: rows release 1.0 cannot read before '
-                             'step 6.1:\n%s' % (step, '\n'.join(bad)))
+            assert not bad, ('step %s: rows release %s cannot read before '
+                             'step 6.1:\n%s' % (step, OLD_PIN,
+                                                '\n'.join(bad)))
+        self.check_status(step)
         return versions
 
+    def check_status(self, step):
+        """The new ironic-status names the step; recorded for the log."""
+        expected = EXPECTED_STATUS.get(step)
+        if expected is None:
+            return
+        result = self.dep.status(self.new)
+        text = upgrade_state_text(result.stdout)
+        self.status_log.append('after step %s: exit %s\n  %s'
+                               % (step, result.returncode, text))
+        code, label = expected
+        found = re.match(r'Step: ([^:]+):', text)
+        assert found and (result.returncode, found.group(1)) == (
+            code, label), (step, result.stdout, result.stderr)
+
     def check_apis(self):
-        """Old and pinned APIs speak 1.0's API; unpinned ones the new."""
+        """Old and pinned APIs speak the old API; unpinned ones the new."""
         nodes = sorted(self.load.nodes)
         assert nodes, 'the workload created no node:\n%s' % self.table()
         node = nodes[0]
@@ -153,30 +182,28 @@ class Upgrade(object):
                                                version=None)
             assert status == 200, (label, status, body)
             announced = body['default_version']['version']
-            if release == self.old.name or pin:
-                expected = frozen_1_0()['api']
-            else:
-                expected = new_api_max()
+            old_api = release == self.old.name or pin
+            expected = frozen_old()['api'] if old_api else new_api_max()
             assert announced == expected, (
                 '%s (%s, pin %s) announces API %s, expected %s'
                 % (label, release, pin, announced, expected))
-            if release == self.old.name or pin:
-                # A 2.0 request is refused before it reaches anything.
+            if old_api and frozen_old()['api'] != new_api_max():
+                # A request newer than the old API is refused before it
+                # reaches anything.
                 status, _, body = procs.http(
-                    'PATCH', '%s/v1/nodes/%s' % (base, node),
-                    [{'op': 'add', 'path': '/shard', 'value': 'early'}],
-                    version=SHARD_VERSION)
+                    'GET', '%s/v1/nodes/%s' % (base, node),
+                    version=new_api_max())
                 assert status == 406, (
                     '%s (%s, pin %s): a %s request got %s, not 406: %s'
-                    % (label, release, pin, SHARD_VERSION, status, body))
+                    % (label, release, pin, new_api_max(), status, body))
 
     def restart(self, step, label, release, pin=None):
         """Restart one process; an API is drained from the client first.
 
-        Operators take an API out of the load balancer before stopping it.
-        Release 1.0's API needs it (its graceful stop can reset a
-        connection it already accepted; fixed in 2.0, whose stop is tested
-        with no draining in tests/functional/test_rolling_restart.py).
+        Operators take an API out of the load balancer before stopping it
+        (release 1.0's graceful stop could reset a connection it had
+        accepted; since 2.0 the stop drains the backlog, tested with no
+        draining in tests/functional/test_rolling_restart.py).
         """
         self.begin(step)
         api = self.dep.layout[label][0] == 'api'
@@ -205,7 +232,7 @@ def migrate_online(dep, release):
 
 
 def use_shards(dep, client, load):
-    """2.0's shard API through the fully upgraded deployment."""
+    """The shard API (2.0) through the fully upgraded deployment."""
     node = sorted(load.nodes)[0]
     patch = [{'op': 'add', 'path': '/shard', 'value': 'shard-a'}]
     for _ in range(20):
@@ -214,9 +241,8 @@ def use_shards(dep, client, load):
         if status != 409:       # a conductor holds the node: retry
             break
         time.sleep(0.5)
-    assert status == 200, ('PATCH shard at %s -> %s %s (is the 2.0 shard '
-                           'API in this tree?)' % (SHARD_VERSION, status,
-                                                   body))
+    assert status == 200, ('PATCH shard at %s -> %s %s'
+                           % (SHARD_VERSION, status, body))
     assert body['shard'] == 'shard-a', body
     status, body = client.request('GET', '/v1/shards', version=SHARD_VERSION)
     assert status == 200, (status, body)
@@ -230,8 +256,8 @@ def use_shards(dep, client, load):
 
 
 @pytest.mark.parametrize('backend', ['postgresql', 'mysql'])
-def test_rolling_upgrade_1_0_to_new(request, backend, tmp_path, rabbit_url,
-                                    old_release, new_release):
+def test_rolling_upgrade_to_new(request, backend, tmp_path, rabbit_url,
+                               old_release, new_release):
     db_url = request.getfixturevalue('%s_url' % backend)
     began = time.monotonic()
     old, new = old_release, new_release
@@ -241,7 +267,7 @@ def test_rolling_upgrade_1_0_to_new(request, backend, tmp_path, rabbit_url,
     up = Upgrade(dep, client, load, old, new)
     latest = latest_versions()
     try:
-        # -- 0: release 1.0 everywhere ------------------------------------
+        # -- 0: the old release everywhere ---------------------------------
         dep.dbsync(old, 'upgrade')
         up.begin('0')
         for label in ('conductor-1', 'conductor-2'):
@@ -252,17 +278,18 @@ def test_rolling_upgrade_1_0_to_new(request, backend, tmp_path, rabbit_url,
         status, chassis = client.request('POST', '/v1/chassis',
                                          {'description': 'rack 1'})
         assert status == 201, (status, chassis)
-        # Nodes nobody touches again: still at 1.0's Node version when the
-        # online data migrations run (in several --max-count batches).
+        # Nodes nobody touches again: still at the old Node version when
+        # the online data migrations run (in --max-count batches).
         for _ in range(IDLE_NODES):
             assert load.create_node(), client.results[-1].error
         up.check()
 
-        # -- 2: the new schema under the running 1.0 services -------------
+        # -- 2: the new schema under the running old services -------------
         up.begin('schema')
         dep.dbsync(new, 'upgrade')
         up.check()
         assert set(shard_values(db_url).values()) <= {None}
+        refused_unpinned_start(dep, new)
 
         # -- 4, 5: new code, pinned; conductors first, then APIs ----------
         up.restart('4.1', 'conductor-1', new, OLD_PIN)
@@ -272,7 +299,7 @@ def test_rolling_upgrade_1_0_to_new(request, backend, tmp_path, rabbit_url,
         assert set(shard_values(db_url).values()) <= {None}
 
         # -- 6: unpin; conductors first (6.1 before 6.3: an unpinned API
-        # may send 2.0 objects only once every conductor reads them) -----
+        # may send new objects only once every conductor writes them) ----
         up.restart('6.1', 'conductor-1', new)
         up.restart('6.2', 'conductor-2', new)
         up.restart('6.3', 'api-1', new)
@@ -305,7 +332,7 @@ def test_rolling_upgrade_1_0_to_new(request, backend, tmp_path, rabbit_url,
             'ironic-status upgrade check exited %s:\n%s\n%s'
             % (status.returncode, status.stdout, status.stderr))
 
-        # -- 2.0 features through the upgraded deployment -----------------
+        # -- the shard API through the upgraded deployment ----------------
         up.begin('shards')
         use_shards(dep, client, load)
         up.check(old_readable=False)
@@ -314,15 +341,61 @@ def test_rolling_upgrade_1_0_to_new(request, backend, tmp_path, rabbit_url,
     finally:
         load.stop()
         dep.stop_all()
-        print('\nRolling upgrade %s -> %s on %s (%.0f s)\n%s'
+        print('\nRolling upgrade %s -> %s on %s (%.0f s)\n%s\n\n'
+              'ironic-status upgrade check (new code), Upgrade state:\n%s'
               % (old.name, new.name, backend, time.monotonic() - began,
-                 up.table()))
+                 up.table(), '\n'.join(up.status_log)))
     assert not problems, '\n'.join(problems)
     failures = [r.error for r in client.results if r.failed]
     assert not failures, '%d failed requests:\n%s' % (
         len(failures), '\n'.join(failures[:20]))
     assert len(client.results) > 200, up.table()
     assert time.monotonic() - began < 600, 'the upgrade took over 10 min'
+
+
+# Step -> (exit code, "Step: ..." label) of the new code's
+# "ironic-status upgrade check" after that step.  Release 2.0 does not
+# report its services: its conductors are seen in the conductors table,
+# its APIs not at all -- so from 4.2 on the pinned state is all it sees
+# (with a note to check for old APIs).
+EXPECTED_STATUS = {
+    '0': (2, '0'),          # the schema check fails: dbsync upgrade first
+    'schema': (1, '2'),
+    '4.1': (1, '4'),
+    '4.2': (1, '5.2'),
+    '5.1': (1, '5.2'),
+    '5.2': (1, '5.2'),
+    '6.1': (1, '6.1'),
+    '6.2': (1, '6.3'),
+    '6.3': (1, '6.3'),
+    '6.4': (0, 'done'),
+}
+
+
+def upgrade_state_text(stdout):
+    """The details of the "Upgrade state" check, unwrapped."""
+    text = ''
+    for line in stdout.splitlines():
+        if line.startswith('|'):
+            cell = line.strip().strip('|').strip()
+            text += cell if text.endswith('-') else ' ' + cell
+    text = ' '.join(text.split())
+    found = re.search(r'Check: Upgrade state Result: \w+ Details: (.*?)'
+                      r'(?: Check: |$)', text)
+    assert found, stdout
+    return found.group(1)
+
+
+def refused_unpinned_start(dep, new):
+    """A new conductor started unpinned while old ones run refuses."""
+    config = dep.config('conductor-unpinned', 'conductor')
+    result = procs.run_command(new.command('ironic-conductor'),
+                               '--config-file', config, check=False,
+                               timeout=90)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert 'Refusing to start conductor conductor-unpinned' in output, output
+    assert 'conductor conductor-1 (release before 3.0' in output, output
 
 
 def deployment_pending(dep, latest):
