@@ -156,6 +156,20 @@ def assess(records, own_release, schema_current=True, pending_rows=0):
                      '[DEFAULT]/pin_release_version = %s, one at a time.'
                      % (', '.join(r.name for r in old), target, pin))
         busy = True
+    elif of(CONDUCTOR, pinned) and legacy_pins and not of(
+            CONDUCTOR, unpinned):
+        # 4.2 to 5.2 look the same: old API services are not seen.
+        step = ('5: every conductor runs %s, pinned; API services of '
+                'release %s cannot be seen' % (target,
+                                               ', '.join(legacy_pins)))
+        next_step = ('Upgrade every ironic-api still on release %s to %s '
+                     'with [DEFAULT]/pin_release_version = %s, one at a '
+                     'time; once none is left, unpin conductor(s) %s one '
+                     'at a time.' % (', '.join(legacy_pins), target,
+                                     legacy_pins[0], ', '.join(
+                                         r.name for r in
+                                         of(CONDUCTOR, pinned))))
+        busy = True
     elif of(CONDUCTOR, pinned):
         step = ('5.2: every service runs %s, pinned' % target
                 if not of(CONDUCTOR, unpinned) else

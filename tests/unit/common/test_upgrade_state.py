@@ -30,7 +30,11 @@ def step_of(records, **kwargs):
     ([cond('c1', None), cond('c2', pin='2.0')], {}, '4', True),
     ([cond('c1', pin='2.0'), cond('c2', pin='2.0'), api('a1', '2.0')], {},
      '5', True),
-    ([cond('c1', pin='2.0'), api('a1', pin='2.0')], {}, '5.2', True),
+    # Pinned to 2.0, whose API services do not report: 4.2 to 5.2.
+    ([cond('c1', pin='2.0'), api('a1', pin='2.0')], {}, '5', True),
+    # From 3.0 on every service reports: 5.2 is known.
+    ([cond('c1', '4.0', pin='3.0'), api('a1', '4.0', pin='3.0')], {}, '5.2',
+     True),
     ([cond('c1'), cond('c2', pin='2.0'), api('a1', pin='2.0')], {}, '6.1',
      True),
     ([cond('c1'), cond('c2'), api('a1', pin='2.0'), api('a2')], {}, '6.3',
@@ -76,6 +80,8 @@ def test_a_pin_equal_to_the_own_release_is_no_pin():
 
 def test_legacy_api_services_are_noted_while_pinned_to_them():
     _, state = step_of([cond('c1', pin='2.0'), api('a1', pin='2.0')])
+    assert state.next_step.startswith(
+        'Upgrade every ironic-api still on release 2.0 to 3.0')
     assert state.notes == ['ironic-api services of release 2.0 do not '
                            'report themselves: make sure none is still '
                            'running.']
