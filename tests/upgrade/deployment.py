@@ -126,6 +126,20 @@ class Deployment(object):
                            timeout=60, what='%s registered' % label)
         return service
 
+    def start_refused(self, label, kind, release, pin=None):
+        """Start a process that must refuse to start (exit 1) at once;
+        returns what it printed."""
+        if kind == 'api' and label not in self.api_ports:
+            self.api_ports[label] = procs.free_port()
+        name = 'ironic-api' if kind == 'api' else 'ironic-conductor'
+        result = procs.run_command(release.command(name), '--config-file',
+                                   self.config(label, kind, pin),
+                                   check=False, timeout=90)
+        output = result.stdout + result.stderr
+        assert result.returncode == 1, output
+        assert 'Refusing to start %s %s' % (kind, label) in output, output
+        return output
+
     def _conductor_online(self, label, service):
         # Every release logs this line once it has joined the hash ring.
         if not service.alive():

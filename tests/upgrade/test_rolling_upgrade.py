@@ -388,13 +388,7 @@ def upgrade_state_text(stdout):
 
 def refused_unpinned_start(dep, new):
     """A new conductor started unpinned while old ones run refuses."""
-    config = dep.config('conductor-unpinned', 'conductor')
-    result = procs.run_command(new.command('ironic-conductor'),
-                               '--config-file', config, check=False,
-                               timeout=90)
-    output = result.stdout + result.stderr
-    assert result.returncode == 1, output
-    assert 'Refusing to start conductor conductor-unpinned' in output, output
+    output = dep.start_refused('conductor-unpinned', 'conductor', new)
     assert 'conductor conductor-1 (release before 3.0' in output, output
 
 

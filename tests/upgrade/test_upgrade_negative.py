@@ -116,18 +116,12 @@ def test_unpinned_start_refused_while_old_conductor_alive(
         dep.start('conductor-1', 'conductor', old_release)
 
         # The mistake: a new API, unpinned, while the conductor is old.
-        dep.api_ports['api-new'] = procs.free_port()
-        config = dep.config('api-new', 'api')
-        result = procs.run_command(new_release.command('ironic-api'),
-                                   '--config-file', config, check=False,
-                                   timeout=90)
-        output = result.stdout + result.stderr
-        assert result.returncode == 1, output
-        assert 'Refusing to start api api-new:' in output, output
+        output = dep.start_refused('api-new', 'api', new_release)
         assert 'conductor conductor-1 (release before 3.0' in output, output
         assert 'pin_release_version = %s' % old_release.name in output
 
         # Forced: it starts, and ironic-status fails naming it.
+        config = dep.config('api-new', 'api')
         with open(config, 'a') as f:
             f.write('[DEFAULT]\nallow_unsafe_unpin = true\n')
         api = procs.Service('ironic-api', config, dep.workdir,
