@@ -10,7 +10,6 @@ reverse order, so ``ironic-api``, ``ironic-conductor`` and the combined
 import signal
 import threading
 
-from oslo_db import exception as db_exc
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
@@ -98,10 +97,13 @@ class ServiceReporter(object):
             return
         try:
             records = service_obj.deployment_records(self._context)
-        except db_exc.DBError:
+        except Exception as err:
+            # A database that is down (or not upgraded yet) must not keep
+            # a service from starting: it answers 503 until the database
+            # is back, as before.
             LOG.warning('Could not read the services table to check that '
-                        'no older release is alive; run "ironic-dbsync '
-                        'upgrade"', exc_info=True)
+                        'no older release is alive (%s); starting anyway',
+                        err)
             return
         blockers = upgrade_state.unpin_blockers(
             records, version.RELEASE, own=(self.service_type, self.name))
@@ -210,14 +212,18 @@ def run(services):
                 for sig in _STOP_SIGNALS}
     previous[signal.SIGHUP] = signal.signal(signal.SIGHUP, reload_config)
     try:
+        refused = None
         try:
             launcher.start()
         except exception.ServiceStartRefused as err:
-            LOG.error('%s', err)
-            launcher.stop()
-            return 1
+            refused = str(err)
         except Exception:
             LOG.exception('Failed to start')
+            launcher.stop()
+            return 1
+        if refused:
+            # Logged outside the except block: the reason, no traceback.
+            LOG.error('%s', refused)
             launcher.stop()
             return 1
         while not launcher.wait(1.0):

@@ -4,6 +4,7 @@ traceback."""
 import datetime
 import sqlite3
 
+from ironic_lite import version
 from tests.functional import procs
 
 
@@ -45,14 +46,20 @@ def test_dead_broker_gives_503(tmp_path):
                         DEFAULT={'transport_url': dead_broker},
                         database={'connection': 'sqlite:///%s' % db})
     procs.run('ironic-dbsync', '--config-file', config, 'upgrade')
-    # A conductor that looks alive, so the API routes to it over the
-    # (dead) broker.
+    # A conductor of this release that looks alive, so the API routes to
+    # it over the (dead) broker.
+    now = datetime.datetime.utcnow()
     with sqlite3.connect(str(db)) as conn:
         conn.execute(
             "INSERT INTO conductors (hostname, drivers, online, "
             "conductor_group, created_at, updated_at, version) VALUES "
             "('c1', '[\"fake-hardware\"]', 1, '', ?, ?, '1.0')",
-            (datetime.datetime.utcnow(), datetime.datetime.utcnow()))
+            (now, now))
+        conn.execute(
+            "INSERT INTO services (service_type, name, host, release, "
+            "online, version, created_at, updated_at) VALUES "
+            "('conductor', 'c1', 'c1', ?, 1, '1.0', ?, ?)",
+            (version.RELEASE, now, now))
     api = procs.Service('ironic-api', config, str(tmp_path))
     try:
         procs.wait_http(base + '/v1', api)
