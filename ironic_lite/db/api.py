@@ -1,5 +1,6 @@
 """The engine facade and the helpers every query module shares."""
 
+import contextlib
 import sqlite3
 import threading
 
@@ -15,6 +16,8 @@ from ironic_lite.common import exception
 # The transaction context is a thread-local: a query function opens a
 # reader or writer block and a nested block joins the outer transaction.
 _CONTEXT = threading.local()
+# Whether this thread is inside a writer() block (see _sqlite_begin).
+_WRITING = threading.local()
 _FACADE = enginefacade.transaction_context()
 _LOCK = threading.Lock()
 
@@ -36,14 +39,43 @@ def _sqlite_on_connect(dbapi_conn, record):
         cur.close()
 
 
+@event.listens_for(Engine, 'begin')
+def _sqlite_begin(conn):
+    """On SQLite a writer transaction takes the write lock when it begins.
+
+    A deferred transaction that reads, then writes, fails at once with
+    "database is locked" (SQLITE_BUSY_SNAPSHOT) when another connection
+    committed in between -- busy_timeout does not apply to that case, and
+    a conductor's heartbeat commits every second.  BEGIN IMMEDIATE makes
+    the writer wait for the lock (up to busy_timeout) before its first
+    read instead.  Readers stay deferred: in WAL mode they never block.
+
+    oslo.db's SQLite engines emit their own BEGIN (pysqlite's is off) from
+    an engine-level listener that runs after this class-level one and
+    skips a connection marked ``in_transaction``.
+    """
+    if (conn.dialect.name == 'sqlite'
+            and getattr(_WRITING, 'active', False)
+            and 'in_transaction' not in conn.info):
+        conn.exec_driver_sql('BEGIN IMMEDIATE')
+        conn.info['in_transaction'] = True
+
+
 def reader():
     """A read-only transaction block: ``with reader() as session: ...``."""
     return _FACADE.reader.using(_CONTEXT)
 
 
+@contextlib.contextmanager
 def writer():
     """A read-write transaction block: ``with writer() as session: ...``."""
-    return _FACADE.writer.using(_CONTEXT)
+    outer = getattr(_WRITING, 'active', False)
+    _WRITING.active = True
+    try:
+        with _FACADE.writer.using(_CONTEXT) as session:
+            yield session
+    finally:
+        _WRITING.active = outer
 
 
 def get_engine():
