@@ -150,6 +150,28 @@ def test_provision_checks_in_ironic_order(client, node, rpcapi):
     assert resp.headers['Location'].endswith('/v1/nodes/node-0/states')
 
 
+def test_accepted_answers_have_no_body_nor_content_type(client, node):
+    # Like Ironic: python-ironicclient decodes a body said to be JSON and
+    # logs "Could not decode response body as JSON" for an empty one.
+    for method, url, body in (
+            ('put_json', '/v1/nodes/node-0/states/power',
+             {'target': 'power on'}),
+            ('put_json', '/v1/nodes/node-0/states/provision',
+             {'target': 'manage'}),
+            ('put_json', '/v1/nodes/node-0/maintenance', {'reason': 'x'}),
+            ('delete', '/v1/nodes/node-0/maintenance', None)):
+        args = (body,) if body is not None else ()
+        resp = getattr(client, method)(url, *args)
+        assert resp.status_int == 202, (url, resp.text)
+        assert resp.body == b'', url
+        assert 'Content-Type' not in resp.headers, (url, resp.headers)
+    # An error still is a JSON document.
+    resp = client.put_json('/v1/nodes/node-0/states/power',
+                           {'target': 'explode'})
+    assert resp.status_int == 400
+    assert resp.headers['Content-Type'].startswith('application/json')
+
+
 def test_power_soft_gate_is_bare_406(client, node):
     url = '/v1/nodes/node-0/states/power'
     for body in ({'target': 'soft power off'},

@@ -11,12 +11,23 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 
 
+def _no_body_accepted():
+    """202 without a body, and so without a Content-Type, as Ironic.
+
+    python-ironicclient decodes any answer that says it is JSON, and logs
+    "Could not decode response body as JSON" for an empty one.
+    """
+    pecan.response.status = 202
+    pecan.request.pecan['content_type'] = None
+    pecan.response.content_type = None
+    return ''
+
+
 def _accepted(node_ident):
     """202 with a Location header pointing at the node's states."""
-    pecan.response.status = 202
     pecan.response.headers['Location'] = link.build_url(
         'nodes', '%s/states' % node_ident)
-    return ''
+    return _no_body_accepted()
 
 
 class NodeStatesController(base.RoutedController):
@@ -110,8 +121,7 @@ class NodeMaintenanceController(base.RoutedController):
         if not maintenance:
             node.fault = None
         pecan.request.rpcapi.update_node(pecan.request.context, node)
-        pecan.response.status = 202
-        return ''
+        return _no_body_accepted()
 
     @pecan.expose(content_type='application/json')
     def put(self, **kwargs):
