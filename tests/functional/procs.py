@@ -1,5 +1,6 @@
 """Run ironic-lite's console scripts as real processes for tests."""
 
+import base64
 import json
 import os
 import signal
@@ -49,15 +50,70 @@ def run_command(path, *args, check=True, timeout=120):
     return result
 
 
-def baremetal(service, env, *args, expect_json=True, expect_ok=True):
-    """Run the real ``baremetal`` CLI (noauth) against a service.
+class Credentials(object):
+    """Who a client is: anonymous (``noauth``) or an ``http_basic`` user."""
 
+    def __init__(self, username=None, password=None):
+        self.username = username
+        self.password = password
+
+    @property
+    def auth_type(self):
+        """The keystoneauth plugin name the clients take."""
+        return 'http_basic' if self.username else 'none'
+
+    def cli_args(self, endpoint):
+        """The ``baremetal`` CLI's global authentication options."""
+        args = ['--os-auth-type', self.auth_type, '--os-endpoint', endpoint]
+        if self.username:
+            args += ['--os-username', self.username,
+                     '--os-password', self.password]
+        return args
+
+    def headers(self):
+        """The ``Authorization`` header for :func:`http` (none anonymous)."""
+        if not self.username:
+            return {}
+        token = base64.b64encode(('%s:%s' % (self.username, self.password))
+                                 .encode()).decode()
+        return {'Authorization': 'Basic ' + token}
+
+    def __repr__(self):
+        return '<Credentials %s>' % (self.username or 'noauth')
+
+
+NOAUTH = Credentials()
+
+
+def write_htpasswd(path, users):
+    """An Apache htpasswd file with bcrypt hashes, as ironic-lite reads it.
+
+    :param users: {name: (password, suffix)}, the suffix being ironic-lite's
+        optional ``:roles:project`` fields ('' for a system admin).
+    """
+    import bcrypt  # only the tests that use http_basic need it
+    with open(path, 'w') as f:
+        for name, (password, suffix) in users.items():
+            digest = bcrypt.hashpw(password.encode(), bcrypt.gensalt(4))
+            f.write('%s:%s%s\n' % (name, digest.decode(), suffix))
+    return path
+
+
+def baremetal(service, env, *args, expect_json=True, expect_ok=True,
+              credentials=None):
+    """Run the real ``baremetal`` CLI against a service.
+
+    :param credentials: who runs the command; by default the service's
+        ``credentials`` attribute when it has one, else noauth.
     :returns: the parsed ``-f json`` output, or the text output; with
         ``expect_ok=False`` the command must fail, and its stderr is
-        returned.
+        returned.  A command that succeeds must not complain on stderr
+        (the client logs there what it could not make sense of).
     """
-    cmd = [command('baremetal'), '--os-auth-type', 'none',
-           '--os-endpoint', service.base] + list(args)
+    if credentials is None:
+        credentials = getattr(service, 'credentials', None) or NOAUTH
+    cmd = ([command('baremetal')] + credentials.cli_args(service.base)
+           + list(args))
     if expect_json and expect_ok:
         cmd += ['-f', 'json']
     result = subprocess.run(cmd, capture_output=True, text=True, env=env,
@@ -67,6 +123,7 @@ def baremetal(service, env, *args, expect_json=True, expect_ok=True):
         return result.stderr
     assert result.returncode == 0, (args, result.stdout, result.stderr,
                                     service.log()[-5000:])
+    assert not result.stderr, (args, result.stderr)
     return json.loads(result.stdout) if expect_json else result.stdout
 
 
@@ -84,6 +141,7 @@ class Service(object):
         self.proc = subprocess.Popen(
             [executable or command(name), '--config-file', config_file],
             stdout=self._log, stderr=subprocess.STDOUT)
+        self._terminated = False
 
     def log(self):
         """What this process (not an earlier one of the label) logged."""
@@ -94,10 +152,17 @@ class Service(object):
     def alive(self):
         return self.proc.poll() is None
 
+    def terminate(self):
+        """Ask for a graceful stop (SIGTERM) without waiting: several
+        services stop side by side, then :meth:`stop` waits for each."""
+        if self.alive() and not self._terminated:
+            self.proc.send_signal(signal.SIGTERM)
+            self._terminated = True
+
     def stop(self, timeout=60):
         """Graceful stop (SIGTERM); returns the exit code."""
         if self.alive():
-            self.proc.send_signal(signal.SIGTERM)
+            self.terminate()
             try:
                 self.proc.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -131,6 +196,16 @@ def http(method, url, body=None, version='latest', headers=None,
     return status, hdrs, parsed
 
 
+def api(service, method, path, body=None, credentials=None, **kwargs):
+    """:func:`http` on ``service.base + path`` as ``credentials`` (by
+    default the service's own, as for :func:`baremetal`)."""
+    if credentials is None:
+        credentials = getattr(service, 'credentials', None) or NOAUTH
+    headers = dict(kwargs.pop('headers', None) or {},
+                   **credentials.headers())
+    return http(method, service.base + path, body, headers=headers, **kwargs)
+
+
 def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
     deadline = time.monotonic() + timeout
     last = None
@@ -155,9 +230,10 @@ def wait_http(url, service=None, timeout=60):
     return wait_for(ready, timeout=timeout, what=url)
 
 
-def wait_provision_state(base, node, state, timeout=60):
+def wait_provision_state(base, node, state, timeout=60, headers=None):
     def reached():
-        status, _, body = http('GET', '%s/v1/nodes/%s' % (base, node))
+        status, _, body = http('GET', '%s/v1/nodes/%s' % (base, node),
+                               headers=headers)
         if body and body.get('last_error') and body.get(
                 'provision_state', '').endswith('failed'):
             raise AssertionError('node failed: %s' % body['last_error'])
@@ -166,6 +242,24 @@ def wait_provision_state(base, node, state, timeout=60):
         if body and body.get('provision_state') == state and not body.get(
                 'target_provision_state') and body.get('reservation') is None:
             return body
+        return None
+    return wait_for(reached, timeout=timeout,
+                    what='node %s in %s' % (node, state))
+
+
+def wait_power_state(base, node, state, timeout=60, headers=None):
+    """Wait for a node's power state; a failed power action (its error in
+    ``last_error``, nothing in progress) fails at once, with the error."""
+    def reached():
+        status, _, body = http('GET', '%s/v1/nodes/%s' % (base, node),
+                               headers=headers)
+        if not body or body.get('target_power_state'):
+            return None
+        if body.get('power_state') == state:
+            return body
+        if body.get('last_error'):
+            raise AssertionError('power action failed: %s'
+                                 % body['last_error'])
         return None
     return wait_for(reached, timeout=timeout,
                     what='node %s in %s' % (node, state))

@@ -1,91 +1,101 @@
 """Shards (1.82) with the unmodified ``baremetal`` CLI against a running
-ironic-lite: set, list by shard, count, and the ports and port groups of a
-shard.
+ironic-lite, with ``noauth`` and with ``http_basic``: create in a shard, set,
+unset, list by shard, count, and the port groups of a shard.
 
-python-ironicclient has no ``port list --shard``; the ports of a shard are
-read over plain HTTP (``GET /v1/ports?shard=``), as networking-baremetal
-does.
+The nodes, ports and groups the lists select from are made over plain HTTP
+(each CLI command is a process of about a second).  python-ironicclient has
+no ``port list --shard``; the ports of a shard are read over plain HTTP
+(``GET /v1/ports?shard=``), as networking-baremetal does.  This module's
+service holds only this test's nodes: the counts are exact.
 """
 
 from tests.functional import procs
 
+MACS = {'r1-a': '52:54:00:aa:00:01', 'r2-a': '52:54:00:aa:00:02',
+        'loose': '52:54:00:aa:00:03'}
 
-def _baremetal_fails(service, env, *args):
-    return procs.baremetal(service, env, *args, expect_ok=False)
+
+def _create_node(service, name, shard=None):
+    body = {'driver': 'fake-hardware', 'name': name}
+    if shard:
+        body['shard'] = shard
+    status, _, node = procs.api(service, 'POST', '/v1/nodes', body)
+    assert status == 201, node
+    return node['uuid']
 
 
-def test_shards_with_cli(lite_service, cli_env):
+def _create_port_and_group(service, node_uuid, name, mac):
+    status, _, body = procs.api(service, 'POST', '/v1/ports', {
+        'address': mac, 'node_uuid': node_uuid})
+    assert status == 201, body
+    status, _, body = procs.api(service, 'POST', '/v1/portgroups', {
+        'node_uuid': node_uuid, 'name': 'bond-' + name})
+    assert status == 201, body
+
+
+def _shard_of(service, name):
+    status, _, body = procs.api(service, 'GET', '/v1/nodes/%s' % name)
+    assert status == 200, body
+    return body['shard']
+
+
+def test_shards_with_cli(lite_api, cli_env):
     def bm(*args, **kwargs):
-        return procs.baremetal(lite_service, cli_env, *args, **kwargs)
+        return procs.baremetal(lite_api, cli_env, *args, **kwargs)
 
-    uuids = {}
-    for name, shard in (('r1-a', 'rack-1'), ('r1-b', 'rack-1'),
-                        ('r2-a', 'rack-2'), ('loose', None)):
-        args = ['node', 'create', '--driver', 'fake-hardware',
-                '--name', name]
-        if shard:
-            args += ['--shard', shard]
-        node = bm(*args)
-        assert node['shard'] == shard
-        uuids[name] = node['uuid']
+    uuids = {'r1-a': _create_node(lite_api, 'r1-a', 'rack-1'),
+             'r1-b': _create_node(lite_api, 'r1-b', 'rack-1'),
+             'loose': _create_node(lite_api, 'loose'),
+             'tmp': _create_node(lite_api, 'tmp', 'rack-2')}
+    node = bm('node', 'create', '--driver', 'fake-hardware',
+              '--name', 'r2-a', '--shard', 'rack-1')
+    assert node['shard'] == 'rack-1'
+    uuids['r2-a'] = node['uuid']
 
-    # Move a node between shards, and take one out of any shard.
-    bm('node', 'set', 'r2-a', '--shard', 'rack-1', expect_json=False)
-    assert bm('node', 'show', 'r2-a')['shard'] == 'rack-1'
+    # Move a node to another shard, and take one out of any shard.
     bm('node', 'set', 'r2-a', '--shard', 'rack-2', expect_json=False)
-    bm('node', 'create', '--driver', 'fake-hardware', '--name', 'tmp',
-       '--shard', 'rack-2')
+    assert _shard_of(lite_api, 'r2-a') == 'rack-2'
     bm('node', 'unset', 'tmp', '--shard', expect_json=False)
-    assert bm('node', 'show', 'tmp')['shard'] is None
-    uuids['tmp'] = bm('node', 'show', 'tmp')['uuid']
+    assert _shard_of(lite_api, 'tmp') is None
 
     shards = bm('shard', 'list')
-    assert sorted((r['name'], r['count']) for r in shards) == [
-        ('None', 2), ('rack-1', 2), ('rack-2', 1)]
     # Biggest first (the two shards of 2 nodes tie).
     assert [r['count'] for r in shards] == [2, 2, 1]
+    assert sorted((r['name'], r['count']) for r in shards) == [
+        ('None', 2), ('rack-1', 2), ('rack-2', 1)]
 
     def names(*args):
         return sorted(n['name'] for n in bm('node', 'list', *args))
 
     assert names('--shards', 'rack-1') == ['r1-a', 'r1-b']
     assert names('--shards', 'rack-1', 'rack-2') == ['r1-a', 'r1-b', 'r2-a']
-    assert names('--shards', 'RACK-1') == []
+    # The name "shard list" gives the unsharded nodes selects them.
+    assert names('--shards', 'None') == ['loose', 'tmp']
     assert names('--unsharded') == ['loose', 'tmp']
     assert names('--sharded') == ['r1-a', 'r1-b', 'r2-a']
-    # Every name "shard list" shows selects its nodes, "None" included.
-    for row in shards:
-        assert len(names('--shards', row['name'])) == row['count'], row
     # --long reads /v1/nodes/detail (this client has no shard column).
     long_list = bm('node', 'list', '--long', '--shards', 'rack-2')
-    assert [n['name'] for n in long_list] == ['r2-a']
-    assert bm('node', 'show', 'r2-a')['shard'] == 'rack-2'
+    assert [(n['name'], n['uuid']) for n in long_list] == [
+        ('r2-a', uuids['r2-a'])]
 
-    # Ports and port groups of a shard.
-    macs = {'r1-a': '52:54:00:aa:00:01', 'r2-a': '52:54:00:aa:00:02',
-            'loose': '52:54:00:aa:00:03'}
-    for name, mac in macs.items():
-        bm('port', 'create', mac, '--node', uuids[name])
-        bm('port', 'group', 'create', '--node', uuids[name],
-           '--name', 'bond-' + name)
+    # Port groups of a shard (and ports, over HTTP).
+    for name, mac in MACS.items():
+        _create_port_and_group(lite_api, uuids[name], name, mac)
     groups = bm('port', 'group', 'list', '--shards', 'rack-1')
     assert [g['name'] for g in groups] == ['bond-r1-a']
     groups = bm('port', 'group', 'list', '--shards', 'rack-2', 'None')
     assert sorted(g['name'] for g in groups) == ['bond-loose', 'bond-r2-a']
 
-    status, _, body = procs.http(
-        'GET', lite_service.base + '/v1/ports?shard=rack-1,rack-2',
-        version='1.82')
+    status, _, body = procs.api(lite_api, 'GET',
+                                '/v1/ports?shard=rack-1,rack-2')
     assert status == 200, body
     assert sorted(p['address'] for p in body['ports']) == [
-        macs['r1-a'], macs['r2-a']]
-    status, _, body = procs.http(
-        'GET', lite_service.base + '/v1/ports?shard=rack-1&node='
-        + uuids['r2-a'], version='1.82')
+        MACS['r1-a'], MACS['r2-a']]
+    status, _, body = procs.api(
+        lite_api, 'GET', '/v1/ports?shard=rack-1&node=' + uuids['r2-a'])
     assert (status, body['ports']) == (200, [])
 
     # Bad values are refused with a clear message, and nothing changes.
-    err = _baremetal_fails(lite_service, cli_env, 'node', 'set', 'loose',
-                           '--shard', 'None')
+    err = bm('node', 'set', 'loose', '--shard', 'None', expect_ok=False)
     assert 'select unsharded nodes' in err
-    assert bm('node', 'show', 'loose')['shard'] is None
+    assert _shard_of(lite_api, 'loose') is None
