@@ -1,8 +1,5 @@
 """http_basic authentication and the policy rules."""
 
-import base64
-
-import bcrypt
 import pytest
 
 from ironic_lite.common import policy
@@ -14,22 +11,12 @@ USERS = {'admin': '', 'reader': ':reader', 'owner': ':member:proj1'}
 
 
 def _auth(user, password=None):
-    token = base64.b64encode(('%s:%s' % (user, password or user + '-pw'))
-                             .encode()).decode()
-    return {'Authorization': 'Basic ' + token}
+    return utils.basic_auth(user, password)
 
 
 @pytest.fixture
 def basic(make_client, tmp_path):
-    lines = []
-    for user, extra in USERS.items():
-        digest = bcrypt.hashpw((user + '-pw').encode(), bcrypt.gensalt(4))
-        lines.append('%s:%s%s' % (user, digest.decode(), extra))
-    htpasswd = tmp_path / 'htpasswd'
-    htpasswd.write_text('\n'.join(lines) + '\n')
-    CONF.set_override('auth_strategy', 'http_basic')
-    CONF.set_override('http_basic_auth_user_file', str(htpasswd))
-    policy.reset()
+    utils.use_http_basic(tmp_path, USERS)
     return make_client()
 
 

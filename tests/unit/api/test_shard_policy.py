@@ -1,16 +1,11 @@
 """The shard policies (baremetal:shards:get, baremetal:node:update:shard)
 enforced for http_basic users, and project-scoped lists by shard."""
 
-import base64
-
-import bcrypt
 import pytest
 
 from ironic_lite.common import policy
-from ironic_lite import conf
 from tests.unit.api import utils
 
-CONF = conf.CONF
 # user -> ":roles:project" suffix of the htpasswd line (see api/auth.py)
 USERS = {
     'admin': '',                         # system admin
@@ -24,22 +19,13 @@ USERS = {
 }
 
 
-def _auth(user):
-    token = base64.b64encode(('%s:%s-pw' % (user, user)).encode()).decode()
-    return {'Authorization': 'Basic ' + token}
+def _auth(user, password=None):
+    return utils.basic_auth(user, password)
 
 
 @pytest.fixture
 def basic(make_client, tmp_path):
-    lines = []
-    for user, extra in USERS.items():
-        digest = bcrypt.hashpw((user + '-pw').encode(), bcrypt.gensalt(4))
-        lines.append('%s:%s%s' % (user, digest.decode(), extra))
-    htpasswd = tmp_path / 'htpasswd'
-    htpasswd.write_text('\n'.join(lines) + '\n')
-    CONF.set_override('auth_strategy', 'http_basic')
-    CONF.set_override('http_basic_auth_user_file', str(htpasswd))
-    policy.reset()
+    utils.use_http_basic(tmp_path, USERS)
     return make_client()
 
 

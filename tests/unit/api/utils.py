@@ -1,6 +1,12 @@
 """Helpers of the API tests."""
 
+import base64
 import json
+
+import bcrypt
+
+from ironic_lite.common import policy
+from ironic_lite import conf
 
 
 def fault(resp):
@@ -17,3 +23,26 @@ def fault(resp):
 
 def faultstring(resp):
     return fault(resp)['faultstring']
+
+
+def basic_auth(user, password=None):
+    """The Authorization header of an http_basic user (password
+    ``<user>-pw`` unless given)."""
+    token = base64.b64encode(('%s:%s' % (user, password or user + '-pw'))
+                             .encode()).decode()
+    return {'Authorization': 'Basic ' + token}
+
+
+def use_http_basic(tmp_path, users):
+    """Switch the API to http_basic with an htpasswd file of ``users``:
+    {user: ":roles[:project]" suffix of its line (see api/auth.py)}; each
+    user's password is ``<user>-pw``."""
+    lines = []
+    for user, extra in users.items():
+        digest = bcrypt.hashpw((user + '-pw').encode(), bcrypt.gensalt(4))
+        lines.append('%s:%s%s' % (user, digest.decode(), extra))
+    htpasswd = tmp_path / 'htpasswd'
+    htpasswd.write_text('\n'.join(lines) + '\n')
+    conf.CONF.set_override('auth_strategy', 'http_basic')
+    conf.CONF.set_override('http_basic_auth_user_file', str(htpasswd))
+    policy.reset()
