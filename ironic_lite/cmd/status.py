@@ -7,7 +7,6 @@ proceed), 255 a check could not run.
 
 import sys
 
-from oslo_config import cfg
 from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 
@@ -90,15 +89,8 @@ class Checks(upgradecheck.UpgradeCommands):
         if not db_migration.has_tables():
             return Result(Code.SUCCESS, 'The database has no tables yet.')
         schema_current = db_migration.version() == db_migration.head()
-        context = ir_context.get_admin_context()
-        if schema_current:
-            records = service_obj.deployment_records(context)
-        else:
-            # No services table yet: only the conductors table tells.
-            records = [upgrade_state.Record(upgrade_state.CONDUCTOR, c.hostname,
-                                            None, None)
-                       for c in objects.Conductor.list_active(
-                           context, CONF.conductor.heartbeat_timeout)]
+        records = service_obj.deployment_records(
+            ir_context.get_admin_context())
         pending = sum(obj_migrations.rows_not_at_latest().values()) \
             if schema_current else 0
         state = upgrade_state.assess(records, version.RELEASE,

@@ -82,8 +82,14 @@ def object_tables():
                          'Service')}
 
 
+def has_table(name):
+    """Whether the schema has table ``name`` (the previous release's
+    schema, before "ironic-dbsync upgrade", lacks the newer ones)."""
+    return sa.inspect(api.get_engine()).has_table(name)
+
+
 def has_tables():
-    return sa.inspect(api.get_engine()).has_table('nodes')
+    return has_table('nodes')
 
 
 def version_counts(model):
@@ -93,7 +99,7 @@ def version_counts(model):
     upgrade" the database is the previous release's, without the tables
     this release adds.
     """
-    if not sa.inspect(api.get_engine()).has_table(model.__tablename__):
+    if not has_table(model.__tablename__):
         return {}
     with api.reader() as session:
         rows = (session.query(model.version, sa.func.count())
@@ -128,4 +134,3 @@ def bump_versions(model, from_versions, to_version, max_count=None):
             done = behind.update({'version': to_version},
                                  synchronize_session=False)
         return total, done
-

@@ -44,13 +44,6 @@ def stop_service(service_type, name):
                  synchronize_session=False))
 
 
-def get_service_list():
-    with api.reader() as session:
-        return (session.query(models.Service)
-                .order_by(models.Service.service_type, models.Service.name)
-                .all())
-
-
 def get_alive_services(interval):
     """Rows of the services online that reported in the last ``interval``
     seconds."""

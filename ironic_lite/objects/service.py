@@ -14,15 +14,14 @@ from ironic_lite.common import release_mappings
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite.db import conductor as db_conductor
+from ironic_lite.db import migration as db_migration
+from ironic_lite.db import models
 from ironic_lite.db import service as db_service
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
 from ironic_lite import version
 
 CONF = conf.CONF
-
-API = upgrade_state.API
-CONDUCTOR = upgrade_state.CONDUCTOR
 
 
 @base.IronicObjectRegistry.register
@@ -65,11 +64,6 @@ class Service(base.IronicObject):
         db_service.stop_service(self.service_type, self.name)
 
     @classmethod
-    def list(cls, context):
-        return cls._from_db_object_list(context,
-                                        db_service.get_service_list())
-
-    @classmethod
     def list_alive(cls, context, interval=None):
         """Services that reported within ``[DEFAULT]/service_down_time``."""
         if interval is None:
@@ -94,15 +88,25 @@ class Service(base.IronicObject):
         alive = {row.hostname
                  for row in db_conductor.get_active_conductors(interval)}
         reported = {row.name for row in db_service.get_services_by_name(
-            CONDUCTOR, alive)}
+            upgrade_state.CONDUCTOR, alive)}
         return sorted(alive - reported)
 
 
 def deployment_records(context):
     """An ``upgrade_state.Record`` for every live service: those in the
-    services table, and conductors of releases that did not report."""
+    services table, and conductors of releases that did not report.
+
+    On the previous release's schema (no services table yet, before
+    "ironic-dbsync upgrade") every live conductor is one of those.
+    """
+    if not db_migration.has_table(models.Service.__tablename__):
+        return [upgrade_state.Record(upgrade_state.CONDUCTOR, row.hostname,
+                                     None, None)
+                for row in db_conductor.get_active_conductors(
+                    CONF.conductor.heartbeat_timeout)]
     records = [upgrade_state.Record(s.service_type, s.name, s.release, s.pin)
                for s in Service.list_alive(context)]
-    records.extend(upgrade_state.Record(CONDUCTOR, host, None, None)
+    records.extend(upgrade_state.Record(upgrade_state.CONDUCTOR, host, None,
+                                        None)
                    for host in Service.silent_conductor_hosts())
     return records

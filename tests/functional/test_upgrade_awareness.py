@@ -69,18 +69,7 @@ def status(config):
     """(exit code, the result table's text on one line)."""
     result = procs.run('ironic-status', '--config-file', config, 'upgrade',
                        'check', check=False)
-    return result.returncode, flat(result.stdout)
-
-
-def flat(table):
-    """oslo.upgradecheck wraps details at 60 columns (and after hyphens,
-    as in "ironic-|api"): unwrap them."""
-    text = ''
-    for line in table.splitlines():
-        if line.startswith('|'):
-            cell = line.strip().strip('|').strip()
-            text += cell if text.endswith('-') else ' ' + cell
-    return ' '.join(text.split())
+    return result.returncode, procs.unwrap_table(result.stdout)
 
 
 def test_every_service_on_the_old_release(config, db_path):
@@ -173,7 +162,7 @@ def test_api_starts_pinned_or_forced_and_reports(config, db_path, tmp_path,
     old_conductor(db_path, 'cond-1')
     with open(config, 'a') as f:
         f.write('[DEFAULT]\n' + ''.join('%s = %s\n' % kv
-                                         for kv in extra.items()))
+                                        for kv in extra.items()))
     api = procs.Service('ironic-api', config, str(tmp_path))
     try:
         port = _port_of(config)
@@ -196,3 +185,25 @@ def _port_of(config):
             if line.startswith('port = '):
                 return int(line.split('=')[1])
     raise AssertionError('no port in %s' % config)
+
+
+def test_refused_on_the_previous_schema_too(tmp_path, db_path):
+    """Before "ironic-dbsync upgrade" there is no services table: the old
+    conductors are still seen, through the conductors table."""
+    path = procs.write_config(str(tmp_path / 'old-schema.conf'), {
+        'DEFAULT': {'state_path': str(tmp_path), 'host': 'api-host',
+                    'transport_url': 'fake://'},
+        'database': {'connection': 'sqlite:///%s' % db_path},
+        'api': {'host_ip': '127.0.0.1', 'port': procs.free_port()},
+    })
+    procs.run('ironic-dbsync', '--config-file', path, 'upgrade',
+              '--revision', 'b7e4f1c2d9a0')  # release 2.0's head
+    old_conductor(db_path, 'cond-1')
+    result = procs.run('ironic-api', '--config-file', path, check=False,
+                       timeout=60)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert 'conductor cond-1 (release before 3.0' in output, output
+    code, out = status(path)
+    assert code == 2, out  # the schema check fails
+    assert 'Step: 0: every service runs an older release.' in out
