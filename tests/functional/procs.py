@@ -31,6 +31,18 @@ def write_config(path, sections):
     return path
 
 
+def unwrap_table(text):
+    """The cells of a prettytable-style output (oslo.upgradecheck's
+    result table) on one line: it wraps details at 60 columns, also after
+    hyphens (as in "ironic-|api"), and this undoes both."""
+    flat = ''
+    for line in text.splitlines():
+        if line.startswith('|'):
+            cell = line.strip().strip('|').strip()
+            flat += cell if flat.endswith('-') else ' ' + cell
+    return ' '.join(flat.split())
+
+
 def command(name):
     return os.path.join(BIN, name)
 

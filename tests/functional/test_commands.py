@@ -53,8 +53,9 @@ def run(name, conf, *args):
 
 
 def run_python(prelude, module, conf, *args):
-    code = 'import sys\n' + prelude + ('from ironic_lite.cmd import %s\n'
-                      'sys.exit(%s.main(sys.argv[1:]))\n' % (module, module))
+    code = 'import sys\n' + prelude + (
+        'from ironic_lite.cmd import %s\n'
+        'sys.exit(%s.main(sys.argv[1:]))\n' % (module, module))
     return subprocess.run([sys.executable, '-c', code, '--config-file',
                            conf] + list(args), capture_output=True,
                           text=True, timeout=120)
@@ -106,7 +107,7 @@ def head():
     return migration.head()
 
 
-# -- ironic-dbsync: schema ------------------------------------------------------
+# -- ironic-dbsync: schema ----------------------------------------------------
 
 def test_version_upgrade_version(conf):
     assert last_line(run('ironic-dbsync', conf, 'version')) == 'None'
@@ -136,7 +137,7 @@ def test_upgrade_refuses_rows_too_old(upgraded, db_path):
     assert 'online_data_migrations' in result.stdout
 
 
-# -- ironic-dbsync: online data migrations --------------------------------------
+# -- ironic-dbsync: online data migrations ------------------------------------
 
 def migrate(conf, *args):
     """``ironic-dbsync online_data_migrations`` with a pending migration."""
@@ -231,7 +232,7 @@ def test_missing_config_file_exits_127(tmp_path):
     assert result.returncode == 127
 
 
-# -- ironic-status upgrade check ----------------------------------------------------
+# -- ironic-status upgrade check ----------------------------------------------
 
 def test_status_success(upgraded):
     result = run('ironic-status', upgraded, 'upgrade', 'check')

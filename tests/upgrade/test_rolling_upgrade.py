@@ -257,7 +257,7 @@ def use_shards(dep, client, load):
 
 @pytest.mark.parametrize('backend', ['postgresql', 'mysql'])
 def test_rolling_upgrade_to_new(request, backend, tmp_path, rabbit_url,
-                               old_release, new_release):
+                                old_release, new_release):
     db_url = request.getfixturevalue('%s_url' % backend)
     began = time.monotonic()
     old, new = old_release, new_release
@@ -374,12 +374,7 @@ EXPECTED_STATUS = {
 
 def upgrade_state_text(stdout):
     """The details of the "Upgrade state" check, unwrapped."""
-    text = ''
-    for line in stdout.splitlines():
-        if line.startswith('|'):
-            cell = line.strip().strip('|').strip()
-            text += cell if text.endswith('-') else ' ' + cell
-    text = ' '.join(text.split())
+    text = procs.unwrap_table(stdout)
     found = re.search(r'Check: Upgrade state Result: \w+ Details: (.*?)'
                       r'(?: Check: |$)', text)
     assert found, stdout

@@ -19,7 +19,7 @@ from tests.functional import procs
 from tests.upgrade import deployment
 
 
-# -- an unknown pin ------------------------------------------------------------
+# -- an unknown pin -----------------------------------------------------------
 
 @pytest.mark.parametrize('service', ['ironic-api', 'ironic-conductor'])
 @pytest.mark.parametrize('pin', ['0.5', 'master', '9.0'])
@@ -45,7 +45,7 @@ def test_unknown_pin_refused(tmp_path, new_release, service, pin):
     assert 'Traceback' not in output, output
 
 
-# -- rows older than the old release reads -------------------------------------
+# -- rows older than the old release reads ------------------------------------
 
 def _insert_old_node(db_url, version):
     """A node row at ``version``, as an older release left it."""
@@ -140,7 +140,7 @@ def test_unpinned_start_refused_while_old_conductor_alive(
         dep.start('api-new', 'api', new_release, pin=old_release.name)
         status = dep.status(new_release)
         assert status.returncode == 1, status.stdout
-        assert 'Step: 4' in ' '.join(status.stdout.split()), status.stdout
+        assert 'Step: 4' in procs.unwrap_table(status.stdout), status.stdout
     finally:
         dep.stop_all()
 

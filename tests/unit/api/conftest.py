@@ -12,6 +12,7 @@ from ironic_lite.db import api as db_api
 from ironic_lite.db import migration
 from ironic_lite import objects
 from tests.unit.api import fakes
+from tests.unit.api import utils
 
 CONF = conf.CONF
 LATEST = '1.82'
@@ -76,6 +77,14 @@ def make_client(database, rpcapi):
         app = api_app.setup_app(rpcapi_factory=lambda: rpcapi)
         return Client(app, version)
     return _make
+
+
+@pytest.fixture
+def basic(make_client, tmp_path, request):
+    """A client of the API under http_basic, with the test module's USERS
+    ({user: ":roles[:project]"}, password "<user>-pw")."""
+    utils.use_http_basic(tmp_path, request.module.USERS)
+    return make_client()
 
 
 @pytest.fixture

@@ -1,7 +1,5 @@
 """http_basic authentication and the policy rules."""
 
-import pytest
-
 from ironic_lite.common import policy
 from ironic_lite import conf
 from tests.unit.api import utils
@@ -10,14 +8,8 @@ CONF = conf.CONF
 USERS = {'admin': '', 'reader': ':reader', 'owner': ':member:proj1'}
 
 
-def _auth(user, password=None):
-    return utils.basic_auth(user, password)
-
-
-@pytest.fixture
-def basic(make_client, tmp_path):
-    utils.use_http_basic(tmp_path, USERS)
-    return make_client()
+# The ``basic`` fixture (tests/unit/api/conftest.py) serves these USERS.
+_auth = utils.basic_auth
 
 
 def _create_node(client, user='admin', **extra):

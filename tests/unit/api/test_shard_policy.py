@@ -19,14 +19,8 @@ USERS = {
 }
 
 
-def _auth(user, password=None):
-    return utils.basic_auth(user, password)
-
-
-@pytest.fixture
-def basic(make_client, tmp_path):
-    utils.use_http_basic(tmp_path, USERS)
-    return make_client()
+# The ``basic`` fixture (tests/unit/api/conftest.py) serves these USERS.
+_auth = utils.basic_auth
 
 
 @pytest.fixture
