@@ -16,6 +16,7 @@ from ironic_lite import objects
 
 CONF = conf.CONF
 
+
 class HashRingManager(object):
     def __init__(self):
         self._lock = threading.Lock()

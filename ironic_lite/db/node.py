@@ -299,4 +299,3 @@ def clear_node_reservations_for_conductor(hostname):
         return (session.query(models.Node)
                 .filter_by(reservation=hostname)
                 .update({'reservation': None}, synchronize_session=False))
-

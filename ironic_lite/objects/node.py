@@ -1,7 +1,6 @@
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 
-from ironic_lite.common import exception
 from ironic_lite.db import node as db_node
 from ironic_lite.objects import base
 from ironic_lite.objects import fields

@@ -90,8 +90,8 @@ def _uuid(rnd):
 
 def _mac(prefix, number):
     return '%s:%02x:%02x:%02x:%02x' % (prefix, (number >> 24) & 255,
-                                      (number >> 16) & 255,
-                                      (number >> 8) & 255, number & 255)
+                                       (number >> 16) & 255,
+                                       (number >> 8) & 255, number & 255)
 
 
 def node_row(rnd, node_id, shard, now):

@@ -29,7 +29,7 @@ def sent(rpc_api, monkeypatch):
 
 
 def test_unpinned_sends_1_1_with_reset_interfaces(rpc_api, sent, context,
-                                                   make_node):
+                                                  make_node):
     assert rpc_api.version_cap == rpcapi.RPC_API_VERSION == '1.1'
     node = make_node(description='before')
     node.description = 'after'

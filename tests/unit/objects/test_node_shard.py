@@ -38,7 +38,9 @@ def _fleet(ctx):
 
 def test_filters_are_exact_and_case_sensitive(ctx):
     _fleet(ctx)
-    list_ = lambda **f: _names(objects.Node.list(ctx, filters=f))
+
+    def list_(**f):
+        return _names(objects.Node.list(ctx, filters=f))
     assert list_(shard=['a']) == ['a1', 'a2', 'a3']
     assert list_(shard=['b']) == ['b1']
     assert list_(shard=['B', 'b']) == ['b1', 'cap-b1']
@@ -70,9 +72,9 @@ def test_ports_and_portgroups_by_their_node_shard(ctx):
                           address='52:54:00:00:01:%02x' % i).create()
     node_of = {n.id: n.name for n in fleet.values()}
     for cls in (objects.Port, objects.Portgroup):
-        found = lambda shards: sorted(
-            node_of[p.node_id] for p in cls.list(ctx,
-                                                 filters={'shard': shards}))
+        def found(shards, cls=cls):
+            return sorted(node_of[p.node_id]
+                          for p in cls.list(ctx, filters={'shard': shards}))
         assert found(['a']) == ['a1']
         assert found(['a', 'b']) == ['a1', 'b1']
         assert found([None]) == ['u1']
