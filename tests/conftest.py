@@ -4,7 +4,8 @@ A backend fixture gives each test its own uniquely named database, dropped
 afterwards.  When a server is unreachable the test is skipped with the
 reason -- or fails, when ``CI=true`` (CI must test every backend).
 
-Markers (registered here): ``functional`` and ``upgrade`` are applied from
+Markers (registered here): ``functional``, ``upgrade`` and ``faults`` are
+applied from
 the directory a test lives in; ``backend`` to every test that uses a real
 database server or RabbitMQ, so ``-m "not backend"`` runs without them.
 """
@@ -14,8 +15,12 @@ import os
 import socket
 import uuid
 
+from futurist import _thread as futurist_thread
+from oslo_config import fixture as config_fixture
 import pytest
 import sqlalchemy as sa
+
+from tests import db_template
 
 POSTGRESQL_URL = 'postgresql+psycopg2://postgres@127.0.0.1:5432'
 MYSQL_URL = 'mysql+pymysql://root@127.0.0.1:3306'
@@ -25,9 +30,16 @@ RABBIT_URL = 'rabbit://guest:guest@127.0.0.1:5672/'
 BACKEND_FIXTURES = {'postgresql_url', 'mysql_url', 'rabbit_url'}
 BACKEND_PARAMS = ('postgresql', 'mysql')
 
+# oslo.messaging's RPC server runs on a futurist thread pool whose idle
+# workers wake every MAX_IDLE_FOR seconds (1) to see whether to exit: every
+# in-process conductor stop waited ~1 s for them.  Waking every 50 ms
+# costs nothing measurable.
+futurist_thread.ThreadWorker.MAX_IDLE_FOR = 0.05
+
 MARKERS = {
     'functional': 'real processes, HTTP and databases (tests/functional)',
     'upgrade': 'old and new releases side by side (tests/upgrade)',
+    'faults': 'processes, broker and database failing (tests/faults)',
     'backend': 'needs PostgreSQL, MariaDB or RabbitMQ on 127.0.0.1',
 }
 
@@ -37,10 +49,15 @@ def pytest_configure(config):
         config.addinivalue_line('markers', '%s: %s' % (name, text))
 
 
+def pytest_sessionfinish(session, exitstatus):
+    # Each xdist worker runs this for its own session.
+    db_template.drop_templates()
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         parts = item.nodeid.split('/')
-        for level in ('functional', 'upgrade'):
+        for level in ('functional', 'upgrade', 'faults'):
             if len(parts) > 1 and parts[1] == level:
                 item.add_marker(getattr(pytest.mark, level))
         param = getattr(getattr(item, 'callspec', None), 'params', {})
@@ -142,26 +159,73 @@ def rabbit_url():
     return RABBIT_URL
 
 
-@pytest.fixture
-def use_db():
-    """Point ironic-lite at a database URL: ``use_db(url, migrate=True)``.
+@pytest.fixture(autouse=True)
+def conf_fixture():
+    """oslo.config's ``Config`` fixture around every test.
 
-    Sets ``[database]/connection``, resets the engine facade and (by
-    default) runs the alembic migrations to head.  Undone after the test.
+    Whatever a test (or a fixture) overrides on ``CONF`` -- with
+    ``conf_fixture.config(name=value, group=...)`` or ``set_override`` --
+    is undone after it, so no fixture lists its overrides to clear them.
     """
     from ironic_lite import conf
+    fixture = config_fixture.Config(conf.CONF)
+    fixture.setUp()
+    yield fixture
+    fixture.cleanUp()
+
+
+# Reply queues (reply_<uuid>, named by oslo.messaging) are transient: with
+# this in a test's [oslo_messaging_rabbit] section, the broker deletes
+# them a minute after their process stops.
+RABBIT_TEST_OPTIONS = {'rabbit_transient_queues_ttl': 60,
+                       'heartbeat_timeout_threshold': 0}
+
+
+def delete_from_broker(exchanges=(), queues=()):
+    """Delete what a test created on the RabbitMQ broker (over AMQP)."""
+    import kombu
+    with kombu.Connection(RABBIT_URL.replace('rabbit://', 'amqp://'),
+                          connect_timeout=5) as conn:
+        channel = conn.default_channel
+        for queue in queues:
+            channel.queue_delete(queue)
+        for exchange in exchanges:
+            channel.exchange_delete(exchange)
+
+
+@pytest.fixture
+def rabbit_exchange(rabbit_url):
+    """A control_exchange of the test's own (deployments sharing the
+    broker are kept apart by it).  Afterwards the exchange and the queues
+    named in ``rabbit_exchange.queues`` are deleted from the broker."""
+    class Exchange(str):
+        queues = []
+    exchange = Exchange('ironic-test-%s' % uuid.uuid4().hex[:12])
+    exchange.queues = []
+    yield exchange
+    delete_from_broker([exchange], exchange.queues)
+
+
+@pytest.fixture
+def use_db(conf_fixture):
+    """Point ironic-lite at a database URL: ``use_db(url, migrate=True)``.
+
+    Sets ``[database]/connection`` and resets the engine facade; with
+    ``migrate`` (the default) the empty database gets the head schema as
+    a copy of a template migrated once per test process (see
+    tests/db_template.py; the migration tests walk the real migrations).
+    Undone after the test.
+    """
     from ironic_lite.db import api as db_api
-    from ironic_lite.db import migration
 
     def configure(url, migrate=True):
-        conf.CONF.set_override('connection', url, group='database')
-        db_api.reset()
         if migrate:
-            migration.upgrade('head')
+            db_template.migrated(url)
+        conf_fixture.config(connection=url, group='database')
+        db_api.reset()
         return url
 
     yield configure
-    conf.CONF.clear_override('connection', group='database')
     db_api.reset()
 
 

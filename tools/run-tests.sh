@@ -1,20 +1,83 @@
 #!/usr/bin/env bash
 # THE test command: set up .venv (python3 -m venv; pip install -e '.[test]'
-# when missing or older than setup.cfg), then run every test level:
-# tests/unit, tests/functional and tests/upgrade.
+# when missing or older than setup.cfg), then run every test level in turn
+# -- unit, functional, faults, docs, upgrade -- each with pytest-xdist,
+# with a header per level and a summary of the wall time of each.
 #
 # PostgreSQL (127.0.0.1:5432, postgres), MariaDB (127.0.0.1:3306, root) and
 # RabbitMQ (127.0.0.1:5672, guest) are used when they answer; otherwise
 # those tests are skipped with the reason -- or fail when CI=true.
-# Extra arguments go to pytest (e.g. -k migrations, -m "not backend",
-# or test paths, which then replace the default "tests/").
+#
+# Extra arguments go to pytest (e.g. -k migrations, -m "not backend");
+# test paths (tests/...) replace the levels: one pytest run of those.
+# TEST_WORKERS sets the number of xdist workers of every level (0: none,
+# one test at a time, in this process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/ensure-venv.sh
-target=tests/
+
+# level name, path, default workers.  The unit and docs levels are CPU
+# bound (one worker per core); the functional and upgrade levels mostly
+# wait for the processes they start, so they run more at once.  The fault
+# tests (a cluster each, with timed outages) run one at a time.
+LEVELS=(
+    "unit tests/unit auto"
+    "functional tests/functional 4"
+    "faults tests/faults 1"
+    "docs tests/docs auto"
+    "upgrade tests/upgrade 3"
+)
+
+run_pytest() {
+    local workers=$1
+    shift
+    if [ "$workers" = 0 ]; then
+        .venv/bin/python -m pytest "$@"
+    else
+        # loadgroup: any test may run on any worker, except that the tests
+        # of one xdist_group (see tests/conftest.py) share a worker.
+        .venv/bin/python -m pytest -n "$workers" --dist loadgroup "$@"
+    fi
+}
+
 for arg in "$@"; do
     case "$arg" in
-        tests*) target= ;;
+        tests*)
+            run_pytest "${TEST_WORKERS:-auto}" "$@"
+            exit $?
+            ;;
     esac
 done
-exec .venv/bin/python -m pytest $target "$@"
+
+failed=()
+summary=()
+total_start=$SECONDS
+count=${#LEVELS[@]}
+i=0
+for level in "${LEVELS[@]}"; do
+    read -r name path workers <<<"$level"
+    i=$((i + 1))
+    workers=${TEST_WORKERS:-$workers}
+    echo
+    echo "=== [$i/$count] $name tests ($path, $workers workers) ==="
+    start=$SECONDS
+    code=0
+    # --durations: each level names its slowest tests, to keep it fast.
+    run_pytest "$workers" "$path" --durations=5 "$@" || code=$?
+    case $code in
+        0) result=passed ;;
+        5) result="no tests" ;;     # e.g. -k or -m selected none here
+        *) result=FAILED; failed+=("$name") ;;
+    esac
+    summary+=("$(printf '%-10s %-8s %4ds' "$name" "$result" \
+        $((SECONDS - start)))")
+done
+
+echo
+echo "=== summary ==="
+printf '%s\n' "${summary[@]}"
+echo "total: $((SECONDS - total_start))s"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "FAILED levels: ${failed[*]}"
+    exit 1
+fi

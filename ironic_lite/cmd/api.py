@@ -17,7 +17,9 @@ def api_service():
         return wsgi.WSGIService(
             'ironic-api', app.setup_app(), CONF.api.host_ip, CONF.api.port,
             threads=CONF.api.api_workers,
-            shutdown_timeout=CONF.graceful_shutdown_timeout)
+            shutdown_timeout=CONF.graceful_shutdown_timeout,
+            client_socket_timeout=CONF.api.client_socket_timeout,
+            max_connections=CONF.api.max_connections)
     except OSError as err:
         sys.exit('ERROR: cannot listen on %s:%s ([api]host_ip, [api]port): '
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))

@@ -109,6 +109,13 @@ command_opt = cfg.SubCommandOpt('command', title='Command',
 # -- schema commands ----------------------------------------------------------
 
 def do_upgrade():
+    unknown = db_migration.unknown_revision()
+    if unknown:
+        print('ERROR: the database schema is at revision %s, which this '
+              'release does not know: it was upgraded by a newer release. '
+              'Run the newer release\'s ironic-dbsync instead.' % unknown,
+              file=sys.stderr)
+        return EXIT_INCOMPATIBLE_DB
     problems = obj_migrations.check_versions()
     if problems:
         print('The database is not compatible with this release:')
@@ -187,6 +194,7 @@ class Progress(object):
         if entry['total'] is None:
             entry['total'] = total
         entry['done'] += done
+        entry['last'] = (total, done)
         elapsed = max(time.monotonic() - self.started, 1e-6)
         print('batch %d: %s: %d/%d migrated (%.0f rows/s)'
               % (batch, name, entry['done'], entry['total'],
@@ -196,7 +204,11 @@ class Progress(object):
         self.entry(name)['errors'] += 1
 
     def left(self):
-        return any((e['total'] or 0) > e['done'] for e in self.rows.values())
+        """Whether the last batch left rows behind (counted by each
+        migration's own last call: rows another run migrated meanwhile
+        are not left)."""
+        return any(e.get('last', (0, 0))[0] > e.get('last', (0, 0))[1]
+                   for e in self.rows.values())
 
     def print_summary(self):
         names = list(self.rows)
@@ -250,6 +262,12 @@ def run_online_data_migrations(context, max_count, options):
         full, error = run_batch(context, size, options, progress, batch)
         if error or max_count or not full:
             break
+    if not (error or full) and progress.left():
+        # Rows counted but not migrated by this run: another run (a
+        # second operator, a deployment tool) migrated them meanwhile.
+        # One more batch tells whether any are really left.
+        full, error = run_batch(context, size, options, progress,
+                                batch + 1)
     progress.print_summary()
     if error:
         print('ERROR: online data migration %s failed: %s'

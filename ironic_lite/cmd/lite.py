@@ -1,11 +1,15 @@
 """ironic-lite: API and conductor in one process (the embedded default).
 
 Unless configured otherwise it uses SQLite under ``[DEFAULT]/state_path``
-and the in-process ``fake://`` transport, and it brings the database
-schema up to date at start, so it runs with no setup at all.
+and the in-process ``fake://`` transport, listens on 127.0.0.1 only (it
+has no authentication by default), and it brings the database schema up
+to date at start, so it runs with no setup at all.  ``--host`` and
+``--port`` choose where the API listens without a configuration file.
 """
 
 import sys
+
+from oslo_config import cfg
 
 from ironic_lite.cmd import api
 from ironic_lite.common import config
@@ -17,11 +21,34 @@ from ironic_lite.db import migration
 
 CONF = conf.CONF
 
+# The embedded default serves no one but this machine unless told to.
+DEFAULT_HOST_IP = '127.0.0.1'
+CLI_OPTS = [
+    cfg.HostAddressOpt('host', dest='listen_host', metavar='ADDRESS',
+                       help='The address the API listens on (overrides '
+                            '[api]host_ip; default %s).' % DEFAULT_HOST_IP),
+    cfg.PortOpt('port', dest='listen_port', metavar='PORT',
+                help='The TCP port the API listens on (overrides '
+                     '[api]port; default 6385).'),
+]
+
+
+def parse_args(argv):
+    """Parse ironic-lite's command line and configuration files."""
+    rpc.set_default_transport_url('fake://')
+    CONF.set_default('host_ip', DEFAULT_HOST_IP, group='api')
+    if 'listen_host' not in CONF:
+        CONF.register_cli_opts(CLI_OPTS)
+    config.parse_args(argv, prog='ironic-lite')
+    if CONF.listen_host is not None:
+        CONF.set_override('host_ip', CONF.listen_host, group='api')
+    if CONF.listen_port is not None:
+        CONF.set_override('port', CONF.listen_port, group='api')
+
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    rpc.set_default_transport_url('fake://')
-    config.parse_args(argv, prog='ironic-lite')
+    parse_args(argv)
     migration.upgrade()
     conductor = service.RPCService(manager.ConductorManager())
     # The conductor starts first and stops last: the API never routes a

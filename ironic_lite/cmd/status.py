@@ -6,6 +6,7 @@ proceed), 255 a check could not run.
 """
 
 import sys
+import textwrap
 
 from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
@@ -24,8 +25,32 @@ Code = upgradecheck.Code
 Result = upgradecheck.Result
 
 
+# oslo.upgradecheck wraps the details of a result at 60 columns.
+DETAILS_WIDTH = 60
+
+
 class Checks(upgradecheck.UpgradeCommands):
     """The checks an operator runs before (and after) upgrading."""
+
+    def _get_details(self, upgrade_check_result):
+        """The details, wrapped line by line for the table.
+
+        oslo.upgradecheck wraps the whole text as one paragraph, which
+        folds a multi-line detail (one service per line) into a run-on
+        paragraph.  Each line is wrapped on its own here; continuation
+        lines are indented further than the line they continue.
+        """
+        details = upgrade_check_result.details
+        if details is None:
+            return None
+        lines = []
+        for line in details.splitlines():
+            indent = line[:len(line) - len(line.lstrip())]
+            lines.extend(textwrap.wrap(
+                line, DETAILS_WIDTH, initial_indent='',
+                subsequent_indent=indent + '    ',
+                break_on_hyphens=False) or [''])
+        return '\n'.join(lines)
 
     def _check_object_versions(self):
         """Rows this release cannot read fail; pending migrations warn."""

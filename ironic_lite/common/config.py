@@ -1,5 +1,6 @@
 """Start-up of every command: parse the configuration, set up logging."""
 
+import logging as stdlib_logging
 import os
 import sys
 
@@ -13,6 +14,30 @@ from ironic_lite import objects
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
 _LOGGING_REGISTERED = False
+
+# oslo.service logs three INFO lines about choosing its (threading)
+# backend in every command: nothing an operator can act on.
+QUIET_LOGGERS = ['oslo_service.backend=WARN']
+
+
+class _ClosingChannelFilter(stdlib_logging.Filter):
+    """Drop py-amqp's "Received method (60, 30) during closing channel"
+    warning: the broker confirming a consumer cancel (basic.cancel-ok)
+    while the channel closes, which happens at every graceful stop of an
+    RPC server and means nothing is wrong."""
+
+    def filter(self, record):
+        return 'during closing channel' not in record.getMessage()
+
+
+def _quiet_logging():
+    levels = logging.get_default_log_levels()
+    logging.set_defaults(default_log_levels=levels + [
+        q for q in QUIET_LOGGERS if q not in levels])
+    amqp_logger = stdlib_logging.getLogger('amqp')
+    if not any(isinstance(f, _ClosingChannelFilter)
+               for f in amqp_logger.filters):
+        amqp_logger.addFilter(_ClosingChannelFilter())
 
 
 def parse_args(argv, prog, default_config_files=None):
@@ -28,6 +53,7 @@ def parse_args(argv, prog, default_config_files=None):
         # Logs go to stderr, so that what a command prints on stdout
         # (e.g. "ironic-dbsync version") can be read by scripts.
         CONF.set_default('use_stderr', True)
+        _quiet_logging()
         _LOGGING_REGISTERED = True
     CONF(argv, project='ironic', prog=prog,
          default_config_files=default_config_files)

@@ -16,6 +16,12 @@ opts = [
     cfg.IntOpt('check_provision_state_interval', default=60, min=0,
                help='Seconds between checks for nodes stuck in a '
                     'transitional state owned by a dead conductor.'),
+    cfg.IntOpt('stale_lock_reclaim_interval', default=60, min=0,
+               help='Seconds between checks for node locks (reservations) '
+                    'this conductor holds although none of its tasks does '
+                    '(their release failed, e.g. when the database '
+                    'connection dropped); such locks are released.  0 '
+                    'disables the check.'),
     cfg.StrOpt('conductor_group', default='',
                help='Name of the conductor group this conductor belongs '
                     'to; it manages only nodes of the same group.'),
@@ -25,8 +31,15 @@ opts = [
                help='Number of attempts to grab a node lock.'),
     cfg.FloatOpt('node_locked_retry_interval', default=0.2, min=0,
                  help='Seconds to sleep between node lock attempts.'),
-    cfg.StrOpt('topic', default='ironic.conductor_manager',
-               help='The RPC topic conductors listen on.'),
+    cfg.StrOpt('topic',
+               help='The RPC topic conductors listen on (and the name of '
+                    'their queues on the broker).  Unset: '
+                    '"ironic.conductor_manager" when '
+                    '[DEFAULT]/control_exchange is left at its default '
+                    '("openstack" or "ironic"), else '
+                    '"<control_exchange>.ironic.conductor_manager", so '
+                    'that deployments sharing a RabbitMQ broker with '
+                    'different control_exchange values share no queue.'),
     cfg.IntOpt('rpc_send_retries', default=2, min=0,
                help='How many times the API retries to reach the message '
                     'broker before it answers 503.'),

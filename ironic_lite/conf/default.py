@@ -25,8 +25,25 @@ opts = [
                default='noauth',
                choices=[('noauth', 'no authentication'),
                         ('http_basic', 'HTTP basic authentication against '
-                                       'an htpasswd file')],
+                                       'an htpasswd file'),
+                        ('keystone', 'Keystone tokens, validated by '
+                                     'keystonemiddleware (options in '
+                                     '[keystone_authtoken])')],
                help='Authentication strategy used by ironic-api.'),
+    cfg.BoolOpt('rbac_service_role_elevated_access',
+                default=False,
+                help='Give users with the "service" role in the project '
+                     'named by rbac_service_project_name the access of a '
+                     'system reader/member in the default policy (rule '
+                     '"service_role"): they see the nodes of every '
+                     'project and every shard, as Nova\'s and '
+                     'networking-baremetal\'s service users need.  When '
+                     'disabled, a service role request is limited to the '
+                     'nodes its project owns.'),
+    cfg.StrOpt('rbac_service_project_name',
+               default='service',
+               help='The name of the project of the service users (used '
+                    'with rbac_service_role_elevated_access).'),
     cfg.StrOpt('http_basic_auth_user_file',
                default='/etc/ironic/htpasswd',
                help='Path to the Apache format user authentication file '

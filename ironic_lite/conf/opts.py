@@ -1,7 +1,11 @@
 """Entry points for oslo-config-generator."""
 
+from oslo_config import cfg
+from oslo_middleware import sizelimit
 import oslo_messaging
+from oslo_policy import opts as policy_opts
 
+from ironic_lite import conf as ir_conf
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import database
@@ -20,3 +24,7 @@ def list_opts():
 
 def update_opt_defaults():
     oslo_messaging.set_transport_defaults(control_exchange='ironic')
+    cfg.set_defaults(sizelimit.OPTS, max_request_body_size=(
+        ir_conf.DEFAULT_MAX_REQUEST_BODY_SIZE))
+    policy_opts.set_defaults(cfg.CONF, enforce_scope=True,
+                             enforce_new_defaults=True)

@@ -295,3 +295,16 @@ def test_api_port_in_use_is_a_clear_error(tmp_path, conf):
     assert result.returncode == 1, result.stdout + result.stderr
     assert 'cannot listen on 127.0.0.1:%d' % port in result.stderr
     assert 'Traceback' not in result.stdout + result.stderr
+
+
+def test_upgrade_of_a_newer_schema_is_a_one_line_error(upgraded, db_path):
+    """Issue 9, defect 8: a revision from a newer release: exit 2, one
+    line on stderr, no traceback."""
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'f0f0newer'")
+    result = run('ironic-dbsync', upgraded, 'upgrade')
+    assert result.returncode == 2, result.stderr
+    assert 'Traceback' not in result.stderr + result.stdout
+    errors = [line for line in result.stderr.splitlines()
+              if line.startswith('ERROR')]
+    assert len(errors) == 1 and 'f0f0newer' in errors[0], result.stderr

@@ -8,8 +8,6 @@ from ironic_lite.api import app as api_app
 from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
 from ironic_lite import conf
-from ironic_lite.db import api as db_api
-from ironic_lite.db import migration
 from ironic_lite import objects
 from tests.unit.api import fakes
 from tests.unit.api import utils
@@ -19,23 +17,14 @@ LATEST = '1.82'
 
 
 @pytest.fixture
-def database(tmp_path):
+def database(tmp_path, use_db):
     CONF([], project='ironic', default_config_files=[])
-    CONF.set_override('connection', 'sqlite:///%s' % (tmp_path / 'api.db'),
-                      'database')
-    db_api.reset()
-    migration.upgrade()
+    use_db('sqlite:///%s' % (tmp_path / 'api.db'))
     objects.register_all()
     hash_ring.RING_MANAGER.reset()
     yield
-    db_api.reset()
     hash_ring.RING_MANAGER.reset()
     policy.reset()
-    CONF.reset()
-    CONF.clear_override('connection', 'database')
-    for name in ('auth_strategy', 'http_basic_auth_user_file',
-                 'pin_release_version'):
-        CONF.clear_override(name)
 
 
 @pytest.fixture
@@ -98,3 +87,11 @@ def node(client):
                                           'name': 'node-0'})
     assert resp.status_int == 201, resp.text
     return resp.json
+
+
+@pytest.fixture
+def config_pin(database):
+    """Pin the API to a release for one test (cleared by ``database``)."""
+    def pin(release):
+        CONF.set_override('pin_release_version', release)
+    return pin

@@ -24,7 +24,18 @@ _SAMPLES = (
      lambda: datetime.datetime(2026, 1, 2, 3, 4, 5,
                                tzinfo=datetime.timezone.utc)),
     (fields.StringField, lambda: 'sample'),
+    (fields.ListOfObjectsField, lambda: []),
+    (fields.ObjectField, lambda: _sample_trait_list()),
 )
+
+
+def _sample_trait_list():
+    # The only object-valued field so far is Node.traits.
+    from ironic_lite import objects
+    traits = objects.TraitList(objects=[objects.Trait(
+        node_id=7, trait='CUSTOM_SAMPLE')])
+    traits.obj_reset_changes(recursive=True)
+    return traits
 
 
 def sample_value(field):

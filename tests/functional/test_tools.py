@@ -1,0 +1,67 @@
+"""The scripts of tools/ that the README's commands run."""
+
+import os
+import shutil
+import subprocess
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+# A stand-in for "python3 -m venv DIR" and "DIR/bin/python -m pip ...":
+# the script under test only needs the venv's python to exist.
+FAKE_PYTHON = '''#!/bin/sh
+if [ "$1 $2" = "-m venv" ]; then
+    mkdir -p "$3/bin"
+    cp "$0" "$3/bin/python"
+else
+    echo "pip noise" >&2
+fi
+exit 0
+'''
+
+
+def _checkout(tmp_path):
+    root = tmp_path / 'clone'
+    (root / 'tools').mkdir(parents=True)
+    shutil.copy(os.path.join(REPO, 'tools', 'ensure-venv.sh'),
+                root / 'tools')
+    (root / 'setup.cfg').write_text('[metadata]\n')
+    python = tmp_path / 'python3'
+    python.write_text(FAKE_PYTHON)
+    python.chmod(0o755)
+    return root, python
+
+
+def _ensure_venv(root, python):
+    return subprocess.run(['bash', '-c', '. tools/ensure-venv.sh'],
+                          cwd=root, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHON=str(python)))
+
+
+def test_ensure_venv_replaces_a_tox_redirect_file(tmp_path):
+    root, python = _checkout(tmp_path)
+    (root / '.venv').write_text('.tox/upgrade\n')
+    result = _ensure_venv(root, python)
+    assert result.returncode == 0, result.stderr
+    assert (root / '.venv').is_dir()
+    assert (root / '.venv' / 'bin' / 'python').exists()
+    assert 'redirect file (to .tox/upgrade)' in result.stderr
+
+
+def test_ensure_venv_is_quiet_and_logs_pip(tmp_path):
+    root, python = _checkout(tmp_path)
+    result = _ensure_venv(root, python)
+    assert result.returncode == 0, result.stderr
+    assert 'pip noise' not in result.stderr + result.stdout
+    assert 'pip noise' in (root / '.venv' / 'install.log').read_text()
+    assert '.venv ready in' in result.stderr
+    # Up to date: nothing to do, nothing printed.
+    again = _ensure_venv(root, python)
+    assert again.returncode == 0 and again.stderr == ''
+
+
+def test_tox_writes_no_venv_redirect():
+    import configparser
+    tox = configparser.ConfigParser()
+    tox.read(os.path.join(REPO, 'tox.ini'))
+    assert tox.getboolean('tox', 'venv_redirect') is False

@@ -1,0 +1,44 @@
+"""ironic-lite's command line: where the embedded default listens."""
+
+import pytest
+
+from ironic_lite.cmd import lite
+from ironic_lite import conf
+
+CONF = conf.CONF
+
+
+@pytest.fixture
+def config_file(tmp_path):
+    def write(text=''):
+        path = tmp_path / 'ironic.conf'
+        path.write_text(text)
+        return ['--config-file', str(path)]
+    return write
+
+
+def test_listens_on_loopback_by_default(config_file):
+    lite.parse_args(config_file())
+    assert (CONF.api.host_ip, CONF.api.port) == ('127.0.0.1', 6385)
+
+
+def test_host_and_port_options(config_file):
+    lite.parse_args(config_file() + ['--host', '0.0.0.0', '--port', '7001'])
+    assert (CONF.api.host_ip, CONF.api.port) == ('0.0.0.0', 7001)
+
+
+def test_the_configuration_file_still_wins_over_the_default(config_file):
+    lite.parse_args(config_file('[api]\nhost_ip = 192.0.2.1\nport = 7002\n'))
+    assert (CONF.api.host_ip, CONF.api.port) == ('192.0.2.1', 7002)
+
+
+def test_options_win_over_the_configuration_file(config_file):
+    args = config_file('[api]\nhost_ip = 192.0.2.1\nport = 7002\n')
+    lite.parse_args(args + ['--port', '7003'])
+    assert (CONF.api.host_ip, CONF.api.port) == ('192.0.2.1', 7003)
+
+
+def test_a_bad_port_is_refused(config_file):
+    with pytest.raises(SystemExit) as exc:
+        lite.parse_args(config_file() + ['--port', '70000'])
+    assert exc.value.code != 0
