@@ -65,6 +65,9 @@ def from_exception(exc):
     debuginfo = None
     if isinstance(exc, exception.IronicException):
         code, message = int(exc.code), str(exc)
+        if CONF.debug_tracebacks_in_api:
+            # A conductor's traceback, set aside by the RPC client.
+            debuginfo = getattr(exc, 'remote_traceback', None)
     elif isinstance(exc, webob.exc.HTTPException):
         code = exc.code
         message = exc.detail or exc.explanation or exc.title
@@ -75,8 +78,10 @@ def from_exception(exc):
                            if k.lower() == 'www-authenticate')
     elif isinstance(exc, _DB_UNAVAILABLE):
         code = 503
-        message = ('The database cannot be reached; the request was not '
-                   'carried out, please retry later.')
+        # The connection may have dropped after a commit was sent.
+        message = ('The database cannot be reached; a write may or may not '
+                   'have been carried out: please check the resource '
+                   'before you retry.')
     else:
         code, message = 500, GENERIC_SERVER_ERROR
     if code >= 500:

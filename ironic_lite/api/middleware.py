@@ -1,12 +1,18 @@
 """WSGI middleware of the API: version negotiation and error bodies."""
 
 import json
+from urllib import parse
 
 import webob
+import webob.exc
 
 from ironic_lite.api import errors
+from ironic_lite.api import validation
 from ironic_lite.api import versions
 from ironic_lite.common import exception
+from ironic_lite import conf
+
+CONF = conf.CONF
 
 # Paths answered without a version (and without authentication).
 ROOT_PATHS = ('', '/')
@@ -95,3 +101,66 @@ def _plain_text(resp):
     except ValueError:
         pass
     return resp.status.split(' ', 1)[-1]
+
+
+# Where RequestMiddleware leaves the parsed JSON body for the contract hook.
+JSON_BODY_KEY = 'ironic_lite.json_body'
+BODY_METHODS = ('POST', 'PUT', 'PATCH')
+
+
+class RequestMiddleware(object):
+    """Refuses what no handler can take, before pecan parses anything.
+
+    * a path or query string that is not UTF-8 once percent-decoded, or
+      holds NUL characters or lone surrogates: 400;
+    * a POST/PUT/PATCH body that is not ``application/json``: 415;
+    * a JSON body nested deeper than ``[api]max_json_body_depth`` (Ironic's
+      message), with NaN/Infinity, invalid UTF-8, NUL or lone surrogates:
+      400.  (pecan itself parses JSON bodies while routing: without this
+      a deep body would be a RecursionError.)
+
+    The parsed body is left in the environment for the contract hook.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        try:
+            self._check(environ)
+        except UnicodeError:
+            resp = errors.fault_response(
+                400, 'The path or query string is not valid UTF-8 once '
+                     'percent-decoded.')
+            return resp(environ, start_response)
+        except exception.IronicException as exc:
+            resp = errors.fault_response(exc.code, str(exc))
+            return resp(environ, start_response)
+        except webob.exc.HTTPException as exc:
+            # The size limiter's 413 while the body is read.
+            return errors.from_exception(exc)(environ, start_response)
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _check(environ):
+        # WSGI gives the raw path as latin-1 code points.
+        path = environ.get('PATH_INFO', '').encode('latin-1').decode('utf-8')
+        validation.check_text(path, 'the path')
+        for name, value in parse.parse_qsl(environ.get('QUERY_STRING', ''),
+                                           keep_blank_values=True,
+                                           errors='strict'):
+            validation.check_text(name, 'a query parameter name')
+            validation.check_text(value, name)
+        req = webob.Request(environ)
+        content_type = environ.get('CONTENT_TYPE', '')
+        is_json = validation.is_json_media_type(content_type)
+        if req.method not in BODY_METHODS and not is_json:
+            return
+        raw = req.body
+        if not raw.strip():
+            return
+        if not is_json:
+            raise exception.UnsupportedMediaType(
+                media_type=content_type or '(none)')
+        environ[JSON_BODY_KEY] = validation.load_json(
+            raw, CONF.api.max_json_body_depth)

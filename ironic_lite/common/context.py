@@ -1,6 +1,9 @@
 """The request context passed through every layer and over RPC."""
 
+from oslo_config import cfg
 from oslo_context import context
+
+CONF = cfg.CONF
 
 
 class RequestContext(context.RequestContext):
@@ -9,6 +12,12 @@ class RequestContext(context.RequestContext):
     def to_policy_values(self):
         values = super().to_policy_values()
         values['project_name'] = self.project_name
+        # As Ironic: the "service_role" rule matches the service project
+        # only when the operator gives service users elevated access.
+        if (CONF.rbac_service_role_elevated_access
+                and CONF.rbac_service_project_name):
+            values['config.service_project_name'] = (
+                CONF.rbac_service_project_name)
         return values
 
     @classmethod

@@ -48,6 +48,12 @@ class MissingArgument(Invalid):
     _msg_fmt = '%(err)s'
 
 
+class UnsupportedMediaType(IronicException):
+    _msg_fmt = ('The request media type %(media_type)s is not supported by '
+                'this server.')
+    code = 415
+
+
 class InvalidUUID(Invalid):
     _msg_fmt = 'Expected a UUID but received %(uuid)s.'
 
@@ -123,6 +129,10 @@ class ChassisNotFound(NotFound):
     _msg_fmt = 'Chassis %(chassis)s could not be found.'
 
 
+class NodeTraitNotFound(NotFound):
+    _msg_fmt = "Node %(node_id)s doesn't have a trait '%(trait)s'"
+
+
 class ConductorNotFound(NotFound):
     _msg_fmt = 'Conductor %(conductor)s could not be found.'
 
@@ -178,6 +188,20 @@ class PortgroupNotEmpty(Invalid):
 class ChassisNotEmpty(Invalid):
     _msg_fmt = ('Cannot complete the requested action because chassis '
                 '%(chassis)s contains nodes.')
+
+
+class ObjectVersionTooNew(Conflict):
+    _msg_fmt = ('%(kind)s %(ident)s was written by a newer release (object '
+                'version %(version)s; this service knows %(known)s) and '
+                'cannot be changed by this service; nothing was written. '
+                'Retry once this service is upgraded, or through an '
+                'upgraded one.')
+
+
+class NodeChanged(Conflict):
+    _msg_fmt = ('Node %(node)s was changed by another request while this '
+                'one was processed (%(fields)s); nothing was written, '
+                'please retry.')
 
 
 class NodeLocked(Conflict):
@@ -266,6 +290,35 @@ class ConductorTooOld(Conflict):
                 'changed. During a rolling upgrade, unpin every conductor '
                 'before any API (step 6.1 before 6.3), or pin this API to '
                 'the older release.')
+
+
+class PinnedRelease(Conflict):
+    """A request a pinned API cannot carry out: its conductors may not
+    know the RPC method yet (see doc/source/admin/upgrade-guide.rst)."""
+    _msg_fmt = ('%(what)s is not available while this API is pinned to '
+                'release %(pin)s (RPC %(version)s): nothing was changed. '
+                'It becomes available when every conductor runs the new '
+                'release unpinned and this API is unpinned (rolling upgrade '
+                'step 6.3).')
+
+
+class VifAlreadyAttached(Conflict):
+    _msg_fmt = ('Unable to attach VIF because VIF %(vif)s is already '
+                'attached to Ironic %(object_type)s %(object_uuid)s')
+
+
+class NoFreePhysicalPorts(Invalid):
+    _msg_fmt = 'Unable to attach VIF %(vif)s, not enough free physical ports.'
+
+
+class VifNotAttached(Invalid):
+    _msg_fmt = ('Unable to detach VIF %(vif)s from node %(node)s because it '
+                'is not attached to it.')
+
+
+class UnsupportedDriverExtension(Invalid):
+    _msg_fmt = ('Driver %(driver)s does not support %(extension)s '
+                '(disabled or not implemented).')
 
 
 class ServiceStartRefused(IronicException):

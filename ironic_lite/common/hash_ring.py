@@ -18,14 +18,30 @@ CONF = conf.CONF
 
 
 class HashRingManager(object):
+    """The rings, rebuilt every ``[DEFAULT]hash_ring_reset_interval``.
+
+    Lookups never wait for a rebuild: the rings and their build time are
+    one immutable pair, read without a lock; when they are due, one thread
+    rebuilds them (holding ``_build_lock``) while the others go on with
+    the previous rings.  Only a lookup with no rings at all (after
+    ``reset``, or at start) waits for the build.
+    """
+
     def __init__(self):
-        self._lock = threading.Lock()
-        self._rings = None
-        self._built_at = 0.0
+        self._build_lock = threading.Lock()
+        # (rings, monotonic time built) or None; replaced, never mutated.
+        self._state = None
+        # Bumped by reset: a build that began before it is not kept.
+        self._generation = 0
+
+    @property
+    def _built_at(self):
+        state = self._state
+        return state[1] if state else 0.0
 
     def reset(self):
-        with self._lock:
-            self._rings = None
+        self._generation += 1
+        self._state = None
 
     def _build(self, context):
         objects.register_all()
@@ -38,14 +54,27 @@ class HashRingManager(object):
         return {key: hashring.HashRing(hosts)
                 for key, hosts in rings.items()}
 
+    def _due(self, state):
+        return (state is None or time.monotonic() - state[1]
+                > CONF.hash_ring_reset_interval)
+
     def rings(self, context):
-        with self._lock:
-            if (self._rings is None
-                    or time.monotonic() - self._built_at
-                    > CONF.hash_ring_reset_interval):
-                self._rings = self._build(context)
-                self._built_at = time.monotonic()
-            return self._rings
+        state = self._state
+        if not self._due(state):
+            return state[0]
+        # Someone else rebuilding: keep using the rings we have.
+        if not self._build_lock.acquire(blocking=state is None):
+            return state[0]
+        try:
+            state = self._state
+            if self._due(state):
+                generation = self._generation
+                state = (self._build(context), time.monotonic())
+                if generation == self._generation:
+                    self._state = state
+            return state[0]
+        finally:
+            self._build_lock.release()
 
     def get_host(self, context, node_uuid, driver, conductor_group=''):
         """The conductor host that owns a node.
@@ -60,9 +89,7 @@ class HashRingManager(object):
             # The cache may predate a conductor that just started: rebuild
             # it, but at most once a second (a list of nodes no conductor
             # serves would otherwise rebuild it for every node).
-            with self._lock:
-                stale = time.monotonic() - self._built_at > 1.0
-            if stale:
+            if time.monotonic() - self._built_at > 1.0:
                 self.reset()
             rings = self.rings(context)
             ring = rings.get(key)

@@ -49,6 +49,8 @@ class RPCService(object):
         target = messaging.Target(topic=self.topic, server=self.host)
         self.rpcserver = rpc.get_server(target, [self.manager])
         self.rpcserver.start()
+        self._target = target
+        rpc.serve_locally(target, self.rpcserver)
         LOG.info('RPC server of %s listening on topic %s', self.host,
                  self.topic)
         self.manager.register()
@@ -57,6 +59,7 @@ class RPCService(object):
         self.manager.drain()
         if self.rpcserver is not None:
             LOG.info('Stopping the RPC server of %s', self.host)
+            rpc.unserve_locally(self._target)
             self.rpcserver.stop()
             self.rpcserver.wait()
             self.rpcserver = None

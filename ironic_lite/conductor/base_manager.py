@@ -18,9 +18,11 @@ from oslo_log import log as logging
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import exception
 from ironic_lite.common import hash_ring
+from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
+from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import worker_pool
 from ironic_lite.drivers import factory
 from ironic_lite import objects
@@ -35,11 +37,13 @@ class BaseConductorManager(object):
 
     def __init__(self, host=None, topic=None):
         self.host = host or CONF.host
-        self.topic = topic or CONF.conductor.topic
+        self.topic = topic or rpc.conductor_topic()
         self.conductor = None
         self._pool = None
         self._periodic_worker = None
         self._periodic_thread = None
+        self._keepalive_evt = None
+        self._keepalive_thread = None
         self._context = ir_context.get_admin_context()
         self._drivers = []
 
@@ -66,6 +70,7 @@ class BaseConductorManager(object):
             self._context, self.host, self._drivers,
             CONF.conductor.conductor_group, update_existing=True)
         hash_ring.RING_MANAGER.reset()
+        self._start_keepalive()
         self._start_periodics()
         LOG.info('Conductor %s started with hardware types %s', self.host,
                  ', '.join(self._drivers))
@@ -80,6 +85,7 @@ class BaseConductorManager(object):
         Calls routed to it meanwhile are served normally.  Skipped when no
         other conductor is alive: nobody could take over.
         """
+        self._stop_keepalive()
         self._stop_periodics()
         self._unregister()
         others = [c for c in objects.Conductor.list_active(
@@ -87,17 +93,21 @@ class BaseConductorManager(object):
             if c.hostname != self.host]
         if others:
             wait = CONF.hash_ring_reset_interval + 1
+            names = sorted(c.hostname for c in others)
             LOG.info('Conductor %s left the hash ring; serving for %ss '
-                     'more while %s take over', self.host, wait,
-                     ', '.join(sorted(c.hostname for c in others)))
+                     'more while %s %s over', self.host, wait,
+                     ', '.join(names), 'takes' if len(names) == 1 else 'take')
             time.sleep(wait)
 
     def _periodic_tasks(self):
         """(function, spacing) of each enabled periodic task."""
-        tasks = [(self._heartbeat, CONF.conductor.heartbeat_interval)]
+        tasks = []
         if CONF.conductor.check_provision_state_interval > 0:
             tasks.append((self._recover_dead_conductors,
                           CONF.conductor.check_provision_state_interval))
+        if CONF.conductor.stale_lock_reclaim_interval > 0:
+            tasks.append((self._reclaim_stale_locks,
+                          CONF.conductor.stale_lock_reclaim_interval))
         if CONF.conductor.sync_power_state_interval > 0:
             tasks.append((self._sync_power_states,
                           CONF.conductor.sync_power_state_interval))
@@ -111,11 +121,35 @@ class BaseConductorManager(object):
                 func()
             task.__name__ = func.__name__
             callables.append((periodics.periodic(spacing)(task), (), {}))
+        if not callables:
+            return
         self._periodic_worker = periodics.PeriodicWorker(callables)
         self._periodic_thread = threading.Thread(
             target=self._periodic_worker.start, name='conductor-periodics',
             daemon=True)
         self._periodic_thread.start()
+
+    def _start_keepalive(self):
+        # The heartbeat has its own thread (as in Ironic): the periodic
+        # worker runs its tasks one after another, so a long power sync
+        # must not delay the heartbeat past heartbeat_timeout and make a
+        # busy but healthy conductor look dead to the APIs.
+        self._keepalive_evt = threading.Event()
+        self._keepalive_thread = threading.Thread(
+            target=self._keepalive, args=(self._keepalive_evt,),
+            name='conductor-heartbeat', daemon=True)
+        self._keepalive_thread.start()
+
+    def _keepalive(self, stop_evt):
+        while not stop_evt.wait(CONF.conductor.heartbeat_interval):
+            self._heartbeat()
+
+    def _stop_keepalive(self, timeout=None):
+        if self._keepalive_evt is not None:
+            self._keepalive_evt.set()
+            self._keepalive_thread.join(timeout)
+            self._keepalive_evt = None
+            self._keepalive_thread = None
 
     # -- periodic tasks ---------------------------------------------------
 
@@ -136,6 +170,12 @@ class BaseConductorManager(object):
             recovery.recover_dead_conductors(self._context, self.host)
         except Exception:
             LOG.exception('Checking for offline conductors failed')
+
+    def _reclaim_stale_locks(self):
+        try:
+            task_manager.reclaim_stale_locks(self._context, self.host)
+        except Exception:
+            LOG.exception('Reclaiming stale node locks failed')
 
     def _sync_power_states(self):
         try:
@@ -161,6 +201,7 @@ class BaseConductorManager(object):
         left = 0
         if self._pool is not None:
             self._pool.stop_accepting()
+        self._stop_keepalive(timeout)
         self._stop_periodics(timeout)
         if self._pool is not None:
             left = self._pool.wait(timeout)

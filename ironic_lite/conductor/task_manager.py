@@ -13,6 +13,8 @@ or, if work was handed to a worker with ``spawn_after``, until that work
 ends, whatever its outcome.  A shared task only reads the node.
 """
 
+import collections
+import threading
 import time
 
 from oslo_log import log as logging
@@ -27,17 +29,58 @@ CONF = conf.CONF
 LOG = logging.getLogger(__name__)
 
 
+# The nodes (by the id or UUID given to ``acquire``) whose lock a task of
+# this process holds or is taking: a reservation by this host of a node
+# not in here is stale (its release failed) and ``reclaim_stale_locks``
+# clears it.  A key is added *before* the reservation is written, and the
+# reclaim checks and clears under the same lock, so it never clears the
+# lock of a task that is taking it.
+_HELD = collections.Counter()
+_HELD_LOCK = threading.Lock()
+
+
+def _hold(key, delta):
+    with _HELD_LOCK:
+        _HELD[key] += delta
+        if _HELD[key] <= 0:
+            del _HELD[key]
+
+
 def _reserve(context, node_id, retry):
     """Take the node's lock, retrying while another host holds it."""
     attempts = 1 + (CONF.conductor.node_locked_retry_attempts if retry
                     else 0)
     for attempt in range(attempts):
+        _hold(str(node_id), 1)
         try:
             return objects.Node.reserve(context, CONF.host, node_id)
-        except exception.NodeLocked:
-            if attempt + 1 >= attempts:
+        except Exception as err:
+            _hold(str(node_id), -1)
+            if (not isinstance(err, exception.NodeLocked)
+                    or attempt + 1 >= attempts):
                 raise
             time.sleep(CONF.conductor.node_locked_retry_interval)
+
+
+def reclaim_stale_locks(context, host):
+    """Release the nodes ``host`` (this process) reserved but no task
+    holds: locks whose release failed (a dropped database connection, a
+    deadlock beyond the retries).  Returns the UUIDs released.
+    """
+    released = []
+    for node_id, uuid in objects.Node.list_reserved_ids(context, host):
+        with _HELD_LOCK:
+            if str(node_id) in _HELD or uuid in _HELD:
+                continue
+            try:
+                objects.Node.release(context, host, uuid)
+            except (exception.NodeNotFound, exception.NodeLocked,
+                    exception.NodeNotLocked):
+                continue
+        released.append(uuid)
+        LOG.warning('Released the stale lock of host %s on node %s (no '
+                    'task held it: an earlier release failed)', host, uuid)
+    return released
 
 
 class TaskManager(object):
@@ -54,6 +97,7 @@ class TaskManager(object):
         self._spawn_args = None
         self._on_error = None
         self._locked = False
+        self._held_key = str(node_id)
         if shared:
             self.node = objects.Node.get(context, node_id)
         else:
@@ -74,6 +118,7 @@ class TaskManager(object):
         """Turn a shared task into an exclusive one (re-reads the node)."""
         if not self.shared:
             return
+        self._held_key = self.node.uuid
         self.node = _reserve(self.context, self.node.uuid, retry=True)
         self._locked = True
         self.shared = False
@@ -84,12 +129,22 @@ class TaskManager(object):
             return
         self._locked = False
         try:
+            # Retried on a deadlock or a dropped connection (db layer).
             objects.Node.release(self.context, CONF.host, self.node.uuid)
         except exception.NodeNotFound:
             pass  # deleted under this lock
         except (exception.NodeLocked, exception.NodeNotLocked) as err:
             LOG.warning('Releasing node %s for %s: %s', self.node.uuid,
                         self.purpose, err)
+        except Exception:
+            # The database stayed unreachable: no task holds the node any
+            # more, so the periodic reclaim_stale_locks releases it.
+            LOG.exception('Could not release node %s after %s; its lock '
+                          'will be reclaimed within [conductor]'
+                          'stale_lock_reclaim_interval', self.node.uuid,
+                          self.purpose)
+        finally:
+            _hold(self._held_key, -1)
 
     # -- handing work to a worker -----------------------------------------
 

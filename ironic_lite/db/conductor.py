@@ -13,6 +13,7 @@ def _alive_since(interval):
     return timeutils.utcnow() - datetime.timedelta(seconds=interval)
 
 
+@api.retry_on_db_errors
 def register_conductor(values, update_existing=False):
     """Register (or re-register) a conductor as online."""
     with api.writer() as session:
@@ -31,6 +32,7 @@ def register_conductor(values, update_existing=False):
         return row
 
 
+@api.retry_on_db_errors
 def touch_conductor(hostname, online=True):
     with api.writer() as session:
         count = (session.query(models.Conductor)
@@ -42,6 +44,7 @@ def touch_conductor(hostname, online=True):
             raise exception.ConductorNotFound(conductor=hostname)
 
 
+@api.retry_on_db_errors
 def unregister_conductor(hostname):
     with api.writer() as session:
         count = (session.query(models.Conductor)

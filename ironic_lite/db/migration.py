@@ -5,6 +5,8 @@ import os
 from alembic import command as alembic_command
 from alembic import config as alembic_config
 from alembic import migration as alembic_migration
+from alembic import script as alembic_script
+from alembic import util as alembic_util
 import sqlalchemy as sa
 
 from ironic_lite.db import api
@@ -49,6 +51,21 @@ def stamp(revision):
 def revision(message=None, autogenerate=False):
     _run(alembic_command.revision, message=message,
          autogenerate=autogenerate)
+
+
+def unknown_revision():
+    """The database's schema revision if this release's migrations do not
+    know it (a newer release upgraded the schema), else None."""
+    current = version()
+    if current is None:
+        return None
+    scripts = alembic_script.ScriptDirectory.from_config(_config())
+    try:
+        if scripts.get_revision(current) is not None:
+            return None
+    except alembic_util.CommandError:
+        pass
+    return current
 
 
 def version():

@@ -9,6 +9,7 @@ from ironic_lite.db import api
 from ironic_lite.db import models
 
 
+@api.retry_on_db_errors
 def report_service(values):
     """Insert or refresh the row of (service_type, name); a heartbeat.
 
@@ -35,6 +36,7 @@ def report_service(values):
                        '%(name)s' % key)
 
 
+@api.retry_on_db_errors
 def stop_service(service_type, name):
     """Mark a service offline (a graceful stop)."""
     with api.writer() as session:

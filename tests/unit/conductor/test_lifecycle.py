@@ -57,6 +57,34 @@ def test_heartbeat(context, conductor, wait_for):
         timeout=20, what="a heartbeat")
 
 
+def test_heartbeat_not_delayed_by_a_long_periodic_task(
+        context, config, monkeypatch, wait_for):
+    """A power sync that runs long must not stop the heartbeat: the
+    periodic worker runs its tasks one after another, so the heartbeat
+    has a thread of its own (else a busy conductor looks dead)."""
+    from ironic_lite.conductor import power
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_sync(ctx, host):
+        entered.set()
+        release.wait(30)
+
+    monkeypatch.setattr(power, 'sync_power_states', slow_sync)
+    config.set_override('sync_power_state_interval', 1, 'conductor')
+    cond = conftest.Conductor().start()
+    try:
+        assert entered.wait(20), 'the power sync never ran'
+        before = objects.Conductor.get_by_hostname(
+            context, conftest.HOST).updated_at
+        wait_for(lambda: objects.Conductor.get_by_hostname(
+            context, conftest.HOST).updated_at > before,
+            timeout=20, what='a heartbeat while the power sync runs')
+        assert not release.is_set()
+    finally:
+        release.set()
+        cond.stop()
+
+
 def test_start_releases_own_locks_and_fails_stuck_nodes(context, make_node):
     stuck = make_node(provision_state='cleaning',
                       target_provision_state='available',

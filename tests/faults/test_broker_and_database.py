@@ -1,0 +1,100 @@
+"""The broker and the database failing under load.
+
+Depends on issue 9's persistence fixes (branch h-faults): the retry-safe
+503 wording, retries of writers on a dropped connection, lock release
+retries and the periodic reclaim of stale reservations
+(``[conductor]stale_lock_reclaim_interval``).
+"""
+
+import json
+import time
+
+import pytest
+
+from tests.faults import cluster as cluster_mod
+from tests.functional import procs
+from tests.upgrade import workload
+
+pytestmark = pytest.mark.backend
+
+BURSTS = 5
+
+
+def _parsed(raw):
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
+    cluster = scanned
+    status, body = cluster.request('POST', '/v1/nodes',
+                                   {'driver': 'fake-hardware'})
+    assert status == 201, body
+    cluster.broker.down()
+    try:
+        answers = []
+        for _ in range(3):
+            began = time.monotonic()
+            status, body = cluster.request('POST', '/v1/nodes',
+                                           {'driver': 'fake-hardware'})
+            answers.append((status, time.monotonic() - began, body))
+        for status, seconds, body in answers:
+            assert cluster_mod.retry_safe(status, body), answers
+            assert seconds < 30, answers
+        # Reads need no broker.
+        status, body = cluster.request('GET', '/v1/nodes')
+        assert status == 200, body
+    finally:
+        cluster.broker.up()
+    began = time.monotonic()
+    procs.wait_for(lambda: cluster.request('POST', '/v1/nodes', {
+        'driver': 'fake-hardware'})[0] == 201, timeout=60, interval=0.5,
+        what='a write after the broker came back')
+    print('recovered %.1fs after the broker came back'
+          % (time.monotonic() - began))
+    failed = [r for r in cluster.client.results
+              if r.failed and r.status != 503]
+    assert not failed, [r.error for r in failed]
+
+
+def test_terminate_backend_bursts_under_load(scanned):
+    """pg_terminate_backend bursts while clients read and write: after the
+    burst and one lock-reclaim interval no node is locked, no acknowledged
+    write is lost, and every 5xx was a retry-safe 503."""
+    cluster = scanned
+    seen = len(cluster.client.results)
+    errors_seen = len(cluster.client.error_bodies)
+    load = workload.Workload(cluster.client, threads=4, nodes_per_thread=2)
+    load.start()
+    try:
+        time.sleep(3)
+        killed = 0
+        for _ in range(BURSTS):
+            killed += cluster.terminate_backends()
+            time.sleep(0.7)
+        time.sleep(2)
+        load.pause()
+        # Work in flight (fake deploy/clean) ends, then the reclaim runs.
+        procs.wait_for(lambda: not cluster.locked_nodes(),
+                       timeout=cluster_mod.FAKE_DELAY
+                       + cluster_mod.RECLAIM_INTERVAL + 15,
+                       interval=0.5, what='no node locked after the bursts')
+        problems = load.verify()
+    finally:
+        load.stop()
+    assert killed, 'no database session was terminated'
+    assert not problems, '\n'.join(problems[:20])
+    results = cluster.client.results[seen:]
+    assert len(results) > 50, len(results)
+    unanswered = [r.error for r in results if r.status is None]
+    assert not unanswered, unanswered[:10]
+    server_errors = [(status, method, path, raw) for status, method, path, raw
+                     in cluster.client.error_bodies[errors_seen:]
+                     if status >= 500]
+    not_retry_safe = [
+        (status, method, path, raw[:300])
+        for status, method, path, raw in server_errors
+        if not cluster_mod.retry_safe(status, _parsed(raw))]
+    assert not not_retry_safe, not_retry_safe[:10]

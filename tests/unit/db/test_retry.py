@@ -1,0 +1,99 @@
+"""Writers retry once more on a deadlock or a dropped connection, as
+Ironic's DB API does (issue 9, persistence path)."""
+
+import pytest
+from oslo_db import exception as db_exc
+from sqlalchemy import event
+
+from ironic_lite.db import api as db_api
+from ironic_lite.db import node as db_node
+from ironic_lite.db import models
+
+
+@pytest.fixture
+def fail_once(sqlite_db):
+    """fail_once(error, statement prefix): the next matching statement
+    raises ``error`` instead of running; returns the list of failures."""
+    engine = db_api.get_engine()
+    failures = []
+    armed = {}
+
+    def before(conn, cursor, statement, params, context, executemany):
+        prefix = armed.get('prefix')
+        if prefix and statement.lstrip().upper().startswith(prefix):
+            armed.clear()
+            failures.append(statement.split()[0])
+            raise armed_error[0]
+
+    armed_error = [None]
+
+    def arm(error, prefix):
+        armed_error[0] = error
+        armed['prefix'] = prefix
+        del failures[:]
+        return failures
+
+    event.listen(engine, 'before_cursor_execute', before)
+    yield arm
+    event.remove(engine, 'before_cursor_execute', before)
+
+
+def _count_nodes():
+    with db_api.reader() as session:
+        return session.query(models.Node).count()
+
+
+@pytest.mark.parametrize('error', [db_exc.DBDeadlock(),
+                                   db_exc.DBConnectionError()],
+                         ids=['deadlock', 'disconnect'])
+def test_create_update_release_retried_and_done_once(fail_once, error):
+    failures = fail_once(error, 'INSERT INTO NODES')
+    row = db_node.create_node({'driver': 'fake-hardware', 'name': 'n1'})
+    assert failures == ['INSERT']
+    assert _count_nodes() == 1
+
+    failures = fail_once(error, 'UPDATE NODES')
+    db_node.update_node(row.uuid, {'extra': {'a': 1}})
+    assert failures == ['UPDATE']
+    assert db_node.get_node_by_uuid(row.uuid).extra == {'a': 1}
+
+    db_node.reserve_node('host-a', row.uuid)
+    failures = fail_once(error, 'UPDATE NODES')
+    db_node.release_node('host-a', row.uuid)
+    assert failures == ['UPDATE']
+    assert db_node.get_node_by_uuid(row.uuid).reservation is None
+
+
+def test_no_retry_inside_an_outer_transaction(fail_once):
+    failures = fail_once(db_exc.DBDeadlock(), 'INSERT INTO NODES')
+    with pytest.raises(db_exc.DBDeadlock):
+        with db_api.writer():
+            db_node.create_node({'driver': 'fake-hardware'})
+    assert failures == ['INSERT']
+    assert _count_nodes() == 0
+
+
+@pytest.mark.parametrize('error', [db_exc.DBDeadlock(),
+                                   db_exc.DBConnectionError()],
+                         ids=['deadlock', 'disconnect'])
+def test_trait_writers_retried(fail_once, error):
+    """MariaDB's next-key locks make two trait replacements on different
+    nodes deadlock now and then (seen in the rolling-upgrade test)."""
+    from ironic_lite.db import trait as db_trait
+    row = db_node.create_node({'driver': 'fake-hardware'})
+
+    failures = fail_once(error, 'INSERT INTO NODE_TRAITS')
+    db_trait.set_node_traits(row.id, ['CUSTOM_A', 'CUSTOM_B'], '1.0')
+    assert failures == ['INSERT']
+    failures = fail_once(error, 'INSERT INTO NODE_TRAITS')
+    db_trait.add_node_trait(row.id, 'CUSTOM_C', '1.0')
+    assert failures == ['INSERT']
+    failures = fail_once(error, 'DELETE FROM NODE_TRAITS')
+    db_trait.delete_node_trait(row.id, 'CUSTOM_A')
+    assert failures == ['DELETE']
+    assert [t.trait for t in db_trait.get_node_traits_by_node_id(
+        row.id)] == ['CUSTOM_B', 'CUSTOM_C']
+    failures = fail_once(error, 'DELETE FROM NODE_TRAITS')
+    db_trait.unset_node_traits(row.id)
+    assert failures == ['DELETE']
+    assert db_trait.get_node_traits_by_node_id(row.id) == []
