@@ -2,6 +2,7 @@
 
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
+from oslo_middleware import sizelimit
 import pecan
 
 from ironic_lite.api import auth
@@ -35,7 +36,7 @@ def setup_app(conf=None, rpcapi_factory=None):
         root.RootController(),
         hooks=[hooks.RequestInfoHook(), hooks.ContextHook(),
                hooks.RPCHook(rpcapi_factory or _default_rpcapi),
-               hooks.ErrorHook()],
+               hooks.ContractHook(), hooks.ErrorHook()],
         force_canonical=False,
         guess_content_type_from_ext=False,
         debug=settings.pop('debug', False),
@@ -43,6 +44,15 @@ def setup_app(conf=None, rpcapi_factory=None):
     if CONF.auth_strategy == 'http_basic':
         app = auth.BasicAuthMiddleware(
             app, CONF.http_basic_auth_user_file, PUBLIC_PATHS)
+    elif CONF.auth_strategy == 'keystone':
+        from ironic_lite.api import keystone
+        app = keystone.KeystoneAuthMiddleware(app, CONF, PUBLIC_PATHS)
+    # Inside the error middleware: a body over
+    # [oslo_middleware]max_request_body_size is a 413 with Ironic's error
+    # body, refused before it is read (or as soon as a chunked body is).
+    # Reads and checks the JSON body: inside the size limit.
+    app = middleware.RequestMiddleware(app)
+    app = sizelimit.RequestBodySizeLimiter(app)
     app = middleware.ParsableErrorMiddleware(app)
     app = middleware.VersionMiddleware(app)
     app = http_proxy_to_wsgi.HTTPProxyToWSGI(app)

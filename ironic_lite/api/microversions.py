@@ -11,9 +11,8 @@ Ironic API so that ironic-lite can gate features exactly like upstream:
 * ``*_FIELD_MIN_VERSION`` - first minor version at which a key appears in
   the JSON body of a resource.  A key missing from such a dict does not exist
   at all at the newest version served.
-* ``*_QUERY_MIN_VERSION`` - first minor version at which a list query
-  parameter is accepted.  Upstream answers an older request that uses the
-  parameter with 406 Not Acceptable, except ``detail``, which gets 400.
+* The query parameters of each route, with the microversion each appears
+  at, are declared in the request contract (``ironic_lite.api.schemas``).
 
 Where the numbers come from (upstream openstack/ironic):
 ``ironic/api/controllers/v1/versions.py`` (names 1-72, verbatim),
@@ -31,11 +30,6 @@ BASE_VERSION = 1
 # Upstream Ironic's minimum microversion; 1.0 (Juno) was never supported.
 # Requests without a version header are treated as this version.
 MIN_VERSION = (1, 1)
-
-# Highest microversion served (the last of VERSIONS).  The real upstream
-# maximum is much higher (1.109 at the time of writing).
-MAX_MINOR = 82
-MAX_VERSION = (BASE_VERSION, MAX_MINOR)
 
 # (minor, constant name, what changed)
 VERSIONS = [
@@ -256,7 +250,12 @@ MINOR_80_PROJECT_CREATE_DELETE_NODE = 80
 MINOR_81_NODE_INVENTORY = 81
 MINOR_82_NODE_SHARD = 82
 
-MINOR_MAX_VERSION = MINOR_82_NODE_SHARD
+# The highest microversion served: the last of VERSIONS, defined there
+# only (the release mapping's ``master`` reads MAX_VERSION_STRING).  The
+# real upstream maximum is much higher (1.109 at the time of writing).
+MINOR_MAX_VERSION = VERSIONS[-1][0]
+MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
+MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
 # For reference only (outside ironic-lite's range), from utils.py:
 # 83 MINOR_83_PARENT_CHILD_NODES (node.parent_node, ?parent_node=,
@@ -490,81 +489,24 @@ CONDUCTOR_INVALID_SORT_KEYS = ('alive', 'drivers', 'release', 'pin')
 
 
 # ---------------------------------------------------------------------------
-# List query parameters -> minimum minor version
+# Driver fields (/v1/drivers: the hardware types alive conductors registered)
 # ---------------------------------------------------------------------------
-NODE_QUERY_MIN_VERSION = {
-    'associated': 1,
-    'maintenance': 1,
-    'chassis_uuid': 1,
-    'instance_uuid': 1,
-    'marker': 1,
-    'limit': 1,
-    'sort_key': 1,   # also rejected (406) if it names a field newer than the
-                     # request version
-    'sort_dir': 1,
-    'fields': 8,
-    'provision_state': 9,   # must be a known state, else 400
-    'driver': 16,
-    'resource_class': 21,
-    'fault': 42,            # must be a known fault, else 400
-    'detail': 43,           # too old -> 400, not 406
-    'conductor_group': 46,
-    'conductor': 49,
-    'owner': 50,
-    # description_contains (1.51), retired (1.61) and project (owner OR
-    # lessee, 1.65) are not version-gated by Ironic's node get_all: older
-    # requests using them are served, not refused.
-    'description_contains': 1,
-    'retired': 1,
-    'lessee': 65,
-    'project': 1,
-    'shard': 82,     # comma list of exact names; none/None/null = unsharded
-    'sharded': 82,   # boolean
-    # Not until after 1.82: parent_node and include_children 83.
+DRIVER_FIELD_MIN_VERSION = {
+    'name': 1,
+    'hosts': 1,
+    'links': 1,
+    'properties': 14,   # links to /v1/drivers/<name>/properties
+    'type': 30,         # always "dynamic" (classic drivers are gone)
 }
+# default_<i>_interface / enabled_<i>_interfaces (show, and list with
+# ?detail=True) from 1.30, except these (hide_fields_in_newer_versions).
+DRIVER_INTERFACE_MIN_VERSION = {
+    'storage': 33,
+    'rescue': 38,
+    'bios': 40,
+}
+# The driver query parameters' versions: api/schemas/driver.py.
 
-PORT_QUERY_MIN_VERSION = {
-    'node': 1,        # a node name (not a UUID) needs 5, else 406
-    'node_uuid': 1,   # deprecated alias
-    'address': 1,
-    'marker': 1,
-    'limit': 1,
-    'sort_key': 1,
-    'sort_dir': 1,
-    'fields': 8,
-    'portgroup': 24,
-    'detail': 43,
-    'shard': 82,      # the shard of the port's node
-    # Not until after 1.82: conductor_groups 99.
-}
-
-PORTGROUP_QUERY_MIN_VERSION = {
-    'node': 23,
-    'address': 23,
-    'marker': 23,
-    'limit': 23,
-    'sort_key': 23,
-    'sort_dir': 23,
-    'fields': 23,
-    'detail': 43,
-    'shard': 82,      # the shard of the port group's node (upstream: 106)
-    # Not until after 1.82: conductor_groups 99.
-}
-
-CHASSIS_QUERY_MIN_VERSION = {
-    'marker': 1,
-    'limit': 1,
-    'sort_key': 1,
-    'sort_dir': 1,
-    'fields': 8,
-    'detail': 43,
-}
-
-CONDUCTOR_QUERY_MIN_VERSION = {
-    'marker': 49,
-    'limit': 49,
-    'sort_key': 49,
-    'sort_dir': 49,
-    'fields': 49,
-    'detail': 49,
-}
+# /v1/nodes/<n>/... sub-resources that need a version (404 below it).
+NODE_VIFS_MIN_VERSION = MINOR_28_VIFS_SUBCONTROLLER
+NODE_TRAITS_MIN_VERSION = MINOR_37_NODE_TRAITS

@@ -35,6 +35,7 @@ def get_chassis_by_uuid(chassis_uuid):
     return _get_chassis('uuid', chassis_uuid)
 
 
+@api.retry_on_db_errors
 def create_chassis(values):
     values = dict(values)
     values.setdefault('uuid', uuidutils.generate_uuid())
@@ -49,7 +50,8 @@ def create_chassis(values):
     return row
 
 
-def update_chassis(chassis_id, values):
+@api.retry_on_db_errors
+def update_chassis(chassis_id, values, known_version=None):
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing chassis.')
@@ -59,11 +61,13 @@ def update_chassis(chassis_id, values):
         row = query.one_or_none()
         if row is None:
             raise exception.ChassisNotFound(chassis=chassis_id)
+        api.check_known_version(row, known_version)
         row.update(values)
         session.flush()
         return row
 
 
+@api.retry_on_db_errors
 def destroy_chassis(chassis_id):
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Chassis),

@@ -40,6 +40,8 @@ class JsonEncodedType(TypeDecorator):
     def process_result_value(self, value, dialect):
         if value is None:
             return None
+        if value == '{}':  # most such columns of most rows: skip the parser
+            return {}
         return json.loads(value)
 
 
@@ -195,6 +197,18 @@ class Node(Base):
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
 
+class NodeTrait(Base):
+    """A trait of a node (release 3.0): an os-traits name or CUSTOM_*."""
+    __tablename__ = 'node_traits'
+    __table_args__ = _table_args(
+        Index('node_traits_idx', 'trait'))
+
+    node_id = Column(Integer, ForeignKey('nodes.id'), primary_key=True,
+                     nullable=False)
+    trait = Column(String(255), primary_key=True, nullable=False)
+    version = Column(String(15), nullable=True)
+
+
 class Portgroup(Base):
     __tablename__ = 'portgroups'
     __table_args__ = _table_args(
@@ -237,3 +251,29 @@ class Port(Base):
     physical_network = Column(String(64), nullable=True)
     is_smartnic = Column(Boolean, nullable=True, default=False)
     version = Column(String(15), nullable=True)
+
+
+# The largest value a Text column (and so a JSON-encoded dict or list) can
+# hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
+TEXT_MAX_BYTES = 65535
+
+
+def column_limits(table_name):
+    """{column: (kind, limit)} of a table's text columns.
+
+    ``('chars', n)`` for a String(n), ``('bytes', TEXT_MAX_BYTES)`` for a
+    Text or JSON column: what the API checks before any write (the request
+    contract reads it, so a limit is written once, here).
+    """
+    table = Base.metadata.tables[table_name]
+    limits = {}
+    for column in table.columns:
+        kind = column.type
+        if isinstance(kind, TypeDecorator):
+            kind = kind.impl_instance if hasattr(
+                kind, 'impl_instance') else kind.impl
+        if isinstance(kind, Text):
+            limits[column.name] = ('bytes', TEXT_MAX_BYTES)
+        elif isinstance(kind, String) and kind.length:
+            limits[column.name] = ('chars', kind.length)
+    return limits

@@ -58,6 +58,7 @@ def _raise_duplicate(err, values):
     raise exception.PortAlreadyExists(uuid=values.get('uuid'))
 
 
+@api.retry_on_db_errors
 def create_port(values):
     values = dict(values)
     values.setdefault('uuid', uuidutils.generate_uuid())
@@ -72,7 +73,8 @@ def create_port(values):
     return row
 
 
-def update_port(port_id, values):
+@api.retry_on_db_errors
+def update_port(port_id, values, known_version=None):
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing port.')
@@ -83,6 +85,7 @@ def update_port(port_id, values):
             row = query.one_or_none()
             if row is None:
                 raise exception.PortNotFound(port=port_id)
+            api.check_known_version(row, known_version)
             row.update(values)
             session.flush()
     except db_exc.DBDuplicateEntry as err:
@@ -90,6 +93,7 @@ def update_port(port_id, values):
     return row
 
 
+@api.retry_on_db_errors
 def destroy_port(port_id):
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Port),

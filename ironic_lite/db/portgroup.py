@@ -71,6 +71,7 @@ def _raise_duplicate(err, values):
     raise exception.PortgroupAlreadyExists(uuid=values.get('uuid'))
 
 
+@api.retry_on_db_errors
 def create_portgroup(values):
     values = dict(values)
     values.setdefault('uuid', uuidutils.generate_uuid())
@@ -85,7 +86,8 @@ def create_portgroup(values):
     return row
 
 
-def update_portgroup(portgroup_id, values):
+@api.retry_on_db_errors
+def update_portgroup(portgroup_id, values, known_version=None):
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing portgroup.')
@@ -97,6 +99,7 @@ def update_portgroup(portgroup_id, values):
             row = query.one_or_none()
             if row is None:
                 raise exception.PortgroupNotFound(portgroup=portgroup_id)
+            api.check_known_version(row, known_version)
             row.update(values)
             session.flush()
     except db_exc.DBDuplicateEntry as err:
@@ -104,6 +107,7 @@ def update_portgroup(portgroup_id, values):
     return row
 
 
+@api.retry_on_db_errors
 def destroy_portgroup(portgroup_id):
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Portgroup),

@@ -21,6 +21,14 @@ def make_link(rel, url, resource, args, bookmark=False, type=None):
 
 def self_and_bookmark(resource, args):
     """The usual pair of links of a resource or sub-resource."""
-    url = pecan.request.public_url
-    return [make_link('self', url, resource, args),
-            make_link('bookmark', url, resource, args, bookmark=True)]
+    return self_and_bookmark_at(pecan.request.public_url, resource, args)
+
+
+def self_and_bookmark_at(url, resource, args):
+    """``self_and_bookmark`` under a base URL the caller already has (a
+    list renders many bodies under the same one)."""
+    sep = '' if args.startswith('?') else '/'
+    return [{'href': '%s/v1/%s%s%s' % (url, resource, sep, args),
+             'rel': 'self'},
+            {'href': '%s/%s%s%s' % (url, resource, sep, args),
+             'rel': 'bookmark'}]

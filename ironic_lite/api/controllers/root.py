@@ -28,8 +28,9 @@ class RootController(object):
         version = version_document()
         return {
             'name': 'OpenStack Ironic API',
-            'description': 'Ironic is an OpenStack project which aims to '
-                           'provision baremetal machines.',
+            'description': 'Ironic is an OpenStack project which enables '
+                           'the provision and management of baremetal '
+                           'machines.',
             'default_version': version,
             'versions': [version],
         }

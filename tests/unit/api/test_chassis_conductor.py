@@ -65,10 +65,14 @@ def test_conductors(client, database):
 
 
 def test_conductor_release_and_pin_only_when_asked(client, database):
+    from ironic_lite.common import upgrade_state
     from ironic_lite import conf
+    from ironic_lite import version
+    new, pin = version.RELEASE, upgrade_state.previous_release(
+        version.RELEASE)
     objects.Conductor.register(None, 'cond-new', ['fake-hardware'], '')
     objects.Conductor.register(None, 'cond-old', ['fake-hardware'], '')
-    conf.CONF.set_override('pin_release_version', '2.0')
+    conf.CONF.set_override('pin_release_version', pin)
     try:
         objects.Service.report(None, 'conductor', 'cond-new', 'cond-new')
     finally:
@@ -82,10 +86,10 @@ def test_conductor_release_and_pin_only_when_asked(client, database):
     for item in items['conductors']:
         item.pop('links')  # a list always links its items, as Ironic's
     assert items['conductors'] == [
-        {'hostname': 'cond-new', 'release': '3.0', 'pin': '2.0'},
+        {'hostname': 'cond-new', 'release': new, 'pin': pin},
         {'hostname': 'cond-old', 'release': None, 'pin': None}]
     one = client.get('/v1/conductors/cond-new?fields=release').json
-    assert (one['release'], 'pin' in one) == ('3.0', False)
+    assert (one['release'], 'pin' in one) == (new, False)
     assert client.get('/v1/conductors?sort_key=release').status_int == 400
     assert client.get('/v1/conductors?fields=release',
                       version='1.48').status_int == 404

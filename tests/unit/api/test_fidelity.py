@@ -101,7 +101,7 @@ def test_schema_errors_worded_like_ironic(client):
                                           'foo': 1, 'bar': 2})
     assert utils.faultstring(resp) == (
         "Schema error for node: Additional properties are not allowed "
-        "('foo', 'bar' were unexpected)")
+        "('bar', 'foo' were unexpected)")   # jsonschema sorts them
     # Booleans may be given as strings, as Ironic's schema allows.
     resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
                                           'maintenance': 'true'})

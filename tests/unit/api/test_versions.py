@@ -38,7 +38,7 @@ def test_v1_document_gates_resources(client):
     assert new['conductors'][1] == {'href': 'http://localhost/conductors/',
                                     'rel': 'bookmark'}
     assert new['version']['version'] == '1.82'
-    assert new['media_types'][0]['base'] == 'application/json'
+    assert new['media_types']['base'] == 'application/json'
 
 
 def test_default_version_is_minimum(client):

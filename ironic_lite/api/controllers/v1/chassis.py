@@ -6,23 +6,14 @@ import pecan
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import child
-from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import chassis as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
 
 MAX_DESCRIPTION = 255
-
-
-@types.register
-class ChassisBody(types.Base):
-    """Keys of a POST /v1/chassis body (and of a patched chassis)."""
-
-    description = types.wsattr(types.text)
-    extra = types.wsattr(types.JSON_DICT)
-    uuid = types.wsattr(types.text)
 
 
 def render(chassis, fields=None, caches=None):
@@ -51,12 +42,12 @@ class ChassisController(child.ChildController):
     KIND = 'chassis'
     RESOURCE = 'chassis'
     FIELD_TABLE = mv.CHASSIS_FIELD_MIN_VERSION
-    QUERY_TABLE = mv.CHASSIS_QUERY_MIN_VERSION
     DEFAULT_FIELDS = mv.CHASSIS_DEFAULT_LIST_FIELDS
     INVALID_SORT_KEYS = mv.CHASSIS_INVALID_SORT_KEYS
     LINK_FIELDS = ('links', 'nodes')
-    BODY_TYPE = ChassisBody
-    PATCH_ALLOWED = frozenset(('description', 'extra'))
+    OBJECT = objects.Chassis
+    BODY_SCHEMA = schema.BODY
+    PATCH_ALLOWED = schema.PATCH_ALLOWED
     EXTRA_ROUTES = (
         (base.ANY, (base.CAPTURE, 'nodes', base.REST), 'nodes'),
     )

@@ -65,7 +65,6 @@ def _by_conductor(nodes, conductor):
 _DERIVED_FROM = {
     'chassis_uuid': ('chassis_id',),
     'conductor': ('driver', 'conductor_group'),
-    'traits': (),
     'allocation_uuid': (),
 }
 
@@ -94,7 +93,6 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     :param detail: True for /v1/nodes/detail.
     """
     ctx = pecan.request.context
-    utils.check_query_versions(params, mv.NODE_QUERY_MIN_VERSION)
     fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
                               not_fields=mv.NODE_LINK_FIELDS,
                               per_field_message=True)

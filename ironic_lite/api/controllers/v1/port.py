@@ -11,34 +11,15 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import child
 from ironic_lite.api.controllers.v1 import shard
-from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import port as schema
 from ironic_lite.common import exception
 from ironic_lite.common import utils as common_utils
 from ironic_lite import objects
 
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
             'network_type')
-
-
-@types.register
-class PortBody(types.Base):
-    """Keys of a POST /v1/ports body (and of a patched port)."""
-
-    address = types.wsattr(types.text, mandatory=True)
-    node_uuid = types.wsattr(types.text, mandatory=True)
-    uuid = types.wsattr(types.text)
-    extra = types.wsattr(types.JSON_DICT)
-    local_link_connection = types.wsattr(types.JSON_DICT)
-    pxe_enabled = types.wsattr(bool)
-    portgroup_uuid = types.wsattr(types.text)
-    physical_network = types.wsattr(types.text)
-    is_smartnic = types.wsattr(bool)
-
-
-PATCH_ALLOWED_FIELDS = frozenset(
-    a.name for a in types.wtypes.list_attributes(PortBody)) - {'uuid'}
 
 
 def _check_llc(llc):
@@ -69,9 +50,13 @@ def to_object_values(values, ctx):
         pg_uuid = values.pop('portgroup_uuid')
         values['portgroup_id'] = None
         if pg_uuid is not None:
+            from ironic_lite.api.controllers.v1 import portgroup
             try:
-                pg = objects.Portgroup.get(ctx, pg_uuid)
-            except exception.PortgroupNotFound:
+                # A UUID or a name (the baremetal CLI sends the name given
+                # to --port-group), as Ironic; never a database id.
+                pg = portgroup.lookup(ctx, pg_uuid)
+            except (exception.PortgroupNotFound,
+                    exception.InvalidUuidOrName):
                 raise exception.PortgroupNotFound(portgroup=pg_uuid,
                                                   code=400)
             if node is not None and pg.node_id != node.id:
@@ -117,11 +102,11 @@ class PortsController(child.ChildController):
     KIND = 'port'
     RESOURCE = 'ports'
     FIELD_TABLE = mv.PORT_FIELD_MIN_VERSION
-    QUERY_TABLE = mv.PORT_QUERY_MIN_VERSION
     DEFAULT_FIELDS = mv.PORT_DEFAULT_LIST_FIELDS
     INVALID_SORT_KEYS = mv.PORT_INVALID_SORT_KEYS
-    BODY_TYPE = PortBody
-    PATCH_ALLOWED = PATCH_ALLOWED_FIELDS
+    OBJECT = objects.Port
+    BODY_SCHEMA = schema.BODY
+    PATCH_ALLOWED = schema.PATCH_ALLOWED
     NOT_FOUND = exception.PortNotFound
 
     def __init__(self, node_ident=None, portgroup_ident=None):
@@ -141,16 +126,18 @@ class PortsController(child.ChildController):
         filters = {}
         node_ident = (self.node_ident or params.get('node')
                       or params.get('node_uuid'))
-        if self.portgroup_ident is None and params.get('portgroup'):
-            if node_ident:
-                raise exception.NotAuthorized('Operation not permitted.')
+        # As Ironic: a node, a port group and shards are alternatives.
+        given = [node_ident, self.portgroup_ident or params.get('portgroup'),
+                 params.get('shard')]
+        if len([g for g in given if g]) > 1:
+            raise exception.NotAuthorized('Operation not permitted.')
         if node_ident:
             filters['node_id'] = child.get_node_for_filter(
                 ctx, node_ident, self.node_ident is not None).id
         pg_ident = self.portgroup_ident or params.get('portgroup')
         if pg_ident:
-            filters['portgroup_id'] = objects.Portgroup.get(
-                ctx, pg_ident).id
+            from ironic_lite.api.controllers.v1 import portgroup
+            filters['portgroup_id'] = portgroup.lookup(ctx, pg_ident).id
         return self.address_and_shard_filters(params, filters)
 
     def next_filters(self, params):

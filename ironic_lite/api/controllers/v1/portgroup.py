@@ -10,33 +10,15 @@ from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import child
 from ironic_lite.api.controllers.v1 import shard
-from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import portgroup as schema
 from ironic_lite.common import exception
 from ironic_lite.common import utils as common_utils
 from ironic_lite import conf
 from ironic_lite import objects
 
 CONF = conf.CONF
-
-
-@types.register
-class PortgroupBody(types.Base):
-    """Keys of a POST /v1/portgroups body (and of a patched one)."""
-
-    node_uuid = types.wsattr(types.text, mandatory=True)
-    address = types.wsattr(types.text)
-    name = types.wsattr(types.text)
-    extra = types.wsattr(types.JSON_DICT)
-    mode = types.wsattr(types.text)
-    properties = types.wsattr(types.JSON_DICT)
-    standalone_ports_supported = types.wsattr(bool)
-    uuid = types.wsattr(types.text)
-
-
-PATCH_ALLOWED_FIELDS = frozenset(
-    a.name for a in types.wtypes.list_attributes(PortgroupBody)) - {'uuid'}
 
 
 def to_object_values(values, ctx, action):
@@ -57,6 +39,16 @@ def to_object_values(values, ctx, action):
             and values['standalone_ports_supported'] is None):
         values['standalone_ports_supported'] = True
     return values
+
+
+def lookup(ctx, ident):
+    """A port group by UUID or name, as Ironic looks one up (never by
+    database id: ``/v1/portgroups/123`` is the port group named 123)."""
+    if uuidutils.is_uuid_like(ident):
+        return objects.Portgroup.get_by_uuid(ctx, ident)
+    if not utils.is_valid_logical_name(ident):
+        raise exception.InvalidUuidOrName(name=ident)
+    return objects.Portgroup.get_by_name(ctx, ident)
 
 
 def render(pg, fields=None, caches=None):
@@ -86,12 +78,12 @@ class PortgroupsController(child.ChildController):
     KIND = 'portgroup'
     RESOURCE = 'portgroups'
     FIELD_TABLE = mv.PORTGROUP_FIELD_MIN_VERSION
-    QUERY_TABLE = mv.PORTGROUP_QUERY_MIN_VERSION
     DEFAULT_FIELDS = mv.PORTGROUP_DEFAULT_LIST_FIELDS
     INVALID_SORT_KEYS = mv.PORTGROUP_INVALID_SORT_KEYS
     LINK_FIELDS = ('links', 'ports')
-    BODY_TYPE = PortgroupBody
-    PATCH_ALLOWED = PATCH_ALLOWED_FIELDS
+    OBJECT = objects.Portgroup
+    BODY_SCHEMA = schema.BODY
+    PATCH_ALLOWED = schema.PATCH_ALLOWED
     EXTRA_ROUTES = (
         (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),
     )
@@ -112,14 +104,16 @@ class PortgroupsController(child.ChildController):
         ctx = pecan.request.context
         if ident.endswith('.json'):
             ident = ident[:-len('.json')]
-        if not uuidutils.is_uuid_like(ident) and not (
-                utils.is_valid_logical_name(ident)):
-            raise exception.InvalidUuidOrName(name=ident)
-        return objects.Portgroup.get(ctx, ident)
+        return lookup(ctx, ident)
 
     def list_filters(self, params):
         filters = {}
         node_ident = self.node_ident or params.get('node')
+        given = [node_ident, params.get('address'), params.get('shard')]
+        if len([g for g in given if g]) > 1:
+            raise exception.InvalidParameterValue(
+                err='Filtering by node, address, or shard simultaneously is '
+                    'not supported.')
         if node_ident:
             filters['node_id'] = child.get_node_for_filter(
                 pecan.request.context, node_ident,

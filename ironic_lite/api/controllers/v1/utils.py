@@ -4,7 +4,6 @@ Every version gate is a lookup in one of the ``*_MIN_VERSION`` tables of
 ``ironic_lite.api.microversions``.
 """
 
-import json
 import re
 
 import jsonpatch
@@ -18,7 +17,6 @@ from ironic_lite import conf
 CONF = conf.CONF
 
 _LOGICAL_NAME_RE = re.compile(r'^[a-zA-Z0-9-._~]+$')
-PATCH_OPS = ('add', 'replace', 'remove', 'move', 'copy', 'test')
 
 
 # -- versions ---------------------------------------------------------------
@@ -56,31 +54,10 @@ def hide_fields(body, table, current=None):
 # -- query parameters -------------------------------------------------------
 
 def query():
-    """The query string as a dict (the last value of a repeated key)."""
-    return dict(pecan.request.GET.items())
-
-
-# Filters whose version gate answers "Request not acceptable. The minimal
-# required API version should be 1.N" in Ironic; the other gates (fields,
-# provision_state, portgroup, ...) answer a bare "Request not acceptable.".
-_GATES_WITH_VERSION_TEXT = frozenset((
-    'driver', 'resource_class', 'fault', 'conductor_group', 'conductor',
-    'owner', 'lessee', 'shard', 'sharded'))
-
-
-def check_query_versions(params, table):
-    """406 for a known parameter newer than the request (400 for detail)."""
-    for name in params:
-        needed = table.get(name)
-        if needed is None or needed <= minor():
-            continue
-        if name == 'detail':
-            raise exception.InvalidParameterValue(
-                err='Invalid query parameter ?detail=%s received.'
-                    % get_bool(params, 'detail'))
-        if name in _GATES_WITH_VERSION_TEXT:
-            raise not_acceptable(needed)
-        raise not_acceptable()
+    """The query string as {name: value}, checked by the contract hook
+    (a list parameter given several times is one comma list)."""
+    return dict(getattr(pecan.request, 'contract_query', None)
+                or pecan.request.GET.items())
 
 
 def get_bool(params, name):
@@ -188,13 +165,17 @@ def select_fields(body, fields):
 # -- request bodies ---------------------------------------------------------
 
 def json_body():
-    """The request body parsed as JSON; 400 when it is not JSON."""
-    raw = pecan.request.body
-    try:
-        return json.loads(raw.decode('utf-8') if raw else 'null')
-    except (ValueError, UnicodeDecodeError) as err:
-        raise exception.InvalidParameterValue(
-            err='Invalid JSON in the request body: %s' % err)
+    """The request body, parsed and checked by the contract hook ({} when
+    there is none)."""
+    return getattr(pecan.request, 'contract_body', {})
+
+
+def check_body(schema, document, what):
+    """``document`` checked against ``schema`` (Ironic's messages), with
+    boolean strings converted; as a plain dict."""
+    from ironic_lite.api import validation
+    validation.check_schema(schema, document, what)
+    return validation.convert_booleans(schema, document)
 
 
 def is_valid_logical_name(name):
@@ -206,21 +187,13 @@ def is_valid_logical_name(name):
 # -- JSON patch -------------------------------------------------------------
 
 def patch_body():
-    """The request body as a list of RFC 6902 operations; else 400."""
+    """The request body as a list of RFC 6902 operations (its schema was
+    checked by the contract hook); 400 when empty."""
     patch = json_body()
     if not isinstance(patch, list) or not patch:
         raise exception.InvalidParameterValue(
             err='The PATCH body must be a non-empty JSON list of '
                 'operations.')
-    for op in patch:
-        if (not isinstance(op, dict) or op.get('op') not in PATCH_OPS
-                or not isinstance(op.get('path'), str)
-                or not op['path'].startswith('/')):
-            raise exception.InvalidParameterValue(
-                err='Invalid patch operation: %s' % json.dumps(op))
-        if op['op'] in ('add', 'replace', 'test') and 'value' not in op:
-            raise exception.InvalidParameterValue(
-                err="'value' is a required property of %s" % json.dumps(op))
     return patch
 
 
@@ -243,10 +216,14 @@ def check_patch_fields(patch, allowed, table):
     ``/<field>`` gives it a non-empty value.
     """
     for op in patch:
-        if op['path'].split('/')[1] not in allowed:
-            raise exception.InvalidParameterValue(
-                err='Cannot patch %s. Only the following can be updated: '
-                    '%s' % (op['path'], ', '.join(sorted(allowed))))
+        for pointer in (op['path'], op.get('from')):
+            if pointer is None:
+                continue
+            if (not isinstance(pointer, str) or not pointer.startswith('/')
+                    or pointer.split('/')[1] not in allowed):
+                raise exception.InvalidParameterValue(
+                    err='Cannot patch %s. Only the following can be '
+                        'updated: %s' % (pointer, ', '.join(sorted(allowed))))
     for op in patch:
         root = op['path'].split('/')[1]
         if (table.get(root, 0) > minor() and op['op'] != 'remove'
@@ -254,11 +231,42 @@ def check_patch_fields(patch, allowed, table):
             raise exception.NotAcceptable()
 
 
-def apply_patch(doc, patch):
+def _resolve(doc, pointer):
+    try:
+        return jsonpatch.JsonPointer(pointer).resolve(doc)
+    except (jsonpatch.JsonPointerException, KeyError, IndexError, TypeError):
+        return None
+
+
+def _check_read(op, before, after, mask):
+    """400 when ``op`` reads more than a GET of the resource shows.
+
+    A ``copy`` or ``move`` may put at ``path`` only what a read of
+    ``from`` shows (so a secret may move between masked keys, never to a
+    readable one); a ``test`` may not compare against a masked value.
+    """
+    source = op['path'] if op['op'] == 'test' else op.get('from')
+    if source is None:
+        return
+    shown = _resolve(mask(before), source)
+    if shown == _resolve(before, source):
+        return
+    if op['op'] != 'test' and _resolve(mask(after), op['path']) == shown:
+        return
+    raise exception.InvalidParameterValue(
+        err='Cannot %s %s: it holds a value that is not shown (masked).'
+            % (op['op'], source))
+
+
+def apply_patch(doc, patch, mask=None):
     """The document after the patch; 400 when the patch cannot apply.
 
     Operations are applied one at a time so that the error names the one
     that failed, as Ironic does.
+
+    :param mask: a function from a document to the document as a read
+        shows it (secrets masked); every pointer an operation reads is
+        checked against it (``_check_read``).
     """
     for op in patch:
         if op['op'] == 'add' and op['path'].count('/') == 1:
@@ -268,10 +276,13 @@ def apply_patch(doc, patch):
                         'resource is not allowed' % op['path'])
     for op in patch:
         try:
-            doc = jsonpatch.apply_patch(doc, jsonpatch.JsonPatch([op]))
+            new = jsonpatch.apply_patch(doc, jsonpatch.JsonPatch([op]))
         except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException,
                 KeyError, IndexError, TypeError) as err:
             raise exception.PatchError(patch=op, reason=err)
+        if mask is not None:
+            _check_read(op, doc, new, mask)
+        doc = new
     return doc
 
 

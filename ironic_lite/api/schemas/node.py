@@ -1,0 +1,119 @@
+"""The contract of ``/v1/nodes`` and of a node's sub-resources."""
+
+from ironic_lite.api import microversions as mv
+from ironic_lite.api import schemas as s
+from ironic_lite.api.schemas import port
+from ironic_lite.api.schemas import portgroup
+from ironic_lite.api import validation as v
+
+INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
+              'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
+
+# Keys of a POST /v1/nodes body.
+CREATE_FIELDS = dict(
+    {'%s_interface' % i: s.TEXT for i in INTERFACES},
+    automated_clean=s.BOOL, chassis_uuid=s.TEXT, conductor_group=s.TEXT,
+    console_enabled=s.BOOL, description=s.TEXT, driver=s.TEXT,
+    driver_info=s.DICT, extra=s.DICT, instance_info=s.DICT,
+    instance_uuid=s.TEXT, lessee=s.TEXT, maintenance=s.BOOL, name=s.TEXT,
+    network_data=s.DICT, owner=s.TEXT, properties=s.DICT,
+    resource_class=s.TEXT, retired=s.BOOL, retired_reason=s.TEXT,
+    shard=s.TEXT, uuid=s.TEXT)
+# A node after a JSON patch: the create keys (but uuid) and patch-only
+# ones.
+PATCH_FIELDS = dict(CREATE_FIELDS, protected=s.BOOL, protected_reason=s.TEXT)
+del PATCH_FIELDS['uuid']
+
+CREATE = s.body('nodes', CREATE_FIELDS, required=('driver',))
+PATCHED = s.body('nodes', PATCH_FIELDS, required=('driver',))
+# Fields a PATCH may not change (Ironic answers "Cannot patch /<f>. Only
+# the following can be updated: ...").
+READ_ONLY = tuple(sorted(
+    set(mv.NODE_FIELD_MIN_VERSION) - set(PATCH_FIELDS)
+    - set(mv.NODE_LINK_FIELDS))) + ('uuid', 'console_enabled')
+PATCH_ALLOWED = frozenset(PATCH_FIELDS) - {'console_enabled'}
+
+POWER = s.body('nodes', {'target': ('string',),
+                         'timeout': ('integer', 'string', 'null')},
+               required=('target',))
+PROVISION = s.body('nodes', {
+    'target': ('string',),
+    'configdrive': ('string', 'object', 'null'),
+    'clean_steps': s.LIST_,
+    'deploy_steps': s.LIST_,
+    'rescue_password': s.TEXT,
+    'disable_ramdisk': s.BOOL,
+}, required=('target',), columns={'configdrive': 'instance_info'})
+MAINTENANCE = s.body('nodes', {'reason': s.TEXT},
+                     columns={'reason': 'maintenance_reason'})
+
+LIST_QUERY = s.PAGING + (
+    v.Param('associated', v.BOOL, doc='with (or without) an instance'),
+    v.Param('maintenance', v.BOOL),
+    v.Param('chassis_uuid', v.UUID),
+    v.Param('instance_uuid', v.UUID),
+    s.fields_param(),
+    v.Param('provision_state', since=mv.MINOR_9_PROVISION_STATE_FILTER),
+    v.Param('driver', since=mv.MINOR_16_DRIVER_FILTER, gate=v.GATE_VERSION),
+    v.Param('resource_class', since=mv.MINOR_21_RESOURCE_CLASS,
+            gate=v.GATE_VERSION),
+    v.Param('fault', since=mv.MINOR_42_FAULT, gate=v.GATE_VERSION),
+    s.detail_param(),
+    v.Param('conductor_group', since=mv.MINOR_46_NODE_CONDUCTOR_GROUP,
+            gate=v.GATE_VERSION),
+    v.Param('conductor', since=mv.MINOR_49_CONDUCTORS, gate=v.GATE_VERSION),
+    v.Param('owner', since=mv.MINOR_50_NODE_OWNER, gate=v.GATE_VERSION),
+    # Not version-gated by Ironic's node list (older requests are served).
+    v.Param('description_contains'),
+    v.Param('retired', v.BOOL),
+    v.Param('project', doc='owner or lessee'),
+    v.Param('lessee', since=mv.MINOR_65_NODE_LESSEE, gate=v.GATE_VERSION),
+    v.Param('shard', v.LIST, since=mv.MINOR_82_NODE_SHARD,
+            gate=v.GATE_VERSION,
+            doc='shard names; none, None or null: the unsharded nodes'),
+    v.Param('sharded', v.BOOL, since=mv.MINOR_82_NODE_SHARD,
+            gate=v.GATE_VERSION),
+)
+SHOW_QUERY = (s.fields_param(),)
+
+
+def list_routes(prefix, since=1):
+    """GET <prefix> and <prefix>/detail: a node list (also under a
+    chassis)."""
+    return [
+        v.Route('GET', prefix, query=LIST_QUERY, since=since,
+                doc='list nodes'),
+        v.Route('GET', prefix + '/detail', query=LIST_QUERY, since=since,
+                doc='list nodes with every field'),
+    ]
+
+
+N = '/v1/nodes/{node_ident}'
+
+ROUTES = list_routes('/v1/nodes') + [
+    v.Route('POST', '/v1/nodes', body={1: CREATE}, what='node',
+            doc='create a node'),
+    # Before N: "validate" is not a node identifier here.
+    v.Route('GET', '/v1/nodes/validate', query=(
+        v.Param('node', doc='UUID or name of the node'),
+        v.Param('node_uuid', v.UUID, doc='deprecated: use node')),
+        doc="validate a node's interfaces (older form)"),
+    v.Route('GET', N, query=SHOW_QUERY, doc='show a node'),
+    v.Route('PATCH', N,
+            query=(v.Param('reset_interfaces', v.BOOL,
+                           since=mv.MINOR_45_RESET_INTERFACES),),
+            body={1: s.PATCH}, what='patch', read_only=READ_ONLY,
+            doc='update a node (JSON patch)'),
+    v.Route('DELETE', N, doc='delete a node'),
+    v.Route('GET', N + '/states', doc="a node's states"),
+    v.Route('PUT', N + '/states/power', body={1: POWER}, what=v.ARGS,
+            doc='change the power state'),
+    v.Route('PUT', N + '/states/provision', body={1: PROVISION},
+            what=v.ARGS, doc='change the provision state'),
+    v.Route('PUT', N + '/maintenance', query=(v.Param('reason'),),
+            body={1: MAINTENANCE}, what=v.ARGS,
+            doc='put a node in maintenance'),
+    v.Route('DELETE', N + '/maintenance', doc='take it out of maintenance'),
+    v.Route('GET', N + '/validate', doc="validate a node's interfaces"),
+] + port.list_routes(N + '/ports') + portgroup.list_routes(
+    N + '/portgroups', since=mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS)
