@@ -1,12 +1,17 @@
-"""API access rules (oslo.policy), named and defaulted like Ironic's.
+"""API access rules (oslo.policy): Ironic 39's secure-RBAC defaults.
 
-``list_policies`` and ``get_oslo_policy_enforcer`` are the oslo.policy
-entry points (setup.cfg).  ``authorize`` raises HTTPForbidden (403) on a
-refusal.  With ``[DEFAULT]auth_strategy = noauth`` every request is the
-(unauthenticated) operator, and nothing is checked.
+The rules are data: one row of ``POLICIES`` per rule (name, check string,
+description, operations, and the scope types when they are not both
+``system`` and ``project``), with the check strings built, as Ironic's, from
+the personas below.  ``list_policies`` and ``get_oslo_policy_enforcer`` are
+the oslo.policy entry points (setup.cfg).  ``authorize`` raises
+HTTPForbidden (403) on a refusal.
+
+``[oslo_policy] enforce_scope`` and ``enforce_new_defaults`` are true by
+default (ironic_lite.conf), as in Ironic 39.  With ``[DEFAULT]auth_strategy
+= noauth`` every request is the (unauthenticated) operator and nothing is
+checked; ``http_basic`` and ``keystone`` requests are checked.
 """
-
-import itertools
 
 from oslo_policy import policy
 
@@ -16,31 +21,53 @@ from ironic_lite import conf
 CONF = conf.CONF
 _ENFORCER = None
 
-# -- building blocks (Ironic's) -------------------------------------------
+# -- personas (Ironic's check strings) ------------------------------------
 SYSTEM_ADMIN = 'role:admin and system_scope:all'
-SYSTEM_MEMBER = 'role:member and system_scope:all'
-SYSTEM_READER = 'role:reader and system_scope:all'
+# ``rule:service_role``: the service role in the service project, when
+# [DEFAULT]rbac_service_role_elevated_access is on (the context adds
+# ``config.service_project_name`` to the target only then).
+SYSTEM_MEMBER = '(role:member and system_scope:all) or rule:service_role'
+SYSTEM_READER = ('(role:reader and system_scope:all) or '
+                 '(role:service and system_scope:all) or rule:service_role')
+SYSTEM_SERVICE = 'role:service and system_scope:all'
+PROJECT_ADMIN = 'role:admin and project_id:%(node.owner)s'
 PROJECT_MEMBER = ('role:member and (project_id:%(node.owner)s or '
                   'project_id:%(node.lessee)s)')
 PROJECT_READER = ('role:reader and (project_id:%(node.owner)s or '
                   'project_id:%(node.lessee)s)')
-SYSTEM_OR_PROJECT_MEMBER = '(%s) or (%s)' % (SYSTEM_MEMBER, PROJECT_MEMBER)
-SYSTEM_OR_PROJECT_READER = '(%s) or (%s)' % (SYSTEM_READER, PROJECT_READER)
-SYSTEM_MEMBER_OR_OWNER_ADMIN = ('(%s) or (role:admin and '
-                                'project_id:%%(node.owner)s)' % SYSTEM_MEMBER)
-SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN = (
-    '(%s) or (role:member and project_id:%%(node.owner)s) or '
-    '(role:admin and project_id:%%(node.lessee)s)' % SYSTEM_MEMBER)
-API_READER = 'role:reader'
-# The "service" role (Ironic 2023.2+): system-scoped, or in the service
-# project (rule ``service_role``, which operators may redefine).
-SYSTEM_SERVICE = 'role:service and system_scope:all'
-SERVICE_ROLE = 'rule:service_role'
-SYSTEM_READER_OR_SERVICE = '(%s) or (%s) or %s' % (
-    SYSTEM_READER, SYSTEM_SERVICE, SERVICE_ROLE)
+PROJECT_SERVICE = 'role:service and project_id:%(node.owner)s'
+OWNER_ADMIN = 'role:admin and project_id:%(node.owner)s'
+OWNER_MANAGER = 'role:manager and project_id:%(node.owner)s'
+OWNER_MEMBER = 'role:member and project_id:%(node.owner)s'
+OWNER_READER = 'role:reader and project_id:%(node.owner)s'
+LESSEE_ADMIN = 'role:admin and project_id:%(node.lessee)s'
+LESSEE_MANAGER = 'role:manager and project_id:%(node.lessee)s'
 
-SYSTEM = ['system']
-SYSTEM_AND_PROJECT = ['system', 'project']
+
+def _any(*checks):
+    return ' or '.join('(%s)' % c for c in checks)
+
+
+SYSTEM_ADMIN_OR_SERVICE = _any(SYSTEM_ADMIN, SYSTEM_SERVICE)
+SYSTEM_OR_PROJECT_MEMBER = _any(SYSTEM_MEMBER, PROJECT_MEMBER, SYSTEM_SERVICE)
+SYSTEM_OR_PROJECT_READER = _any(SYSTEM_READER, PROJECT_READER,
+                                PROJECT_SERVICE)
+SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN = _any(
+    SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_MEMBER, LESSEE_ADMIN,
+    LESSEE_MANAGER, PROJECT_SERVICE)
+SYSTEM_ADMIN_OR_OWNER_ADMIN = _any(SYSTEM_ADMIN, SYSTEM_SERVICE, OWNER_ADMIN,
+                                   OWNER_MANAGER, PROJECT_SERVICE)
+SYSTEM_MEMBER_OR_OWNER_ADMIN = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
+                                    OWNER_ADMIN, OWNER_MANAGER,
+                                    PROJECT_SERVICE)
+SYSTEM_MEMBER_OR_OWNER_MEMBER = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
+                                     OWNER_MEMBER, PROJECT_SERVICE)
+SYSTEM_OR_OWNER_READER = _any(SYSTEM_READER, SYSTEM_SERVICE, OWNER_READER,
+                              PROJECT_SERVICE)
+API_READER = '(role:reader) or (role:service)'
+
+SYSTEM = ('system',)
+SYSTEM_AND_PROJECT = ('system', 'project')
 
 legacy_rules = [
     policy.RuleDefault('admin_api', 'role:admin or role:administrator',
@@ -54,148 +81,211 @@ legacy_rules = [
                        description='Show or mask secrets within instance '
                                    'information in API responses'),
     policy.RuleDefault('service_role',
-                       'role:service and project_name:service',
+                       'role:service and '
+                       'project_name:%(config.service_project_name)s',
                        description='Rule to match service role usage with '
                                    'a service project, delineated as a '
                                    'separate rule to enable customization.'),
 ]
 
+# -- the rules: one row each ------------------------------------------------
+# (name, check string, description, operations[, scope types])
+# operations: "METHOD path" separated by commas.
+_N = '/nodes/{node_ident}'
+POLICIES = [
+    ('baremetal:node:create', SYSTEM_ADMIN_OR_SERVICE,
+     'Create Node records', 'POST /nodes'),
+    ('baremetal:node:list', API_READER,
+     'Retrieve multiple Node records, filtered by an explicit owner or the '
+     'client project_id', 'GET /nodes, GET /nodes/detail'),
+    ('baremetal:node:list_all', SYSTEM_READER,
+     'Retrieve multiple Node records', 'GET /nodes, GET /nodes/detail'),
+    ('baremetal:node:get', SYSTEM_OR_PROJECT_READER,
+     'Retrieve a single Node record', 'GET ' + _N),
+    ('baremetal:node:update', SYSTEM_OR_PROJECT_MEMBER,
+     'Generalized update of node records', 'PATCH ' + _N),
+    ('baremetal:node:update_extra', SYSTEM_OR_PROJECT_MEMBER,
+     'Update Node extra field', 'PATCH ' + _N),
+    ('baremetal:node:update_instance_info',
+     SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Update Node instance_info field', 'PATCH ' + _N),
+    ('baremetal:node:update:driver_info', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the driver_info of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:properties', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the properties of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:chassis_uuid', SYSTEM_ADMIN,
+     'Update the chassis_uuid of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:instance_uuid', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the instance_uuid of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:lessee', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the lessee of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:owner', SYSTEM_MEMBER,
+     'Update the owner of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:driver_interfaces', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Update the driver and driver interfaces of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:network_data', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the network_data of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:conductor_group', SYSTEM_MEMBER,
+     'Update the conductor_group of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:name', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the name of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:retired', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Update the retired and retired_reason of a Node', 'PATCH ' + _N),
+    ('baremetal:node:update:shard', SYSTEM_ADMIN,
+     'Set the shard of a Node (also on create)', 'PATCH %s, POST /nodes' % _N),
+    ('baremetal:node:delete', SYSTEM_ADMIN, 'Delete Node records',
+     'DELETE ' + _N),
+    ('baremetal:node:get_states', SYSTEM_OR_PROJECT_READER,
+     'View Node power and provision state', 'GET %s/states' % _N),
+    ('baremetal:node:set_power_state', SYSTEM_OR_PROJECT_MEMBER,
+     'Change Node power status', 'PUT %s/states/power' % _N),
+    ('baremetal:node:set_provision_state',
+     SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Change Node provision status', 'PUT %s/states/provision' % _N),
+    ('baremetal:node:set_maintenance',
+     SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Set maintenance flag, taking a Node out of service',
+     'PUT %s/maintenance' % _N),
+    ('baremetal:node:clear_maintenance',
+     SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Clear maintenance flag, placing the Node into service again',
+     'DELETE %s/maintenance' % _N),
+    ('baremetal:node:validate', SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Request active validation of Nodes', 'GET %s/validate' % _N),
+    ('baremetal:node:get_boot_device', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Retrieve Node boot device metadata',
+     'GET %s/management/boot_device, '
+     'GET %s/management/boot_device/supported' % (_N, _N)),
+    ('baremetal:node:set_boot_device', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Change Node boot device', 'PUT %s/management/boot_device' % _N),
+    ('baremetal:node:vif:list', SYSTEM_OR_PROJECT_READER,
+     'List VIFs attached to node', 'GET %s/vifs' % _N),
+    ('baremetal:node:vif:attach', SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Attach a VIF to a node', 'POST %s/vifs' % _N),
+    ('baremetal:node:vif:detach', SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Detach a VIF from a node', 'DELETE %s/vifs/{node_vif_ident}' % _N),
+    ('baremetal:node:traits:list', SYSTEM_OR_PROJECT_READER,
+     'List node traits', 'GET %s/traits' % _N),
+    ('baremetal:node:traits:set', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Add a trait to, or replace all traits of, a node',
+     'PUT %s/traits, PUT %s/traits/{trait}' % (_N, _N)),
+    ('baremetal:node:traits:delete', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Remove one or all traits from a node',
+     'DELETE %s/traits, DELETE %s/traits/{trait}' % (_N, _N)),
+    ('baremetal:shards:get', SYSTEM_READER,
+     'Retrieve the shards of the nodes and how many nodes each has',
+     'GET /shards'),
 
-def _rule(name, check, description, operations, scope=SYSTEM_AND_PROJECT):
-    return policy.DocumentedRuleDefault(
-        name=name, check_str=check, scope_types=scope,
-        description=description,
-        operations=[{'path': p, 'method': m} for m, p in operations])
+    ('baremetal:port:get', SYSTEM_OR_PROJECT_READER, 'Retrieve Port records',
+     'GET /ports/{port_id}, GET %s/ports' % _N),
+    ('baremetal:port:list', API_READER,
+     'Retrieve multiple Port records, filtered by owner', 'GET /ports'),
+    ('baremetal:port:list_all', SYSTEM_READER,
+     'Retrieve multiple Port records', 'GET /ports'),
+    ('baremetal:port:create', SYSTEM_ADMIN_OR_OWNER_ADMIN,
+     'Create Port records', 'POST /ports'),
+    ('baremetal:port:update', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Update Port records', 'PATCH /ports/{port_id}'),
+    ('baremetal:port:delete', SYSTEM_ADMIN_OR_OWNER_ADMIN,
+     'Delete Port records', 'DELETE /ports/{port_id}'),
 
+    ('baremetal:portgroup:get', SYSTEM_OR_PROJECT_READER,
+     'Retrieve Portgroup records',
+     'GET /portgroups/{portgroup_ident}, GET %s/portgroups' % _N),
+    ('baremetal:portgroup:list', API_READER,
+     'Retrieve multiple Portgroup records, filtered by owner',
+     'GET /portgroups'),
+    ('baremetal:portgroup:list_all', SYSTEM_READER,
+     'Retrieve multiple Portgroup records', 'GET /portgroups'),
+    ('baremetal:portgroup:create', SYSTEM_ADMIN_OR_OWNER_ADMIN,
+     'Create Portgroup records', 'POST /portgroups'),
+    ('baremetal:portgroup:update', SYSTEM_MEMBER_OR_OWNER_ADMIN,
+     'Update Portgroup records', 'PATCH /portgroups/{portgroup_ident}'),
+    ('baremetal:portgroup:delete', SYSTEM_ADMIN_OR_OWNER_ADMIN,
+     'Delete Portgroup records', 'DELETE /portgroups/{portgroup_ident}'),
 
-_NODE = '/nodes/{node_ident}'
-node_rules = [
-    _rule('baremetal:node:create', SYSTEM_ADMIN, 'Create Node records',
-          [('POST', '/nodes')], SYSTEM),
-    _rule('baremetal:node:list', API_READER,
-          'Retrieve multiple Node records, filtered by the owner or lessee',
-          [('GET', '/nodes'), ('GET', '/nodes/detail')]),
-    _rule('baremetal:node:list_all', SYSTEM_READER,
-          'Retrieve multiple Node records',
-          [('GET', '/nodes'), ('GET', '/nodes/detail')]),
-    _rule('baremetal:node:get', SYSTEM_OR_PROJECT_READER,
-          'Retrieve a single Node record', [('GET', _NODE)]),
-    _rule('baremetal:node:update', SYSTEM_OR_PROJECT_MEMBER,
-          'Update Node records', [('PATCH', _NODE)]),
-    _rule('baremetal:node:delete', SYSTEM_ADMIN, 'Delete Node records',
-          [('DELETE', _NODE)], SYSTEM),
-    _rule('baremetal:node:get_states', SYSTEM_OR_PROJECT_READER,
-          'View Node power and provision state',
-          [('GET', _NODE + '/states')]),
-    _rule('baremetal:node:set_power_state', SYSTEM_OR_PROJECT_MEMBER,
-          'Change Node power status',
-          [('PUT', _NODE + '/states/power')]),
-    _rule('baremetal:node:set_provision_state',
-          SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
-          'Change Node provision status',
-          [('PUT', _NODE + '/states/provision')]),
-    _rule('baremetal:node:set_maintenance',
-          SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
-          'Put a Node into maintenance mode',
-          [('PUT', _NODE + '/maintenance')]),
-    _rule('baremetal:node:clear_maintenance',
-          SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
-          'Remove a Node from maintenance mode',
-          [('DELETE', _NODE + '/maintenance')]),
+    ('baremetal:chassis:get', SYSTEM_READER, 'Retrieve Chassis records',
+     'GET /chassis, GET /chassis/{chassis_id}', SYSTEM),
+    ('baremetal:chassis:create', SYSTEM_ADMIN, 'Create Chassis records',
+     'POST /chassis', SYSTEM),
+    ('baremetal:chassis:update', SYSTEM_MEMBER, 'Update Chassis records',
+     'PATCH /chassis/{chassis_id}', SYSTEM),
+    ('baremetal:chassis:delete', SYSTEM_ADMIN, 'Delete Chassis records',
+     'DELETE /chassis/{chassis_id}', SYSTEM),
+
+    ('baremetal:conductor:get', SYSTEM_READER, 'Retrieve Conductor records',
+     'GET /conductors, GET /conductors/{hostname}', SYSTEM),
+
+    ('baremetal:driver:get', SYSTEM_READER, 'View list of available drivers',
+     'GET /drivers, GET /drivers/{driver_name}', SYSTEM),
+    ('baremetal:driver:get_properties', SYSTEM_READER,
+     'View driver-specific properties',
+     'GET /drivers/{driver_name}/properties', SYSTEM),
 ]
 
-# Per-field update rules: patching a field listed here checks its rule
-# instead of the generic baremetal:node:update.
+# Patching a field listed here checks its rule as well as the generic
+# baremetal:node:update (as Ironic).
 NODE_UPDATE_FIELD_RULES = {
-    'extra': ('baremetal:node:update_extra', SYSTEM_OR_PROJECT_MEMBER),
-    'instance_info': ('baremetal:node:update_instance_info',
-                      SYSTEM_OR_PROJECT_MEMBER),
-    'driver_info': ('baremetal:node:update:driver_info',
-                    SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'properties': ('baremetal:node:update:properties',
-                   SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'chassis_uuid': ('baremetal:node:update:chassis_uuid', SYSTEM_ADMIN),
-    'instance_uuid': ('baremetal:node:update:instance_uuid',
-                      SYSTEM_OR_PROJECT_MEMBER),
-    'lessee': ('baremetal:node:update:lessee', SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'owner': ('baremetal:node:update:owner', SYSTEM_MEMBER),
-    'driver': ('baremetal:node:update:driver_interfaces',
-               SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'network_data': ('baremetal:node:update:network_data',
-                     SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'conductor_group': ('baremetal:node:update:conductor_group',
-                        SYSTEM_MEMBER),
-    'name': ('baremetal:node:update:name', SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'retired': ('baremetal:node:update:retired',
-                SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    'retired_reason': ('baremetal:node:update:retired',
-                       SYSTEM_MEMBER_OR_OWNER_ADMIN),
-    # Also checked when a node is created with a shard.
-    'shard': ('baremetal:node:update:shard', SYSTEM_ADMIN),
+    'extra': 'baremetal:node:update_extra',
+    'instance_info': 'baremetal:node:update_instance_info',
+    'driver_info': 'baremetal:node:update:driver_info',
+    'properties': 'baremetal:node:update:properties',
+    'chassis_uuid': 'baremetal:node:update:chassis_uuid',
+    'instance_uuid': 'baremetal:node:update:instance_uuid',
+    'lessee': 'baremetal:node:update:lessee',
+    'owner': 'baremetal:node:update:owner',
+    'driver': 'baremetal:node:update:driver_interfaces',
+    'network_data': 'baremetal:node:update:network_data',
+    'conductor_group': 'baremetal:node:update:conductor_group',
+    'name': 'baremetal:node:update:name',
+    'retired': 'baremetal:node:update:retired',
+    'retired_reason': 'baremetal:node:update:retired',
+    'shard': 'baremetal:node:update:shard',
 }
 for _iface in ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
                'network', 'power', 'raid', 'rescue', 'storage', 'vendor'):
     NODE_UPDATE_FIELD_RULES['%s_interface' % _iface] = (
         NODE_UPDATE_FIELD_RULES['driver'])
 
-node_update_rules = [
-    _rule(name, check, 'Update the %s of a Node' % name.split(':')[-1],
-          [('PATCH', _NODE)])
-    for name, check in sorted(set(NODE_UPDATE_FIELD_RULES.values()))]
 
+def node_patch_rules(roots):
+    """The rules a node PATCH touching ``roots`` must pass, as Ironic.
 
-def _child_rules(kind, path, get_check, write_check, scope=SYSTEM_AND_PROJECT):
-    items = '/%s' % path
-    one = '/%s/{%s_ident}' % (path, kind)
-    rules = [
-        _rule('baremetal:%s:get' % kind, get_check,
-              'Retrieve a %s record' % kind, [('GET', one)], scope),
-        _rule('baremetal:%s:create' % kind, write_check,
-              'Create %s records' % kind, [('POST', items)], SYSTEM),
-        _rule('baremetal:%s:update' % kind, write_check,
-              'Update %s records' % kind, [('PATCH', one)], SYSTEM),
-        _rule('baremetal:%s:delete' % kind, write_check,
-              'Delete %s records' % kind, [('DELETE', one)], SYSTEM),
-    ]
-    if scope == SYSTEM_AND_PROJECT:
-        rules += [
-            _rule('baremetal:%s:list' % kind, API_READER,
-                  'Retrieve multiple %s records, filtered by the owner or '
-                  'lessee of their node' % kind, [('GET', items)]),
-            _rule('baremetal:%s:list_all' % kind, SYSTEM_READER,
-                  'Retrieve multiple %s records' % kind, [('GET', items)]),
-        ]
-    else:
-        rules[0].operations.append({'path': items, 'method': 'GET'})
+    Each field with its own rule checks that rule; any other field (or a
+    patch with none) checks the generic ``baremetal:node:update``.
+    """
+    rules = []
+    generic = not roots
+    for root in sorted(roots):
+        rule = NODE_UPDATE_FIELD_RULES.get(root)
+        if rule is None:
+            generic = True
+        elif rule not in rules:
+            rules.append(rule)
+    if generic:
+        rules.insert(0, 'baremetal:node:update')
     return rules
 
 
-port_rules = _child_rules('port', 'ports', SYSTEM_OR_PROJECT_READER,
-                          SYSTEM_ADMIN)
-portgroup_rules = _child_rules('portgroup', 'portgroups',
-                               SYSTEM_OR_PROJECT_READER, SYSTEM_ADMIN)
-chassis_rules = _child_rules('chassis', 'chassis', SYSTEM_READER,
-                             SYSTEM_ADMIN, scope=SYSTEM)
-conductor_rules = [
-    _rule('baremetal:conductor:get', SYSTEM_READER,
-          'Retrieve Conductor records',
-          [('GET', '/conductors'), ('GET', '/conductors/{hostname}')],
-          SYSTEM),
-]
+def _operations(text):
+    ops = []
+    for op in text.split(','):
+        method, path = op.split()
+        ops.append({'method': method, 'path': path})
+    return ops
 
 
-shard_rules = [
-    _rule('baremetal:shards:get', SYSTEM_READER_OR_SERVICE,
-          'Retrieve the shards of the nodes and how many nodes each has',
-          [('GET', '/shards')]),
-]
+def _default(row):
+    name, check_str, description, operations = row[:4]
+    scope = row[4] if len(row) > 4 else SYSTEM_AND_PROJECT
+    return policy.DocumentedRuleDefault(
+        name=name, check_str=check_str, description=description,
+        operations=_operations(operations), scope_types=list(scope))
 
 
 def list_policies():
     """Every rule default (oslo.policy.policies entry point)."""
-    return list(itertools.chain(legacy_rules, node_rules, node_update_rules,
-                                port_rules, portgroup_rules, chassis_rules,
-                                conductor_rules, shard_rules))
+    return legacy_rules + [_default(row) for row in POLICIES]
 
 
 def get_enforcer():
@@ -228,6 +318,7 @@ def check(rule, target, context):
     """True when ``context`` passes ``rule`` on ``target``."""
     if not enabled():
         return True
+    target = dict(context.to_policy_values(), **target)
     try:
         return get_enforcer().enforce(rule, target, context)
     except policy.InvalidScope:

@@ -4,6 +4,7 @@ enforced for http_basic users, and project-scoped lists by shard."""
 import pytest
 
 from ironic_lite.common import policy
+from ironic_lite import conf
 from tests.unit.api import utils
 
 # user -> ":roles:project" suffix of the htpasswd line (see api/auth.py)
@@ -46,8 +47,11 @@ def fleet(basic):
 
 
 @pytest.mark.parametrize('user,status', [
-    ('admin', 200), ('reader', 200), ('service', 200), ('svcproj', 200),
-    ('sysmember', 200), ('owner', 403), ('owneradmin', 403), ('other', 403),
+    ('admin', 200), ('reader', 200), ('service', 200), ('sysmember', 200),
+    # As Ironic 39: the service project's service role is a system reader
+    # only with [DEFAULT]rbac_service_role_elevated_access (see below).
+    ('svcproj', 403),
+    ('owner', 403), ('owneradmin', 403), ('other', 403),
 ])
 def test_shards_get_policy(fleet, user, status):
     resp = fleet.get('/v1/shards', headers=_auth(user))
@@ -58,6 +62,20 @@ def test_shards_get_policy(fleet, user, status):
         assert utils.faultstring(resp) == (
             'Access was denied to the following resource: '
             'baremetal:shards:get')
+
+
+def test_service_project_with_elevated_access(fleet):
+    conf.CONF.set_override('rbac_service_role_elevated_access', True)
+    svc = _auth('svcproj')
+    resp = fleet.get('/v1/shards', headers=svc)
+    assert resp.status_int == 200, resp.text
+    assert resp.json == {'shards': [{'name': 'S', 'count': 2}]}
+    # It sees every node of its shard, not only its project's.
+    nodes = fleet.get('/v1/nodes?shard=S', headers=svc).json['nodes']
+    assert sorted(n['name'] for n in nodes) == ['n1', 'n2']
+    # Another project name for the service users.
+    conf.CONF.set_override('rbac_service_project_name', 'services')
+    assert fleet.get('/v1/shards', headers=svc).status_int == 403
 
 
 def test_only_system_admin_may_patch_the_shard(fleet):
@@ -105,4 +123,4 @@ def test_policy_defaults_are_documented():
     assert rules['baremetal:node:update:shard'].check_str == (
         'role:admin and system_scope:all')
     assert rules['service_role'].check_str == (
-        'role:service and project_name:service')
+        'role:service and project_name:%(config.service_project_name)s')

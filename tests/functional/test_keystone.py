@@ -1,0 +1,241 @@
+"""ironic-lite in an OpenStack cloud: a real Keystone, its catalog and
+scoped tokens, with the unmodified openstacksdk and ``baremetal`` CLI.
+
+One Keystone serves the module (tests/functional/keystone.py); ironic-lite
+(``auth_strategy = keystone``, ``rbac_service_role_elevated_access``) is in
+its catalog as service type ``baremetal``.  The clients authenticate with a
+password from clouds.yaml and find ironic-lite in the catalog (no endpoint
+override).  The personas: a system admin, a system reader, a member of the
+project owning a node, a member of the project leasing it, a member of an
+unrelated project and Nova's service user (role ``service`` in project
+``service``).
+"""
+
+import os
+import subprocess
+
+import pytest
+
+from tests.functional import keystone
+from tests.functional import procs
+
+PASSWORD = 'secret-%d' % os.getpid()
+# cloud name -> (user, role, project or None for the system)
+PERSONAS = {
+    'sysadmin': ('admin', 'admin', None),
+    'sysreader': ('sysreader', 'reader', None),
+    'owner': ('owner', 'member', 'proj-owner'),
+    'lessee': ('lessee', 'member', 'proj-lessee'),
+    'stranger': ('stranger', 'member', 'proj-other'),
+    'nova': ('nova', 'service', 'service'),
+}
+SHARD = 'shard-nova'
+
+
+@pytest.fixture(scope='module')
+def cloud(tmp_path_factory):
+    """A Keystone with the personas and ironic-lite in its catalog."""
+    bindir = keystone.install()
+    directory = str(tmp_path_factory.mktemp('keystone'))
+    ks = keystone.Keystone(bindir, directory)
+    ks.setup()
+    ks.start()
+    try:
+        ident = keystone.Identity(ks)
+        lite_port = procs.free_port()
+        ident.register_baremetal('http://127.0.0.1:%d' % lite_port)
+        users = {'sysadmin': ('admin', keystone.ADMIN_PASSWORD, None)}
+        for name, (user, role, project) in PERSONAS.items():
+            if name != 'sysadmin':
+                ident.user(user, PASSWORD, role, project)
+                users[name] = (user, PASSWORD, project)
+        # ironic-lite's own service user, for keystonemiddleware.
+        ident.user('ironic', PASSWORD, 'service', 'service')
+        ks.clouds = keystone.clouds_yaml(
+            os.path.join(directory, 'clouds.yaml'), ks, users)
+        ks.lite_port = lite_port
+        ks.projects = ident.projects
+        yield ks
+    finally:
+        ks.stop()
+
+
+def authtoken_section(ks):
+    return {'www_authenticate_uri': ks.url, 'auth_url': ks.url,
+            'auth_type': 'password', 'username': 'ironic',
+            'password': PASSWORD, 'user_domain_name': 'Default',
+            'project_name': 'service', 'project_domain_name': 'Default'}
+
+
+@pytest.fixture(scope='module')
+def lite(cloud, tmp_path_factory):
+    """ironic-lite (API + conductor) validating Keystone tokens."""
+    directory = str(tmp_path_factory.mktemp('lite-keystone'))
+    config = procs.write_config(os.path.join(directory, 'ironic.conf'), {
+        'DEFAULT': {'auth_strategy': 'keystone',
+                    'rbac_service_role_elevated_access': True,
+                    'state_path': os.path.join(directory, 'state'),
+                    'host': 'lite-keystone'},
+        'api': {'host_ip': '127.0.0.1', 'port': cloud.lite_port},
+        'conductor': {'heartbeat_interval': 1},
+        'keystone_authtoken': authtoken_section(cloud),
+    })
+    service = procs.Service('ironic-lite', config, directory)
+    service.base = 'http://127.0.0.1:%d' % cloud.lite_port
+    procs.wait_http(service.base + '/v1', service)
+    yield service
+    service.terminate()
+    assert service.stop() == 0, service.log()
+
+
+def sdk(cloud, name):
+    """An openstacksdk connection from clouds.yaml, by catalog."""
+    from openstack import config as os_config
+    from openstack import connection
+    region = os_config.OpenStackConfig(
+        config_files=[cloud.clouds]).get_one(cloud=name)
+    return connection.Connection(config=region)
+
+
+def cli(cloud, name, *args, expect_ok=True):
+    """The ``baremetal`` CLI as ``name`` (clouds.yaml, by catalog)."""
+    env = dict(os.environ, OS_CLIENT_CONFIG_FILE=cloud.clouds)
+    for key in list(env):
+        if key.startswith('OS_') and key != 'OS_CLIENT_CONFIG_FILE':
+            del env[key]
+    result = subprocess.run(
+        [procs.command('baremetal'), '--os-cloud', name] + list(args),
+        capture_output=True, text=True, env=env, timeout=180)
+    assert (result.returncode == 0) == expect_ok, (args, result.stdout,
+                                                   result.stderr)
+    return result.stdout if expect_ok else result.stderr
+
+
+def test_tokens_are_required_except_on_public_routes(cloud, lite):
+    assert procs.http('GET', lite.base + '/')[0] == 200
+    assert procs.http('GET', lite.base + '/v1')[0] == 200
+    status, headers, body = procs.http('GET', lite.base + '/v1/nodes')
+    assert status == 401
+    assert 'error_message' in body
+    assert headers.get('WWW-Authenticate', '').startswith('Keystone uri=')
+    status, _h, body = procs.http('GET', lite.base + '/v1/nodes',
+                                  headers={'X-Auth-Token': 'bogus'})
+    assert status == 401
+    # Identity headers a client sends itself are not believed.
+    status = procs.http('GET', lite.base + '/v1/nodes', headers={
+        'X-Roles': 'admin', 'OpenStack-System-Scope': 'all'})[0]
+    assert status == 401
+
+
+def test_personas_by_catalog(cloud, lite):
+    admin = sdk(cloud, 'sysadmin')
+    owner_project = cloud.projects['proj-owner']
+    lessee_project = cloud.projects['proj-lessee']
+    node = admin.baremetal.create_node(
+        driver='fake-hardware', name='kn-1', shard=SHARD,
+        owner=owner_project, lessee=lessee_project, microversion='1.82')
+    other = admin.baremetal.create_node(driver='fake-hardware', name='kn-2',
+                                        microversion='1.82')
+    # The system admin sets a shard and reads /v1/shards.
+    admin.baremetal.patch_node(other, [
+        {'op': 'add', 'path': '/shard', 'value': SHARD}])
+    shards = admin.baremetal.get('/shards', microversion='1.82').json()
+    assert shards == {'shards': [{'name': SHARD, 'count': 2}]}
+
+    # The system reader lists by shard but may not set one.
+    reader = sdk(cloud, 'sysreader')
+    names = sorted(n.name for n in reader.baremetal.nodes(shard=SHARD))
+    assert names == ['kn-1', 'kn-2']
+    resp = reader.baremetal.patch(
+        '/nodes/%s' % other.id, json=[
+            {'op': 'replace', 'path': '/shard', 'value': 'x'}],
+        microversion='1.82', raise_exc=False)
+    assert resp.status_code == 403, resp.text
+
+    # Nova's service user (service project, elevated access) sees its
+    # shard, every node of it.
+    nova = sdk(cloud, 'nova')
+    assert nova.baremetal.get('/shards', microversion='1.82').json() == shards
+    names = sorted(n.name for n in nova.baremetal.nodes(shard=SHARD))
+    assert names == ['kn-1', 'kn-2']
+
+    # Project members see what their project owns or leases, nothing else;
+    # /v1/shards is for the system.
+    for persona, expected in (('owner', ['kn-1']), ('lessee', ['kn-1']),
+                              ('stranger', [])):
+        conn = sdk(cloud, persona)
+        assert [n.name for n in conn.baremetal.nodes()] == expected, persona
+        resp = conn.baremetal.get('/shards', microversion='1.82',
+                                  raise_exc=False)
+        assert resp.status_code == 403, (persona, resp.text)
+        resp = conn.baremetal.get('/nodes/%s' % other.id, raise_exc=False)
+        assert resp.status_code == 404, (persona, resp.text)
+    assert node.shard == SHARD
+
+
+def test_baremetal_cli_by_catalog(cloud, lite):
+    out = cli(cloud, 'sysadmin', 'node', 'create', '--driver',
+              'fake-hardware', '--name', 'kn-cli', '--shard', 'shard-cli',
+              '-f', 'value', '-c', 'uuid')
+    uuid = out.strip()
+    assert 'shard-cli' in cli(cloud, 'sysreader', 'shard', 'list',
+                              '-f', 'value')
+    err = cli(cloud, 'sysreader', 'node', 'set', uuid, '--shard', 'x',
+              expect_ok=False)
+    assert 'baremetal:node:update:shard' in err
+    assert 'shard-cli' in cli(cloud, 'nova', 'shard', 'list', '-f', 'value')
+    assert 'kn-cli' not in cli(cloud, 'owner', 'node', 'list', '-f', 'value',
+                               '-c', 'name')
+    err = cli(cloud, 'owner', 'shard', 'list', expect_ok=False)
+    assert 'baremetal:shards:get' in err
+    cli(cloud, 'sysadmin', 'node', 'delete', uuid)
+
+
+@pytest.mark.backend
+def test_api_and_conductor_processes(cloud, tmp_path, postgresql_url,
+                                     rabbit_url):
+    """ironic-api validates tokens; ironic-conductor needs no Keystone."""
+    port = procs.free_port()
+    common = {
+        'DEFAULT': {'transport_url': rabbit_url, 'state_path': str(tmp_path),
+                    'auth_strategy': 'keystone'},
+        'database': {'connection': postgresql_url},
+        'api': {'host_ip': '127.0.0.1', 'port': port},
+        'conductor': {'heartbeat_interval': 1},
+    }
+    api_conf = procs.write_config(str(tmp_path / 'api.conf'), dict(
+        common, DEFAULT=dict(common['DEFAULT'], host='api-k'),
+        keystone_authtoken=authtoken_section(cloud)))
+    cond_conf = procs.write_config(str(tmp_path / 'conductor.conf'), dict(
+        common, DEFAULT=dict(common['DEFAULT'], host='conductor-k')))
+    procs.run('ironic-dbsync', '--config-file', api_conf, 'upgrade')
+    conductor = procs.Service('ironic-conductor', cond_conf, str(tmp_path))
+    api = procs.Service('ironic-api', api_conf, str(tmp_path))
+    base = 'http://127.0.0.1:%d' % port
+    try:
+        procs.wait_http(base + '/v1', api)
+        token = sdk(cloud, 'sysadmin').session.get_token()
+        auth = {'X-Auth-Token': token}
+        assert procs.http('GET', base + '/v1/nodes')[0] == 401
+        procs.wait_for(lambda: procs.http(
+            'GET', base + '/v1/conductors', headers=auth)[2].get(
+                'conductors'), what='conductor registered')
+        status, _h, node = procs.http('POST', base + '/v1/nodes', {
+            'driver': 'fake-hardware', 'shard': SHARD}, headers=auth)
+        assert status == 201, node
+        status, headers, body = procs.http(
+            'PUT', '%s/v1/nodes/%s/states/provision' % (base, node['uuid']),
+            {'target': 'manage'}, headers=auth)
+        assert status == 202, body
+        procs.wait_provision_state(base, node['uuid'], 'manageable',
+                                   headers=auth)
+        # The request id reached the conductor with the context.
+        request_id = {k.lower(): v for k, v in headers.items()}[
+            'x-openstack-request-id']
+        procs.wait_for(lambda: request_id in conductor.log(),
+                       timeout=30, what='request id in the conductor log')
+    finally:
+        api_code = api.stop()
+        cond_code = conductor.stop()
+    assert api_code == 0, api.log()
+    assert cond_code == 0, conductor.log()

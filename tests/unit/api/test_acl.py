@@ -1,0 +1,174 @@
+"""The RBAC matrix (acl_matrix.yaml) run in-process.
+
+``auth_strategy = keystone`` with keystonemiddleware's ``auth_token``
+replaced by a stand-in that gives each request the identity of a persona
+of the matrix (the environment keys auth_token sets after validating a
+token), so that every route and policy is checked against every persona
+in a few seconds.  Real tokens: tests/functional/test_keystone.py.
+"""
+
+import json
+import os
+import uuid
+
+from keystonemiddleware import auth_token
+import pytest
+import yaml
+
+from ironic_lite.common import policy
+from ironic_lite import conf
+
+CONF = conf.CONF
+MATRIX_FILE = os.path.join(os.path.dirname(__file__), 'acl_matrix.yaml')
+with open(MATRIX_FILE) as _f:
+    MATRIX = yaml.safe_load(_f)
+PERSONAS = MATRIX['personas']
+ROUTES = MATRIX['routes']
+PROJECTS = {'owner': 'proj-owner-id', 'lessee': 'proj-lessee-id',
+            'other': 'proj-other-id', 'service': 'proj-service-id'}
+PERSONA_HEADER = 'HTTP_X_TEST_PERSONA'
+
+
+class FakeAuthProtocol(object):
+    """Stands for auth_token: the persona's identity, or a 401."""
+
+    def __init__(self, app, conf):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        name = environ.pop(PERSONA_HEADER, None)
+        if name is None:
+            start_response('401 Unauthorized', [
+                ('Content-Type', 'application/json'),
+                ('WWW-Authenticate', 'Keystone uri="http://keystone"')])
+            return [b'{"error": {"code": 401}}']
+        persona = PERSONAS[name]
+        environ.update({'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+                        'HTTP_X_USER_ID': 'user-' + name,
+                        'HTTP_X_USER_NAME': name,
+                        'HTTP_X_ROLES': ','.join(persona['roles'])})
+        if 'system' in persona:
+            environ['HTTP_OPENSTACK_SYSTEM_SCOPE'] = persona['system']
+        else:
+            environ['HTTP_X_PROJECT_ID'] = PROJECTS[persona['project']]
+            environ['HTTP_X_PROJECT_NAME'] = persona['project']
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def keystone_client(make_client, monkeypatch):
+    monkeypatch.setattr(auth_token, 'AuthProtocol', FakeAuthProtocol)
+    CONF.set_override('auth_strategy', 'keystone')
+    return make_client()
+
+
+def _as(persona):
+    return {'X-Test-Persona': persona}
+
+
+class World(object):
+    """The objects the routes act on, made by the system admin."""
+
+    def __init__(self, client):
+        self.client = client
+        self.values = {'owner_project': PROJECTS['owner'],
+                       'lessee_project': PROJECTS['lessee']}
+        self.values['node'] = self.node()
+        self.values['chassis'] = self.chassis()
+        self.values['port'] = self.child('ports')
+        self.values['portgroup'] = self.child('portgroups')
+
+    def _post(self, path, body):
+        resp = self.client.post_json(path, body, headers=_as('system_admin'))
+        assert resp.status_int == 201, resp.text
+        return resp.json['uuid']
+
+    def node(self):
+        return self._post('/v1/nodes', {
+            'driver': 'fake-hardware', 'owner': PROJECTS['owner'],
+            'lessee': PROJECTS['lessee']})
+
+    def chassis(self):
+        return self._post('/v1/chassis', {})
+
+    def child(self, collection):
+        return self._post('/v1/' + collection, self.fill(
+            {'node_uuid': '{node}', 'address': '{mac}'}))
+
+    def fill(self, value, fresh=None):
+        """The value with its placeholders replaced."""
+        if isinstance(value, dict):
+            return {k: self.fill(v, fresh) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.fill(v, fresh) for v in value]
+        if not isinstance(value, str) or '{' not in value:
+            return value
+        values = dict(self.values, uuid=str(uuid.uuid4()),
+                      mac='52:54:00:%02x:%02x:%02x' % tuple(
+                          uuid.uuid4().bytes[:3]))
+        values.update(fresh or {})
+        return value.format(**values)
+
+    def fresh_values(self, route):
+        text = json.dumps([route['path'], route.get('body')])
+        fresh = {}
+        if '{fresh_node}' in text:
+            fresh['fresh_node'] = self.node()
+        if '{fresh_chassis}' in text:
+            fresh['fresh_chassis'] = self.chassis()
+        for name in ('port', 'portgroup'):
+            if '{fresh_%s}' % name in text:
+                fresh['fresh_' + name] = self.child(name + 's')
+        return fresh
+
+
+def _expected(route):
+    expected = {}
+    for status, names in route['expect'].items():
+        for name in names:
+            assert name in PERSONAS, (route['route'], name)
+            assert name not in expected, (route['route'], name)
+            expected[name] = status
+    return {name: expected.get(name, route['otherwise'])
+            for name in PERSONAS}
+
+
+def _call(client, route, persona, world):
+    fresh = world.fresh_values(route)
+    path = world.fill(route['path'], fresh)
+    method = route['method'].lower()
+    headers = _as(persona) if persona else {}
+    if 'body' in route:
+        return getattr(client, method + '_json')(
+            path, world.fill(route['body'], fresh), headers=headers)
+    return getattr(client, method)(path, headers=headers)
+
+
+@pytest.mark.parametrize('route', ROUTES, ids=[r['route'] for r in ROUTES])
+def test_route(keystone_client, route):
+    world = World(keystone_client)
+    assert _call(keystone_client, route, None, world).status_int == 401
+    got = {}
+    for persona, spec in PERSONAS.items():
+        CONF.set_override('rbac_service_role_elevated_access',
+                          bool(spec.get('elevated')))
+        got[persona] = _call(keystone_client, route, persona,
+                             world).status_int
+    CONF.clear_override('rbac_service_role_elevated_access')
+    assert got == _expected(route)
+
+
+def test_every_policy_is_in_the_matrix():
+    covered = {name for route in ROUTES for name in route['policies']}
+    rules = {rule.name for rule in policy.list_policies()
+             if rule.name.startswith('baremetal:')}
+    assert sorted(rules - covered) == []
+    assert sorted(covered - rules) == []
+
+
+def test_public_routes_need_no_token(keystone_client):
+    for path in ('/', '/v1', '/v1/'):
+        assert keystone_client.get(path).status_int == 200, path
+    resp = keystone_client.get('/v1/nodes')
+    assert resp.status_int == 401
+    assert 'error_message' in resp.json
