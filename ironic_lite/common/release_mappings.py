@@ -22,6 +22,7 @@ Rules (enforced by tests/unit/common/test_release_mappings.py):
 
 from oslo_utils import versionutils
 
+from ironic_lite.api import microversions
 from ironic_lite import version
 
 # Newest first.  Each value: {'api': str, 'rpc': str,
@@ -31,15 +32,18 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'api': '1.82',
-        'rpc': '1.1',
+        # The newest microversion, defined once (api/microversions.py).
+        'api': microversions.MAX_VERSION_STRING,
+        'rpc': '1.3',
         'objects': {
-            'Node': ['1.1'],
+            'Node': ['1.2'],
             'Port': ['1.0'],
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],
             'Conductor': ['1.0'],
             'Service': ['1.0'],
+            'Trait': ['1.0'],
+            'TraitList': ['1.0'],
         },
     },
     # Cut 2026-11-22: shard keys, the first rolling upgrade.  Frozen.

@@ -123,6 +123,18 @@ def assess(records, own_release, schema_current=True, pending_rows=0):
             % (_names(of(API, unpinned)), _names(of(CONDUCTOR, pinned))))
     legacy_pins = sorted({r.pin for r in pinned
                           if _vt(r.pin) < _vt(FIRST_REPORTING_RELEASE)})
+    newest_rpc = release_mappings.RELEASE_MAPPING['master']['rpc']
+    short_pins = sorted({r.pin for r in of(API, pinned)
+                         if _vt((release_mappings.get_release(r.pin)
+                                 or {'rpc': newest_rpc})['rpc'])
+                         < _vt(newest_rpc)})
+    if short_pins:
+        notes.append('API services pinned to %s answer 409 (nothing done) '
+                     'to the requests that need RPC %s: node trait changes, '
+                     'VIFs, node validate and boot device. They work once '
+                     'every conductor and then the API services are '
+                     'unpinned (steps 6.1-6.4).'
+                     % (', '.join(short_pins), newest_rpc))
     if legacy_pins and not old:
         notes.append('ironic-api services of release %s do not report '
                      'themselves: make sure none is still running.'

@@ -9,19 +9,24 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.common import release_mappings
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import base_manager
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deployments
 from ironic_lite.conductor import inspection
+from ironic_lite.conductor import management
+from ironic_lite.conductor import ports
 from ironic_lite.conductor import power
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite.conductor import verify
+from ironic_lite.conductor import vif
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
+from ironic_lite import objects
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -47,7 +52,17 @@ _ABORTS = {
 }
 
 
-class ConductorManager(base_manager.BaseConductorManager):
+def _check_unchanged(node, expected):
+    """NodeChanged unless ``node`` (read under its lock) still has the
+    ``expected`` values (compare-and-swap of a PATCH)."""
+    changed = sorted(name for name, value in (expected or {}).items()
+                     if getattr(node, name) != value)
+    if changed:
+        raise exception.NodeChanged(node=node.uuid,
+                                    fields=', '.join(changed))
+
+
+class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
     target = messaging.Target(version=rpcapi.RPC_API_VERSION)
@@ -76,14 +91,21 @@ class ConductorManager(base_manager.BaseConductorManager):
                                    exception.InvalidState,
                                    exception.NodeAssociated,
                                    exception.DuplicateName,
-                                   exception.InstanceAssociated)
-    def update_node(self, context, node_obj, reset_interfaces=None):
+                                   exception.InstanceAssociated,
+                                   exception.NodeChanged,
+                                   exception.ObjectVersionTooNew)
+    def update_node(self, context, node_obj, reset_interfaces=None,
+                    expected=None):
         """Save the changed fields of a node under its lock.
 
         :param reset_interfaces: (RPC 1.1) with a driver change, reset every
             interface not set in this update to the new type's default.  A
             1.0 client does not send it: then only the interfaces the new
             type does not support are reset, as in release 1.0.
+        :param expected: (RPC 1.3) {field: value} the node had when the
+            caller computed the change: if another write changed any of
+            them since, nothing is saved (NodeChanged, 409).  Older clients
+            do not send it: the last write wins, as in release 2.0.
         """
         delta = node_obj.obj_what_changed()
         LOG.debug('RPC update_node called for node %s (%s)', node_obj.uuid,
@@ -99,6 +121,7 @@ class ConductorManager(base_manager.BaseConductorManager):
                     and task.node.instance_uuid != node_obj.instance_uuid):
                 raise exception.NodeAssociated(
                     node=node_obj.uuid, instance=task.node.instance_uuid)
+            _check_unchanged(task.node, expected)
             # The lock is the row's, not a field the caller may write.
             node_obj.obj_reset_changes(['reservation'])
             node_obj.save(context)
@@ -287,3 +310,106 @@ class ConductorManager(base_manager.BaseConductorManager):
             task.process_event(
                 'delete', callback=self._pool,
                 call_args=(deployments.do_node_tear_down, task))
+
+    # -- RPC 1.2 (release 3.0): traits, VIFs, validation, boot device -----
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.InvalidState)
+    def add_node_traits(self, context, node_id, traits, replace=False):
+        """Add traits to a node, or (``replace``) set exactly these."""
+        if CONF.pin_release_version and 'Trait' not in (
+                release_mappings.get_release(CONF.pin_release_version)
+                ['objects']):
+            # Only an API unpinned before this conductor sends this.
+            raise exception.InvalidState(
+                'This conductor is pinned to release %s, which has no node '
+                'traits: nothing was changed. Unpin every conductor before '
+                'any API (rolling upgrade steps 6.1-6.2).'
+                % CONF.pin_release_version)
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='add node traits') as task:
+            if replace:
+                objects.TraitList.create(context, task.node.id, traits)
+                return
+            for trait in traits:
+                objects.Trait(context, node_id=task.node.id,
+                              trait=trait).create()
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.NodeTraitNotFound)
+    def remove_node_traits(self, context, node_id, traits=None):
+        """Remove the given traits of a node (every one when None)."""
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='remove node traits') as task:
+            if traits is None:
+                objects.TraitList.destroy(context, task.node.id)
+                return
+            for trait in traits:
+                try:
+                    objects.Trait.destroy(context, task.node.id, trait)
+                except exception.NodeTraitNotFound:
+                    raise exception.NodeTraitNotFound(node_id=task.node.uuid,
+                                                      trait=trait)
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.VifAlreadyAttached,
+                                   exception.NoFreePhysicalPorts)
+    def vif_attach(self, context, node_id, vif_info):
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='attach vif') as task:
+            vif.vif_attach(task, vif_info)
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.VifNotAttached)
+    def vif_detach(self, context, node_id, vif_id):
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='detach vif') as task:
+            vif.vif_detach(task, vif_id)
+
+    @messaging.expected_exceptions(exception.NodeNotFound)
+    def vif_list(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  load_driver=False,
+                                  purpose='list vifs') as task:
+            return vif.vif_list(task)
+
+    @messaging.expected_exceptions(exception.NodeNotFound,
+                                   exception.DriverNotFound)
+    def validate_driver_interfaces(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  purpose='driver interface validation'
+                                  ) as task:
+            return management.validate_driver_interfaces(task)
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.UnsupportedDriverExtension)
+    def set_boot_device(self, context, node_id, device, persistent=False):
+        with task_manager.acquire(context, node_id,
+                                  purpose='setting boot device') as task:
+            management.set_boot_device(task, device, persistent)
+            task.node.save()
+
+    @messaging.expected_exceptions(exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.UnsupportedDriverExtension)
+    def get_boot_device(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  purpose='getting boot device') as task:
+            return management.get_boot_device(task)
+
+    @messaging.expected_exceptions(exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.UnsupportedDriverExtension)
+    def get_supported_boot_devices(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  purpose='getting supported boot devices'
+                                  ) as task:
+            return management.get_supported_boot_devices(task)

@@ -16,7 +16,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.1'
+RPC_API_VERSION = '1.3'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -27,28 +27,73 @@ _TOO_NEW_FOR_THE_CONDUCTOR = ('UnsupportedVersion',
 def _broker_unreachable(transport_url):
     """The broker hosts of a URL that refuse a TCP connection (or None).
 
-    oslo.messaging retries forever to open the connection on which replies
-    arrive, so a call made while the broker is down would hang: after a
-    failure, each call first checks the broker is there at all.
+    oslo.messaging retries forever to open a connection to the broker
+    (the one on which replies arrive, and a new one for its pool), so a
+    call made while the broker is down would hang: each call first checks
+    that the broker accepts a TCP connection at all.  The first call after
+    an outage began is the one that would hang, so the check cannot wait
+    for a failure to be seen first.
     """
-    url = messaging.TransportURL.parse(CONF, transport_url)
-    hosts = [(h.hostname, h.port or 5672) for h in url.hosts if h.hostname]
-    if not hosts or url.transport in ('fake', 'kafka'):
-        return None
+    hosts = _broker_hosts(transport_url)
     for host, port in hosts:
         try:
             socket.create_connection((host, port), timeout=2).close()
             return None
         except OSError:
             continue
-    return ', '.join('%s:%s' % hp for hp in hosts)
+    return ', '.join('%s:%s' % hp for hp in hosts) or None
+
+
+@functools.lru_cache(maxsize=8)
+def _broker_hosts(transport_url):
+    """(host, port) of each broker of a URL; () for in-process transports."""
+    url = messaging.TransportURL.parse(CONF, transport_url)
+    if url.transport in ('fake', 'kafka'):
+        return ()
+    return tuple((h.hostname, h.port or 5672) for h in url.hosts
+                 if h.hostname)
+
+
+# oslo.messaging appends the remote traceback to the message of an
+# exception it re-raises here, in a class named ``<Class>_Remote``.
+_REMOTE_SUFFIX = '_Remote'
+_TRACEBACK = '\nTraceback (most recent call last):'
+
+# Remote errors that mean the database was unreachable or gave up: an
+# outage, after which the request may or may not have been carried out.
+_DB_OUTAGES = ('DBConnectionError', 'DBDeadlock', 'OperationalError',
+               'DBError')
+
+
+def _without_remote_traceback(err):
+    """A conductor's exception as it was raised there: its own class and
+    message, the remote traceback kept aside (``remote_traceback``) for
+    ``[DEFAULT]debug_tracebacks_in_api`` and never in the message."""
+    cls = type(err)
+    if not cls.__name__.endswith(_REMOTE_SUFFIX):
+        return err
+    message = str(err)
+    cut = message.find(_TRACEBACK)
+    text, trace = ((message[:cut], message[cut + 1:]) if cut >= 0
+                   else (message.rstrip('\n'), None))
+    # The parent is the exception's own class (without the __str__ that
+    # returns the message with the traceback).
+    err.__class__ = cls.__mro__[1]
+    err.args = (text,) + tuple(err.args[1:])
+    err.remote_traceback = trace
+    return err
 
 
 def _rpc_errors(func):
-    """Turn a dead broker or a silent conductor into a clear 503."""
+    """Turn a dead broker or a silent conductor into a clear 503, and a
+    conductor's error into the same error without its traceback.
+
+    A 503 says the request was not carried out only when nothing was
+    sent; once a call is sent, the conductor may have carried it out.
+    """
     @functools.wraps(func)
     def wrapper(self, *args, **kwargs):
-        if not self._broker_ok:
+        if _broker_hosts(CONF.transport_url):
             down = _broker_unreachable(CONF.transport_url)
             if down:
                 raise exception.ServiceUnavailable(
@@ -57,29 +102,39 @@ def _rpc_errors(func):
                            'later.' % down)
         try:
             result = func(self, *args, **kwargs)
+        except exception.IronicException as err:
+            raise _without_remote_traceback(err)
         except messaging.MessagingTimeout:
             raise exception.ServiceUnavailable(
-                reason='The conductor did not answer in time; the operation '
-                       'may still complete, please check and retry.')
-        except messaging.MessageDeliveryFailure as err:
-            self._broker_ok = False
+                reason='The conductor did not answer in time; the request '
+                       'may have been carried out: please check the '
+                       'resource before you retry.')
+        except messaging.MessageDeliveryFailure:
             raise exception.ServiceUnavailable(
-                reason='The message broker cannot be reached: %s' % err)
+                reason='The message broker did not accept the request; '
+                       'please check the resource before you retry.')
         except messaging.RemoteError as err:
             if err.exc_type in _TOO_NEW_FOR_THE_CONDUCTOR:
                 # An API unpinned before the conductors (upgrade step 6.3
                 # before 6.1): nothing was done; retrying will not help.
                 raise exception.ConductorTooOld(version=self.version_cap)
+            # The remote message may quote SQL or paths: it goes to the
+            # conductor's log only.
+            what = ('could not reach its database'
+                    if err.exc_type in _DB_OUTAGES
+                    else 'failed (%s)' % err.exc_type)
             raise exception.ServiceUnavailable(
-                reason='RPC to the conductor failed: %s: %s'
-                       % (err.exc_type, err.value))
+                reason='The conductor %s while carrying out the request; '
+                       'it may or may not have been carried out: please '
+                       'check the resource before you retry.' % what)
         except messaging.MessagingException as err:
-            if isinstance(err, exception.IronicException):
-                raise
-            self._broker_ok = False
+            if type(err).__name__ in _TOO_NEW_FOR_THE_CONDUCTOR:
+                # The same refusal, raised as is by the fake:// transport.
+                raise exception.ConductorTooOld(version=self.version_cap)
             raise exception.ServiceUnavailable(
-                reason='RPC to the conductor failed: %s' % err)
-        self._broker_ok = True
+                reason='RPC to the conductor failed; the request may or '
+                       'may not have been carried out: please check the '
+                       'resource before you retry.')
         return result
     return wrapper
 
@@ -93,21 +148,36 @@ class ConductorAPI(object):
     |          destroy_node, change_node_power_state,
     |          do_provisioning_action, do_node_deploy, do_node_tear_down.
     |    1.1 - update_node takes an optional reset_interfaces (release 2.0).
+    |    1.2 - add_node_traits, remove_node_traits, vif_attach, vif_detach,
+    |          vif_list, validate_driver_interfaces, set_boot_device,
+    |          get_boot_device, get_supported_boot_devices (release 3.0).
+    |    1.3 - update_node takes an optional expected: the values the
+    |          change was computed from (compare-and-swap, 409 NodeChanged);
+    |          create_port, update_port, destroy_port, create_portgroup,
+    |          update_portgroup, destroy_portgroup (written under the
+    |          node's lock).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
 
     def __init__(self, topic=None):
-        self.topic = topic or CONF.conductor.topic
+        self.topic = topic or rpc.conductor_topic()
         target = messaging.Target(topic=self.topic, version='1.0')
         pinned = release_mappings.get_release(CONF.pin_release_version)
         self.version_cap = pinned['rpc'] if pinned else RPC_API_VERSION
         self.client = rpc.get_client(target, version_cap=self.version_cap)
-        # False until a call went through, and after a broker failure.
-        self._broker_ok = False
 
     def can_send_version(self, version):
         return self.client.can_send_version(version)
+
+    def check_can_send(self, version, what):
+        """Refuse (409, nothing done) a request needing RPC ``version``
+        while this service is pinned below it: a conductor of the older
+        release may own the node and would not know the method."""
+        if not self.can_send_version(version):
+            raise exception.PinnedRelease(
+                what=what, version=version,
+                pin=CONF.pin_release_version)
 
     def get_conductor_for(self, context, node):
         """The host name of the conductor that owns ``node``."""
@@ -126,19 +196,28 @@ class ConductorAPI(object):
         return cctxt.call(context, 'create_node', node_obj=node_obj)
 
     @_rpc_errors
-    def update_node(self, context, node_obj, reset_interfaces=None):
+    def update_node(self, context, node_obj, reset_interfaces=None,
+                    expected=None):
         """Save a node's changes under the conductor's lock.
 
         :param reset_interfaces: with a driver change, reset the interfaces
             not given to the new type's defaults.  Sent only at 1.1; pinned
             to 1.0 it is dropped, and the conductor behaves as release 1.0
             did (it resets only the interfaces the new type lacks).
+        :param expected: {field: value} the changed fields had when the
+            change was computed; the conductor saves only if the node still
+            has them (else 409 NodeChanged, nothing written).  Sent only at
+            1.3; pinned lower it is dropped, and the last write wins as in
+            release 2.0.
         """
         kwargs = {'node_obj': node_obj}
         version = '1.0'
         if self.can_send_version('1.1'):
             version = '1.1'
             kwargs['reset_interfaces'] = reset_interfaces
+        if expected is not None and self.can_send_version('1.3'):
+            version = '1.3'
+            kwargs['expected'] = expected
         cctxt = self._prepare(context, node_obj, version)
         return cctxt.call(context, 'update_node', **kwargs)
 
@@ -173,3 +252,94 @@ class ConductorAPI(object):
     def do_node_tear_down(self, context, node):
         cctxt = self._prepare(context, node, '1.0')
         return cctxt.call(context, 'do_node_tear_down', node_id=node.uuid)
+
+    # -- 1.2 (release 3.0) ------------------------------------------------
+
+    def _call_1_2(self, context, node, method, **kwargs):
+        self.check_can_send('1.2', 'This request')
+        cctxt = self._prepare(context, node, '1.2')
+        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
+
+    @_rpc_errors
+    def add_node_traits(self, context, node, traits, replace=False):
+        """Add ``traits`` to a node, or replace all of its traits."""
+        return self._call_1_2(context, node, 'add_node_traits',
+                              traits=traits, replace=replace)
+
+    @_rpc_errors
+    def remove_node_traits(self, context, node, traits=None):
+        """Remove ``traits`` from a node (all of them when None)."""
+        return self._call_1_2(context, node, 'remove_node_traits',
+                              traits=traits)
+
+    @_rpc_errors
+    def vif_attach(self, context, node, vif_info):
+        return self._call_1_2(context, node, 'vif_attach',
+                              vif_info=vif_info)
+
+    @_rpc_errors
+    def vif_detach(self, context, node, vif_id):
+        return self._call_1_2(context, node, 'vif_detach', vif_id=vif_id)
+
+    @_rpc_errors
+    def vif_list(self, context, node):
+        """[{'id': vif_id}] of the VIFs attached to a node."""
+        return self._call_1_2(context, node, 'vif_list')
+
+    @_rpc_errors
+    def validate_driver_interfaces(self, context, node):
+        """{interface: {'result': bool[, 'reason': str]}}."""
+        return self._call_1_2(context, node, 'validate_driver_interfaces')
+
+    @_rpc_errors
+    def set_boot_device(self, context, node, device, persistent=False):
+        return self._call_1_2(context, node, 'set_boot_device',
+                              device=device, persistent=persistent)
+
+    @_rpc_errors
+    def get_boot_device(self, context, node):
+        """{'boot_device': name or None, 'persistent': bool or None}."""
+        return self._call_1_2(context, node, 'get_boot_device')
+
+    @_rpc_errors
+    def get_supported_boot_devices(self, context, node):
+        return self._call_1_2(context, node, 'get_supported_boot_devices')
+
+    # -- ports and port groups (1.3), written under the node's lock -------
+    #
+    # ``node`` is the port's (port group's) node: the call goes to the
+    # conductor that owns it.  A client pinned below 1.3 does not call
+    # these (``can_send_version('1.3')``): the API then writes ports
+    # directly, as release 2.0 did.
+
+    @_rpc_errors
+    def create_port(self, context, port_obj, node):
+        cctxt = self._prepare(context, node, '1.3')
+        return cctxt.call(context, 'create_port', port_obj=port_obj)
+
+    @_rpc_errors
+    def update_port(self, context, port_obj, node):
+        cctxt = self._prepare(context, node, '1.3')
+        return cctxt.call(context, 'update_port', port_obj=port_obj)
+
+    @_rpc_errors
+    def destroy_port(self, context, port, node):
+        cctxt = self._prepare(context, node, '1.3')
+        return cctxt.call(context, 'destroy_port', port=port)
+
+    @_rpc_errors
+    def create_portgroup(self, context, portgroup_obj, node):
+        cctxt = self._prepare(context, node, '1.3')
+        return cctxt.call(context, 'create_portgroup',
+                          portgroup_obj=portgroup_obj)
+
+    @_rpc_errors
+    def update_portgroup(self, context, portgroup_obj, node):
+        cctxt = self._prepare(context, node, '1.3')
+        return cctxt.call(context, 'update_portgroup',
+                          portgroup_obj=portgroup_obj)
+
+    @_rpc_errors
+    def destroy_portgroup(self, context, portgroup, node):
+        cctxt = self._prepare(context, node, '1.3')
+        return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)

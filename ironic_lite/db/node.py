@@ -212,6 +212,7 @@ def _raise_duplicate(err, values):
     raise exception.NodeAlreadyExists(uuid=values.get('uuid'))
 
 
+@api.retry_on_db_errors
 def create_node(values):
     values = dict(values)
     values.setdefault('uuid', uuidutils.generate_uuid())
@@ -226,11 +227,15 @@ def create_node(values):
     return row
 
 
-def update_node(node_id, values):
+@api.retry_on_db_errors
+def update_node(node_id, values, known_version=None):
     """Update the columns given; ``node_id`` is an id or a UUID."""
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing node.')
+    # The row is detached (and expired) once a failed flush rolled the
+    # transaction back: keep what the error message needs beforehand.
+    uuid = node_id
     try:
         with api.writer() as session:
             query = api.add_identity_filter(session.query(models.Node),
@@ -238,18 +243,21 @@ def update_node(node_id, values):
             row = query.with_for_update().one_or_none()
             if row is None:
                 raise exception.NodeNotFound(node=node_id)
+            api.check_known_version(row, known_version)
+            uuid = row.uuid
             if 'provision_state' in values and (
                     values['provision_state'] != row.provision_state):
                 values.setdefault('provision_updated_at', timeutils.utcnow())
             row.update(values)
             session.flush()
     except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, dict(values, uuid=row.uuid))
+        _raise_duplicate(err, dict(values, uuid=uuid))
     return row
 
 
+@api.retry_on_db_errors
 def destroy_node(node_id):
-    """Delete a node with its ports and port groups."""
+    """Delete a node with its ports, port groups and traits."""
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Node),
                                         models.Node, node_id)
@@ -258,24 +266,35 @@ def destroy_node(node_id):
             raise exception.NodeNotFound(node=node_id)
         session.query(models.Port).filter_by(node_id=row.id).delete()
         session.query(models.Portgroup).filter_by(node_id=row.id).delete()
+        session.query(models.NodeTrait).filter_by(node_id=row.id).delete()
         session.delete(row)
 
 
+@api.retry_on_db_errors
 def reserve_node(tag, node_id):
     """Lock a node for host ``tag``, atomically; return the locked row."""
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Node),
                                         models.Node, node_id)
-        count = (query.filter(models.Node.reservation.is_(None))
-                 .update({'reservation': tag}, synchronize_session=False))
-        row = query.one_or_none()
-        if row is None:
-            raise exception.NodeNotFound(node=node_id)
-        if count != 1:
-            raise exception.NodeLocked(node=row.uuid, host=row.reservation)
-        return row
+        # The holder may release between the UPDATE and the SELECT (each
+        # statement sees the latest commit): then the lock is free, try
+        # again rather than answer "locked by host None".
+        for _attempt in range(3):
+            count = (query.filter(models.Node.reservation.is_(None))
+                     .update({'reservation': tag},
+                             synchronize_session=False))
+            row = query.populate_existing().one_or_none()
+            if row is None:
+                raise exception.NodeNotFound(node=node_id)
+            if count == 1:
+                return row
+            if row.reservation is not None:
+                raise exception.NodeLocked(node=row.uuid,
+                                           host=row.reservation)
+        raise exception.NodeLocked(node=row.uuid, host='another conductor')
 
 
+@api.retry_on_db_errors
 def release_node(tag, node_id):
     """Release the lock host ``tag`` holds on a node."""
     with api.writer() as session:
@@ -293,6 +312,7 @@ def release_node(tag, node_id):
         raise exception.NodeLocked(node=row.uuid, host=row.reservation)
 
 
+@api.retry_on_db_errors
 def clear_node_reservations_for_conductor(hostname):
     """Drop every lock a (dead or restarting) conductor held."""
     with api.writer() as session:

@@ -63,6 +63,18 @@ class DeployInterface(BaseInterface):
 class ManagementInterface(BaseInterface):
     interface_type = 'management'
 
+    @abc.abstractmethod
+    def get_supported_boot_devices(self, task):
+        """The boot devices (Ironic's names: pxe, disk, ...) it can set."""
+
+    @abc.abstractmethod
+    def set_boot_device(self, task, device, persistent=False):
+        """Boot the node from ``device`` next time (always if persistent)."""
+
+    @abc.abstractmethod
+    def get_boot_device(self, task):
+        """{'boot_device': name or None, 'persistent': bool or None}."""
+
 
 class InspectInterface(BaseInterface):
     interface_type = 'inspect'
@@ -102,6 +114,9 @@ class HardwareType(object):
 
     name = None
     supported = {}
+    # driver_info keys the type reads -> description (GET
+    # /v1/drivers/<name>/properties).
+    properties = {}
 
     def __init__(self):
         self.power = None

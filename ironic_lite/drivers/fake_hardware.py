@@ -43,7 +43,23 @@ class FakeDeploy(base.DeployInterface):
 
 
 class FakeManagement(base.ManagementInterface):
-    pass
+    """Boot devices as Ironic's fake management (pxe, disk); the device
+    set is remembered in the node's driver_internal_info (saved by the
+    caller) so that it reads back."""
+
+    _KEY = 'fake_boot_device'
+
+    def get_supported_boot_devices(self, task):
+        return ['pxe', 'disk']
+
+    def set_boot_device(self, task, device, persistent=False):
+        info = dict(task.node.driver_internal_info or {})
+        info[self._KEY] = {'boot_device': device, 'persistent': persistent}
+        task.node.driver_internal_info = info
+
+    def get_boot_device(self, task):
+        stored = (task.node.driver_internal_info or {}).get(self._KEY)
+        return dict(stored or {'boot_device': 'pxe', 'persistent': False})
 
 
 class FakeInspect(base.InspectInterface):

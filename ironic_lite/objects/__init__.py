@@ -9,3 +9,4 @@ def register_all():
     __import__('ironic_lite.objects.port')
     __import__('ironic_lite.objects.portgroup')
     __import__('ironic_lite.objects.service')
+    __import__('ironic_lite.objects.trait')

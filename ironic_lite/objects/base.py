@@ -30,6 +30,9 @@ field changes meaning:
   changes between versions.
 """
 
+import datetime
+import json
+
 from oslo_log import log as logging
 from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
@@ -38,10 +41,17 @@ from oslo_versionedobjects import fields as ovo_fields
 
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
+from ironic_lite.db import api as db_api
 from ironic_lite import conf
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
+
+
+def column_limits(table_name):
+    """{column: (kind, limit)}: the length limits of a table's text
+    columns, from the model (``('chars', n)`` or ``('bytes', n)``)."""
+    return db_api.column_limits(table_name)
 
 
 def _vtuple(version):
@@ -79,6 +89,75 @@ def _row_fields(obj_cls, db_object):
     return names
 
 
+# obj_cls -> {field name: (attribute name, how a DB value is taken)}
+_DB_SETTERS = {}
+_SAME = {ovo_fields.StringField: str, ovo_fields.UUIDField: str,
+         ovo_fields.BooleanField: bool, ovo_fields.IntegerField: int}
+
+
+# The kinds whose values are stored as they are.
+_AS_IS = (str, bool, int)
+
+
+def _db_setters(obj_cls):
+    """How each field of ``obj_cls`` takes a value read from the DB.
+
+    ``(attr, type)``: a value of exactly ``type`` (or None, if the field
+    is nullable) is what the field's coercion would return anyway -- a
+    str for a string or UUID field, a bool, an int -- and is stored as it
+    is.  ``(attr, dict)``: a JSON dict field (``FlexibleDictField``), whose
+    coercion is decoding the JSON text.  ``(attr, datetime)``: a
+    timezone-aware time field, whose coercion makes a naive time UTC.
+    Every other value or field goes through the field's setter (``setattr``).
+    """
+    setters = _DB_SETTERS.get(obj_cls)
+    if setters is None:
+        from ironic_lite.objects import fields as ir_fields
+        setters = {}
+        for name, field in obj_cls.fields.items():
+            attr = ovo_base._get_attrname(name)
+            if type(field) in _SAME:
+                setters[name] = (attr, _SAME[type(field)], field.nullable)
+            elif type(field) is ir_fields.FlexibleDictField:
+                setters[name] = (attr, dict, field.nullable)
+            elif (type(field) is ovo_fields.DateTimeField
+                  and field.AUTO_TYPE.tzinfo_aware):
+                setters[name] = (attr, datetime.datetime, field.nullable)
+        _DB_SETTERS[obj_cls] = setters
+    return setters
+
+
+def _set_from_db(obj, setter, name, value):
+    """Store a DB value in ``obj`` as ``setter`` (from _db_setters) says;
+    the field's own setter when there is none or the value does not fit."""
+    if setter is not None:
+        attr, kind, nullable = setter
+        if value is None:
+            if nullable:
+                obj.__dict__[attr] = {} if kind is dict else None
+                return
+        elif kind is dict:
+            if value == '{}':  # most JSON columns: no need to parse
+                obj.__dict__[attr] = {}
+                return
+            if type(value) is str:
+                value = json.loads(value)
+            if isinstance(value, dict) or not value:
+                obj.__dict__[attr] = dict(value or {})
+                return
+        elif kind is datetime.datetime:
+            if type(value) is kind:
+                # A naive time from the DB is UTC (as the field assumes).
+                if value.tzinfo is None:
+                    value = value.replace(tzinfo=datetime.timezone.utc)
+                obj.__dict__[attr] = value
+                return
+        elif type(value) is kind:
+            obj.__dict__[attr] = value
+            return
+    setattr(obj, name, value)
+
+
 class IronicObject(ovo_base.VersionedObject):
     """Base of every ironic-lite object."""
 
@@ -87,6 +166,9 @@ class IronicObject(ovo_base.VersionedObject):
     # True for an object that is only stored, never sent over RPC (see
     # get_target_version).
     DB_ONLY = False
+    # Fields kept in tables of their own, not columns of the object's row:
+    # never written by save(), set by their own loader after a DB read.
+    STORED_ELSEWHERE = ()
 
     # Every object carries these; they are part of each field_history's
     # first version.
@@ -145,8 +227,13 @@ class IronicObject(ovo_base.VersionedObject):
     def _primitive_hook(cls, primitive, target_version):
         """Subclasses: fix up a primitive or DB changes for an old version."""
 
-    def convert_to_latest(self):
-        """Bring an object read at an older version to the latest one."""
+    def convert_to_latest(self, skip=()):
+        """Bring an object read at an older version to the latest one.
+
+        ``skip``: fields not to give an upgrade default (read from the DB,
+        the fields kept in other tables: their loader sets them, whatever
+        the row's version).
+        """
         from_version = self.VERSION
         latest = type(self).VERSION
         if from_version == latest:
@@ -160,7 +247,7 @@ class IronicObject(ovo_base.VersionedObject):
                         from_version, latest)
         else:
             for name in self.fields_at(latest) - self.fields_at(from_version):
-                if not self.obj_attr_is_set(name):
+                if name not in skip and not self.obj_attr_is_set(name):
                     self._set_upgrade_default(name)
             self._convert_hook(from_version, latest)
         self.VERSION = latest
@@ -196,24 +283,36 @@ class IronicObject(ovo_base.VersionedObject):
         names to copy (the others stay unset); None copies every field the
         row has.
 
-        Every value still goes through its field's coercion (the ovo
-        setter); what is saved is the per-row work of finding the fields
-        a row has (cached per model class) and of reading each value
-        twice through the ORM's instrumented attributes (a loaded row
-        keeps its column values in ``__dict__``).
+        A value that the field's coercion would return unchanged (a str
+        for a string field, ...) or a JSON text of a dict field is stored
+        directly (``_set_from_db``); every other value goes through the
+        field's coercion (the ovo setter).  The fields a row has are
+        cached per model class, and a loaded row's values are read from
+        its ``__dict__`` rather than through the ORM's instrumented
+        attributes.
         """
         loaded = getattr(db_object, '__dict__', {})
         names = _row_fields(type(obj), db_object)
         if fields is not None:
             names = [name for name in names if name in fields]
+        setters = _db_setters(type(obj))
+        stored = obj.__dict__
         for name in names:
-            if name in loaded:
-                setattr(obj, name, loaded[name])
+            value = (loaded[name] if name in loaded
+                     else getattr(db_object, name))
+            setter = setters.get(name)
+            # The common case inline: a value that is already right.
+            if (setter is not None and setter[1] in _AS_IS
+                    and (type(value) is setter[1]
+                         or (value is None and setter[2]))):
+                stored[setter[0]] = value
+            elif type(value) is dict and setter and setter[1] is dict:
+                stored[setter[0]] = dict(value)
             else:
-                setattr(obj, name, getattr(db_object, name))
+                _set_from_db(obj, setter, name, value)
         obj.VERSION = db_object.version or type(obj).VERSION
         obj.obj_reset_changes()
-        obj.convert_to_latest()
+        obj.convert_to_latest(skip=obj.STORED_ELSEWHERE)
         obj._context = context
         return obj
 
@@ -289,7 +388,8 @@ class CrudMixin(object):
 
     def save(self, context=None):
         updates = self.do_version_changes_for_db()
-        row = self._db_update(self.uuid, updates)
+        row = self._db_update(self.uuid, updates,
+                              known_version=type(self).VERSION)
         self._from_db_object(context or self._context, self, row)
 
     def destroy(self, context=None):

@@ -5,7 +5,9 @@ from oslo_versionedobjects import fields as ovo_fields
 BooleanField = ovo_fields.BooleanField
 DateTimeField = ovo_fields.DateTimeField
 IntegerField = ovo_fields.IntegerField
+ListOfObjectsField = ovo_fields.ListOfObjectsField
 ListOfStringsField = ovo_fields.ListOfStringsField
+ObjectField = ovo_fields.ObjectField
 StringField = ovo_fields.StringField
 UUIDField = ovo_fields.UUIDField
 

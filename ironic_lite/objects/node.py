@@ -17,7 +17,8 @@ LIST_MANDATORY_FIELDS = frozenset(('id', 'uuid', 'created_at', 'updated_at',
 class Node(base.CrudMixin, base.IronicObject):
     # Version 1.0: initial version (release 1.0)
     # Version 1.1: add shard (release 2.0)
-    VERSION = '1.1'
+    # Version 1.2: add traits (release 3.0)
+    VERSION = '1.2'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -64,6 +65,9 @@ class Node(base.CrudMixin, base.IronicObject):
         'secure_boot': fields.BooleanField(nullable=True),
         'resource_class': fields.StringField(nullable=True),
         'shard': fields.StringField(nullable=True),
+        # Rows of node_traits, not a column: loaded by the lookups, written
+        # only through TraitList/Trait (never by save).
+        'traits': fields.ObjectField('TraitList', nullable=True),
     }, **{name: fields.StringField(nullable=True)
           for name in INTERFACE_FIELDS})
 
@@ -88,12 +92,33 @@ class Node(base.CrudMixin, base.IronicObject):
             'rescue_interface', 'storage_interface', 'vendor_interface',
         ),
         '1.1': ('shard',),
+        '1.2': ('traits',),
     }
 
     _db_create = staticmethod(db_node.create_node)
     _db_update = staticmethod(db_node.update_node)
     _db_destroy = staticmethod(db_node.destroy_node)
     _db_get_by_uuid = staticmethod(db_node.get_node_by_uuid)
+
+    # Fields kept in tables of their own (not columns of nodes): never in
+    # what save() writes.
+    STORED_ELSEWHERE = ('traits',)
+
+    def do_version_changes_for_db(self):
+        changes = super().do_version_changes_for_db()
+        for name in self.STORED_ELSEWHERE:
+            changes.pop(name, None)
+        return changes
+
+    def _load_traits(self, context):
+        from ironic_lite.objects import trait
+        self.traits = trait.TraitList.get_by_node_id(context, self.id)
+        self.obj_reset_changes(['traits'])
+        return self
+
+    @classmethod
+    def _load(cls, context, row):
+        return cls._from_db_object(context, cls(), row)._load_traits(context)
 
     # -- lookups ----------------------------------------------------------
 
@@ -108,23 +133,20 @@ class Node(base.CrudMixin, base.IronicObject):
 
     @classmethod
     def get_by_id(cls, context, node_id):
-        return cls._from_db_object(context, cls(),
-                                   db_node.get_node_by_id(node_id))
+        return cls._load(context, db_node.get_node_by_id(node_id))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
-        return cls._from_db_object(context, cls(),
-                                   db_node.get_node_by_uuid(uuid))
+        return cls._load(context, db_node.get_node_by_uuid(uuid))
 
     @classmethod
     def get_by_name(cls, context, name):
-        return cls._from_db_object(context, cls(),
-                                   db_node.get_node_by_name(name))
+        return cls._load(context, db_node.get_node_by_name(name))
 
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):
-        return cls._from_db_object(
-            context, cls(), db_node.get_node_by_instance(instance_uuid))
+        return cls._load(context,
+                         db_node.get_node_by_instance(instance_uuid))
 
     @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
@@ -142,7 +164,15 @@ class Node(base.CrudMixin, base.IronicObject):
         rows = db_node.get_node_list(filters=filters, limit=limit,
                                      marker=marker, sort_key=sort_key,
                                      sort_dir=sort_dir, columns=fields)
-        return cls._from_db_object_list(context, rows, fields)
+        nodes = cls._from_db_object_list(context, rows, fields)
+        if fields is None or 'traits' in fields:
+            from ironic_lite.objects import trait
+            found = trait.TraitList.get_for_nodes(
+                context, [n.id for n in nodes])
+            for node in nodes:
+                node.traits = found[node.id]
+                node.obj_reset_changes(['traits'])
+        return nodes
 
     @classmethod
     def count(cls, context, filters=None):
@@ -159,12 +189,17 @@ class Node(base.CrudMixin, base.IronicObject):
     @classmethod
     def reserve(cls, context, tag, node_id):
         """Take the node's lock for host ``tag``; returns the node."""
-        return cls._from_db_object(context, cls(),
-                                   db_node.reserve_node(tag, node_id))
+        return cls._load(context, db_node.reserve_node(tag, node_id))
 
     @classmethod
     def release(cls, context, tag, node_id):
         db_node.release_node(tag, node_id)
+
+    @classmethod
+    def list_reserved_ids(cls, context, host):
+        """(id, uuid) of every node ``host`` has reserved."""
+        return db_node.get_nodeinfo_list(['id', 'uuid'],
+                                         filters={'reservation': host})
 
     @classmethod
     def release_all_for_host(cls, context, host):

@@ -54,6 +54,11 @@ class Portgroup(base.CrudMixin, base.IronicObject):
             context, cls(), db_portgroup.get_portgroup_by_uuid(uuid))
 
     @classmethod
+    def get_by_name(cls, context, name):
+        return cls._from_db_object(
+            context, cls(), db_portgroup.get_portgroup_by_name(name))
+
+    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None):
         rows = db_portgroup.get_portgroup_list(

@@ -11,11 +11,24 @@ import sqlite3
 
 import pytest
 
+from ironic_lite.common import upgrade_state
 from ironic_lite import version
 from tests.functional import procs
 
-OLD = '2.0'
 NEW = version.RELEASE
+# The release a rolling upgrade to NEW starts from.
+OLD = upgrade_state.previous_release(NEW)
+# Whether OLD's services write a services row (3.0 and later) or are seen
+# through the conductors table only.
+OLD_REPORTS = not upgrade_state.is_older(
+    upgrade_state.Record('conductor', 'x', OLD, None),
+    upgrade_state.FIRST_REPORTING_RELEASE)
+
+
+def named_old(name):
+    """How ironic-status names a conductor of OLD, unpinned."""
+    return upgrade_state.describe(upgrade_state.Record(
+        'conductor', name, OLD if OLD_REPORTS else None, None))
 
 
 def _now(offset=0):
@@ -41,8 +54,8 @@ def config(tmp_path, db_path):
     return path
 
 
-def old_conductor(db_path, hostname, age=0):
-    """A conductor of a release that does not report (conductors only)."""
+def legacy_conductor(db_path, hostname, age=0):
+    """A conductor of a release before 3.0: the conductors table only."""
     with sqlite3.connect(db_path) as conn:
         conn.execute(
             'INSERT INTO conductors (hostname, drivers, online, '
@@ -62,7 +75,15 @@ def service(db_path, kind, name, release=NEW, pin=None, age=0,
             (kind, name, name.split(':')[0], release, pin, int(online),
              _now(-age), _now(-age)))
     if kind == 'conductor':
-        old_conductor(db_path, name, age)
+        legacy_conductor(db_path, name, age)
+
+
+def old_conductor(db_path, hostname, age=0):
+    """A conductor of OLD, as OLD records itself."""
+    if OLD_REPORTS:
+        service(db_path, 'conductor', hostname, release=OLD, age=age)
+    else:
+        legacy_conductor(db_path, hostname, age)
 
 
 def status(config):
@@ -80,7 +101,7 @@ def test_every_service_on_the_old_release(config, db_path):
     assert 'Step: 2: the schema is upgraded' in out
     assert ('Step 4.1: restart one conductor on release %s with '
             '[DEFAULT]/pin_release_version = %s.' % (NEW, OLD)) in out
-    assert 'conductor cond-1 (release before 3.0, not reporting)' in out
+    assert named_old('cond-1') in out
 
 
 def test_conductors_being_upgraded(config, db_path):
@@ -118,7 +139,12 @@ def test_all_pinned_then_unpinning(config, db_path):
     service(db_path, 'api', 'api-1:6385', pin=OLD)
     code, out = status(config)
     assert code == 1, out
-    # 2.0's API services do not report: 4.2 to 5.2 look the same.
+    if OLD_REPORTS:
+        assert 'Step: 5.2: every service runs %s, pinned.' % NEW in out
+        assert 'Unpin conductor(s) cond-1, cond-2 one at a time' in out
+        return
+    # Releases before 3.0: their API services do not report, so 4.2 to
+    # 5.2 look the same.
     assert ('Step: 5: every conductor runs %s, pinned; API services of '
             'release %s cannot be seen.' % (NEW, OLD)) in out
     assert ('once none is left, unpin conductor(s) cond-1, cond-2 one at '
@@ -148,11 +174,12 @@ def test_api_refuses_to_start_unpinned_while_old_alive(config, db_path,
     output = result.stdout + result.stderr  # the log goes to stdout
     assert result.returncode == 1, output
     assert 'Refusing to start api api-host:' in output
-    assert 'conductor cond-1 (release before 3.0' in output
+    assert named_old('cond-1') in output
     assert 'allow_unsafe_unpin' in output
     assert 'Traceback' not in output
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute('SELECT count(*) FROM services').fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM services WHERE "
+                            "service_type = 'api'").fetchone() == (0,)
 
 
 @pytest.mark.parametrize('extra', [{'pin_release_version': OLD},
@@ -168,15 +195,16 @@ def test_api_starts_pinned_or_forced_and_reports(config, db_path, tmp_path,
         port = _port_of(config)
         procs.wait_http('http://127.0.0.1:%d/v1' % port, api)
         with sqlite3.connect(db_path) as conn:
-            rows = conn.execute('SELECT service_type, name, release, pin, '
-                                'online FROM services').fetchall()
+            rows = conn.execute("SELECT service_type, name, release, pin, "
+                                "online FROM services WHERE service_type "
+                                "= 'api'").fetchall()
         assert rows == [('api', 'api-host:%d' % port, NEW,
                          extra.get('pin_release_version'), 1)]
     finally:
         assert api.stop() == 0, api.log()
     with sqlite3.connect(db_path) as conn:
-        assert conn.execute('SELECT online FROM services').fetchall() == [
-            (0,)]
+        assert conn.execute("SELECT online FROM services WHERE "
+                            "service_type = 'api'").fetchall() == [(0,)]
 
 
 def _port_of(config):
@@ -198,7 +226,7 @@ def test_refused_on_the_previous_schema_too(tmp_path, db_path):
     })
     procs.run('ironic-dbsync', '--config-file', path, 'upgrade',
               '--revision', 'b7e4f1c2d9a0')  # release 2.0's head
-    old_conductor(db_path, 'cond-1')
+    legacy_conductor(db_path, 'cond-1')
     result = procs.run('ironic-api', '--config-file', path, check=False,
                        timeout=60)
     output = result.stdout + result.stderr

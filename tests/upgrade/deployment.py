@@ -12,6 +12,7 @@ import uuid
 
 import sqlalchemy as sa
 
+from tests import conftest
 from tests.functional import procs
 
 # The tables behind the versioned objects, by object name.
@@ -59,9 +60,14 @@ class Deployment(object):
             'database': {'connection': self.db_url},
             'conductor': {'topic': self.topic,
                           'heartbeat_interval': 1,
-                          'heartbeat_timeout': 10,
+                          # Every stop here is graceful (the conductor
+                          # leaves the ring itself): no test needs a dead
+                          # conductor detected, and on a loaded machine a
+                          # live one's heartbeat can lag well over 10 s
+                          # ("No ironic-conductor is alive" 503s seen).
+                          'heartbeat_timeout': 60,
                           'sync_power_state_interval': 5},
-            'oslo_messaging_rabbit': {'heartbeat_timeout_threshold': 0},
+            'oslo_messaging_rabbit': conftest.RABBIT_TEST_OPTIONS,
         }
         if pin:
             values['DEFAULT']['pin_release_version'] = pin
@@ -159,9 +165,20 @@ class Deployment(object):
         return self.start(label, kind, release, pin)
 
     def stop_all(self):
+        """Stop every process, then delete the deployment's exchange and
+        queues from the broker (reply queues expire by themselves)."""
         for label, service in list(self.services.items()):
             if service.alive():
                 service.stop()
+        conductors = [lbl for lbl, (kind, _, _) in self.layout.items()
+                      if kind == 'conductor']
+        try:
+            conftest.delete_from_broker(
+                [self.exchange],
+                [self.topic] + ['%s.%s' % (self.topic, c)
+                                for c in conductors])
+        except Exception:
+            pass    # a broker outage must not hide the test's own result
 
     def api_labels(self):
         return sorted(lbl for lbl, (kind, _, _) in self.layout.items()

@@ -108,6 +108,26 @@ def _run(args, log, **kwargs):
                                              result.returncode))
 
 
+def _is_ironic_lite(line):
+    name = line.split('@', 1)[0].split('==', 1)[0].strip()
+    return name.lower().replace('_', '-') == 'ironic-lite'
+
+
+def _constraints(log):
+    """``pip freeze`` of the running venv, without ironic-lite itself.
+
+    ``--exclude-editable`` is not enough: tox 4 installs the project as an
+    editable *wheel*, which pip freeze lists as ``ironic-lite @ file://...``
+    -- as a constraint it would forbid installing the old release.
+    """
+    frozen = subprocess.run([sys.executable, '-m', 'pip', 'freeze',
+                             '--exclude-editable'], capture_output=True,
+                            text=True, check=True)
+    log.write(frozen.stderr)
+    return ''.join(line + '\n' for line in frozen.stdout.splitlines()
+                   if line.strip() and not _is_ironic_lite(line))
+
+
 def _build(commit, root, venv):
     src = os.path.join(root, 'src')
     log_path = os.path.join(root, 'build.log')
@@ -126,9 +146,7 @@ def _build(commit, root, venv):
             _run([sys.executable, '-m', 'venv', venv], log)
             constraints = os.path.join(root, 'constraints.txt')
             with open(constraints, 'w') as out:
-                subprocess.run([sys.executable, '-m', 'pip', 'freeze',
-                                '--exclude-editable'], stdout=out,
-                               stderr=log, check=True)
+                out.write(_constraints(log))
             _run([os.path.join(venv, 'bin', 'python'), '-m', 'pip',
                   'install', '--disable-pip-version-check', '-q',
                   '-c', constraints, src], log)

@@ -315,14 +315,24 @@ def test_provision_invalid_transition_400(client, node):
         'while it is in state "enroll".' % node['uuid'])
 
 
-def test_provision_locked_409_and_version_406(client, node):
+def test_provision_locked_and_version_406(client, node, rpcapi):
     url = '/v1/nodes/%s/states/provision' % node['uuid']
     assert client.put_json(url, {'target': 'manage'},
                            version='1.3').status_int == 406
     assert client.put_json(url, {'target': 'deploy'},
                            version='1.72').status_int == 406
     objects.Node.reserve(None, 'cond-9', node['uuid'])
+    # A verb the state machine refuses is a 400 from the API before any
+    # lock or RPC, as Ironic (not the 409 of the lock).
+    calls = list(rpcapi.calls)
     resp = client.put_json(url, {'target': 'provide'})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'The requested action "provide" can not be performed on node "%s" '
+        'while it is in state "enroll".' % node['uuid'])
+    assert rpcapi.calls == calls
+    # A verb it allows goes to the conductor, which finds the lock: 409.
+    resp = client.put_json(url, {'target': 'manage'})
     assert resp.status_int == 409
 
 

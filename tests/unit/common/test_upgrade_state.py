@@ -82,9 +82,11 @@ def test_legacy_api_services_are_noted_while_pinned_to_them():
     _, state = step_of([cond('c1', pin='2.0'), api('a1', pin='2.0')])
     assert state.next_step.startswith(
         'Upgrade every ironic-api still on release 2.0 to 3.0')
-    assert state.notes == ['ironic-api services of release 2.0 do not '
-                           'report themselves: make sure none is still '
-                           'running.']
+    assert state.notes[-1] == ('ironic-api services of release 2.0 do not '
+                               'report themselves: make sure none is still '
+                               'running.')
+    # The other note: what the pinned APIs refuse (see the test below).
+    assert len(state.notes) == 2 and 'answer 409' in state.notes[0]
     _, state = step_of([cond('c1', '4.0', pin='3.0')])
     assert state.notes == []
 
@@ -101,3 +103,11 @@ def test_unpin_blockers_skip_the_service_itself():
     assert us.unpin_blockers(records, '3.0', own=(us.CONDUCTOR, 'c1')) == [
         cond('c2', '2.0')]
     assert us.unpin_blockers([api('a1'), cond('c1')], '3.0') == []
+
+
+def test_pinned_apis_note_the_requests_they_refuse():
+    state = us.assess([cond('c1'), api('a1', pin='2.0')], '3.0')
+    note = [n for n in state.notes if 'answer 409' in n]
+    assert note and 'pinned to 2.0' in note[0] and 'VIFs' in note[0]
+    state = us.assess([cond('c1'), api('a1')], '3.0')
+    assert not [n for n in state.notes if 'answer 409' in n]

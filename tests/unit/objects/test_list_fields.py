@@ -59,7 +59,7 @@ def test_partial_rows_are_still_converted_to_latest(ctx):
     made = _make(ctx, 'old', shard='ignored')
     _write_as_1_0(made.uuid)
     node = objects.Node.list(ctx, fields=['name', 'shard'])[0]
-    assert node.VERSION == objects.Node.VERSION == '1.1'
+    assert node.VERSION == objects.Node.VERSION == '1.2'
     assert node.shard is None and node.name == 'old'
     assert 'shard' not in node.obj_what_changed()
 

@@ -102,12 +102,13 @@ def _raw_node(uuid):
 
 def test_pinned_save_never_loses_a_stored_shard(ctx):
     node = _node(ctx, 'keep', shard='rack-1')
-    assert _raw_node(node.uuid).version == '1.1'
+    assert _raw_node(node.uuid).version == objects.Node.VERSION
     CONF.set_override('pin_release_version', '1.0')
     try:
         pinned = objects.Node.get_by_uuid(ctx, node.uuid)
         # Read at the latest version in memory, shard included.
-        assert pinned.VERSION == '1.1' and pinned.shard == 'rack-1'
+        assert pinned.VERSION == objects.Node.VERSION
+        assert pinned.shard == 'rack-1'
         pinned.extra = {'saved': 'pinned'}
         pinned.shard = 'changed-while-pinned'
         changes = pinned.do_version_changes_for_db()
@@ -119,7 +120,7 @@ def test_pinned_save_never_loses_a_stored_shard(ctx):
     assert (row.shard, row.version) == ('rack-1', '1.0')
     # Read back unpinned: a 1.0 row keeps the column's shard.
     again = objects.Node.get_by_uuid(ctx, node.uuid)
-    assert again.shard == 'rack-1' and again.VERSION == '1.1'
+    assert again.shard == 'rack-1' and again.VERSION == objects.Node.VERSION
     assert 'shard' not in again.obj_what_changed()
 
 
@@ -130,7 +131,7 @@ def test_a_1_0_sender_does_not_erase_the_shard(ctx):
     primitive = node.obj_to_primitive(target_version='1.0')
     assert 'shard' not in primitive['ironic_object.data']
     received = serializer.deserialize_entity(ctx, primitive)
-    assert received.VERSION == '1.1'
+    assert received.VERSION == objects.Node.VERSION
     assert received.shard is None
     assert 'shard' not in received.obj_what_changed()
     assert 'extra' in received.obj_what_changed()

@@ -20,9 +20,11 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Chassis': '1.0-d656e039fd8ae9f34efc232ab3980905',
     'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
     'Service': '1.0-f01ec41312c7666167fd7ce6786cffcc',
-    'Node': '1.1-6d25080446bc0cea6ee25d56e566239d',
+    'Node': '1.2-6b38eb91aec57532547ea8607f95675a',
     'Port': '1.0-0cb9202a4ec442e8c0d87a324155eaaf',
     'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
+    'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',
+    'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
 }
 
 

@@ -14,6 +14,7 @@ RESOURCE_MIN_VERSION = {
     'portgroups': mv.PORTGROUP_MIN_VERSION,
     'conductors': mv.CONDUCTOR_MIN_VERSION,
     'shards': mv.SHARDS_MIN_VERSION,
+    'drivers': 1,
 }
 
 
@@ -26,6 +27,7 @@ class V1Controller(base.RoutedController):
         (base.ANY, ('chassis', base.REST), 'chassis'),
         (base.ANY, ('conductors', base.REST), 'conductors'),
         (base.ANY, ('shards', base.REST), 'shards'),
+        (base.ANY, ('drivers', base.REST), 'drivers'),
     )
 
     @pecan.expose('json')
@@ -41,9 +43,10 @@ class V1Controller(base.RoutedController):
                                'https://docs.openstack.org',
                                '/ironic/latest/contributor/', 'webapi.html',
                                bookmark=True, type='text/html')],
-            'media_types': [{
+            # One object, not a list (as Ironic).
+            'media_types': {
                 'base': 'application/json',
-                'type': 'application/vnd.openstack.ironic.v1+json'}],
+                'type': 'application/vnd.openstack.ironic.v1+json'},
             'version': root.version_document(),
         }
         for name, since in RESOURCE_MIN_VERSION.items():
@@ -74,3 +77,7 @@ class V1Controller(base.RoutedController):
     def shards(self):
         from ironic_lite.api.controllers.v1 import shard
         return shard.ShardsController()
+
+    def drivers(self):
+        from ironic_lite.api.controllers.v1 import driver
+        return driver.DriversController()

@@ -14,62 +14,23 @@ from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_data
 from ironic_lite.api.controllers.v1 import node_list
 from ironic_lite.api.controllers.v1 import shard
-from ironic_lite.api.controllers.v1 import types
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite.common import states
 from ironic_lite import objects
 
-_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
-               'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
 MAX_DESCRIPTION = 4096
+# A PATCH is applied to the node as read, and saved only if the fields it
+# changes did not change meanwhile (compare-and-swap in the conductor);
+# when they did, it is applied again to the new node, this many times in
+# all before the 409 (see doc/source/admin/locks-and-faults.rst).
+_PATCH_ATTEMPTS = 3
 
 
-class NodeCreate(types.Base):
-    """The keys a POST /v1/nodes body may have (Ironic's node schema)."""
-
-    automated_clean = types.wsattr(bool)
-    chassis_uuid = types.wsattr(types.text)
-    conductor_group = types.wsattr(types.text)
-    console_enabled = types.wsattr(bool)
-    description = types.wsattr(types.text)
-    driver = types.wsattr(types.text, mandatory=True)
-    driver_info = types.wsattr(types.JSON_DICT)
-    extra = types.wsattr(types.JSON_DICT)
-    instance_info = types.wsattr(types.JSON_DICT)
-    instance_uuid = types.wsattr(types.text)
-    lessee = types.wsattr(types.text)
-    maintenance = types.wsattr(bool)
-    name = types.wsattr(types.text)
-    network_data = types.wsattr(types.JSON_DICT)
-    owner = types.wsattr(types.text)
-    properties = types.wsattr(types.JSON_DICT)
-    resource_class = types.wsattr(types.text)
-    retired = types.wsattr(bool)
-    retired_reason = types.wsattr(types.text)
-    shard = types.wsattr(types.text)
-    uuid = types.wsattr(types.text)
-    for _iface in _INTERFACES:
-        locals()['%s_interface' % _iface] = types.wsattr(types.text)
-    del _iface
-
-
-types.register(NodeCreate)
-
-
-@types.register
-class NodePatch(NodeCreate):
-    """A node document after a JSON patch: create keys plus patch-only."""
-
-    protected = types.wsattr(bool)
-    protected_reason = types.wsattr(types.text)
-
-
-PATCH_ALLOWED_FIELDS = frozenset(
-    set(a.name for a in types.wtypes.list_attributes(NodePatch)) - {'uuid'}
-    - {'console_enabled'})
+PATCH_ALLOWED_FIELDS = schema.PATCH_ALLOWED
 
 
 def _check_new_fields(values):
@@ -136,6 +97,15 @@ def editable_document(node):
     return doc
 
 
+def masked_document(doc):
+    """``editable_document`` as a read shows it (secrets masked)."""
+    doc = dict(doc)
+    for name in ('driver_info', 'instance_info'):
+        if isinstance(doc.get(name), dict):
+            doc[name] = node_data.mask(name, doc[name])
+    return doc
+
+
 def _patch_values(patch, field):
     """The values a patch gives ``/<field>`` (not removals), in order."""
     return [op.get('value') for op in patch
@@ -143,7 +113,11 @@ def _patch_values(patch, field):
 
 
 class NodesController(base.RoutedController):
-    ROUTES = base.CRUD_ROUTES + (
+    ROUTES = (('GET', ('validate',), 'validate_query'),) + base.CRUD_ROUTES + (
+        ('GET', (base.CAPTURE, 'validate'), 'validate'),
+        (base.ANY, (base.CAPTURE, 'traits', base.REST), 'traits'),
+        (base.ANY, (base.CAPTURE, 'vifs', base.REST), 'vifs'),
+        (base.ANY, (base.CAPTURE, 'management', base.REST), 'management'),
         (base.ANY, (base.CAPTURE, 'states', base.REST), 'states'),
         (base.ANY, (base.CAPTURE, 'maintenance', base.REST), 'maintenance'),
         (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),
@@ -186,6 +160,39 @@ class NodesController(base.RoutedController):
             raise exception.NotFound()
         return portgroup.PortgroupsController(node_ident=ident)
 
+    def traits(self, ident):
+        from ironic_lite.api.controllers.v1 import trait
+        return trait.NodeTraitsController(ident)
+
+    def vifs(self, ident):
+        from ironic_lite.api.controllers.v1 import vif
+        return vif.NodeVifsController(ident)
+
+    def management(self, ident):
+        from ironic_lite.api.controllers.v1 import management
+        return management.NodeManagementController(ident)
+
+    @pecan.expose('json')
+    def validate(self, ident, **kwargs):
+        """Each interface's ``result`` (and ``reason`` when False)."""
+        self._not_from_chassis()
+        node = node_data.fetch_authorized('baremetal:node:validate', ident)
+        return pecan.request.rpcapi.validate_driver_interfaces(
+            pecan.request.context, node)
+
+    @pecan.expose('json')
+    def validate_query(self, **kwargs):
+        """``GET /v1/nodes/validate?node=<ident>`` (or ``node_uuid=``)."""
+        params = utils.query()
+        ident = params.get('node') or params.get('node_uuid')
+        if not ident:
+            raise exception.MissingArgument(
+                err='Missing argument: "node" or "node_uuid" is required.')
+        if not uuidutils.is_uuid_like(ident) and not utils.allows(
+                mv.MINOR_5_NODE_NAME):
+            raise exception.NotAcceptable()
+        return self.validate(ident)
+
     # -- collection -----------------------------------------------------
 
     @pecan.expose('json')
@@ -214,7 +221,6 @@ class NodesController(base.RoutedController):
         self._not_from_chassis()
         node = node_data.fetch_authorized('baremetal:node:get', ident)
         params = utils.query()
-        utils.check_query_versions(params, mv.NODE_QUERY_MIN_VERSION)
         fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
                                   not_fields=mv.NODE_LINK_FIELDS,
                                   per_field_message=True)
@@ -224,7 +230,7 @@ class NodesController(base.RoutedController):
     def post(self, **kwargs):
         self._not_from_chassis()
         ctx = pecan.request.context
-        values = types.parse(NodeCreate, utils.json_body(), 'node')
+        values = utils.check_body(schema.CREATE, utils.json_body(), 'node')
         policy.authorize('baremetal:node:create',
                          {'node.owner': values.get('owner'),
                           'node.lessee': values.get('lessee'),
@@ -275,12 +281,32 @@ class NodesController(base.RoutedController):
                 raise exception.InvalidParameterValue(
                     err='Cannot update node with description exceeding %d '
                         'characters' % MAX_DESCRIPTION)
-        node = node_data.fetch_authorized('baremetal:node:update', ident)
+        kwargs = {}
+        if reset is not None:
+            kwargs['reset_interfaces'] = reset
+        for attempt in range(_PATCH_ATTEMPTS):
+            node, expected = self._patched_node(ctx, ident, patch)
+            if not expected:
+                break
+            try:
+                node = pecan.request.rpcapi.update_node(
+                    ctx, node, expected=expected, **kwargs)
+                break
+            except exception.NodeChanged:
+                # Another write came between our read and the lock:
+                # nothing was written; apply the patch to the new node.
+                if attempt + 1 >= _PATCH_ATTEMPTS:
+                    raise
+        return node_data.render(node)
+
+    def _patched_node(self, ctx, ident, patch):
+        """The node read now with the patch applied (not saved), and
+        {field: value read} of the fields the patch changes."""
+        rules = policy.node_patch_rules(utils.patch_roots(patch))
+        node = node_data.fetch_authorized(rules[0], ident)
         target = policy.node_target(node, ctx)
-        for root in utils.patch_roots(patch):
-            rule = policy.NODE_UPDATE_FIELD_RULES.get(root)
-            if rule:
-                policy.authorize(rule[0], target, ctx)
+        for rule in rules[1:]:
+            policy.authorize(rule, target, ctx)
         if not (node.maintenance and patch == [
                 {'op': 'remove', 'path': '/instance_uuid'}]):
             self._check_updatable(node, ident)
@@ -291,23 +317,23 @@ class NodesController(base.RoutedController):
             _check_name(name, "Node %s: Cannot change name to invalid name "
                               "'%%s'" % ident)
         doc = editable_document(node)
-        new_doc = utils.apply_patch(doc, patch)
+        new_doc = utils.apply_patch(doc, patch, mask=masked_document)
         changes = utils.changed_fields(doc, new_doc)
         if 'chassis_uuid' in changes and changes['chassis_uuid'] is None \
                 and not utils.allows(mv.MINOR_25_UNSET_CHASSIS_UUID):
             raise exception.NotAcceptable()
         if 'shard' in changes:
             shard.check_value(changes['shard'])
-        types.parse(NodePatch, {k: v for k, v in new_doc.items()
-                                if k in changes or k == 'driver'}, 'node')
+        utils.check_body(schema.PATCHED, {k: v for k, v in new_doc.items()
+                                          if k in changes or k == 'driver'},
+                         'node')
+        expected = {}
         for name, value in _normalize(changes, 'update').items():
+            expected[name] = getattr(node, name)
             setattr(node, name, value)
-        if node.obj_what_changed():
-            kwargs = {}
-            if reset is not None:
-                kwargs['reset_interfaces'] = reset
-            node = pecan.request.rpcapi.update_node(ctx, node, **kwargs)
-        return node_data.render(node)
+        if not node.obj_what_changed():
+            return node, {}
+        return node, expected
 
     @staticmethod
     def _check_shard_create(ctx, values):

@@ -6,6 +6,8 @@ The state names are Ironic's (``ironic/common/states.py``).
 
 from oslo_utils import strutils
 from oslo_utils import uuidutils
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import fields as ovo_fields
 import pecan
 
 from ironic_lite.api.controllers import link
@@ -89,7 +91,9 @@ SECRET = '******'
 
 def _mask_driver_info(value):
     """Ironic's masking: password-like keys and SNMP keys -> "******"."""
-    masked = strutils.mask_dict_password(value or {}, SECRET)
+    if not value:
+        return {}
+    masked = strutils.mask_dict_password(value, SECRET)
     for key in ('snmp_auth_key', 'snmp_priv_key'):
         if masked.get(key):
             masked[key] = SECRET
@@ -99,11 +103,19 @@ def _mask_driver_info(value):
 def _mask_instance_info(value):
     """Ironic's masking of instance_info: passwords, the config drive and
     the image URL (it may be a temporary URL with credentials)."""
-    masked = strutils.mask_dict_password(value or {}, SECRET)
+    if not value:
+        return {}
+    masked = strutils.mask_dict_password(value, SECRET)
     for key in ('configdrive', 'image_url'):
         if masked.get(key):
             masked[key] = SECRET
     return masked
+
+
+def mask(name, value):
+    """A secret-bearing dict field (driver_info, instance_info) as shown."""
+    return {'driver_info': _mask_driver_info,
+            'instance_info': _mask_instance_info}[name](value)
 
 
 def field_value(node, name, chassis_cache=None):
@@ -119,7 +131,9 @@ def field_value(node, name, chassis_cache=None):
     if name == 'conductor':
         return _conductor(node)
     if name == 'traits':
-        return []
+        if not node.obj_attr_is_set('traits') or node.traits is None:
+            return []
+        return node.traits.get_trait_names()
     if name == 'allocation_uuid':
         return None
     value = getattr(node, name)
@@ -146,6 +160,48 @@ def field_value(node, name, chassis_cache=None):
     return value
 
 
+# Fields whose API value is not simply the stored one (see field_value).
+_COMPUTED = frozenset(('chassis_uuid', 'conductor', 'traits',
+                       'allocation_uuid', 'provision_state', 'driver_info',
+                       'instance_info', 'driver_internal_info',
+                       'conductor_group'))
+_PLAIN, _TIME, _COMPUTE = range(3)
+_MISSING = object()
+
+
+def _kind(name):
+    if name in _COMPUTED or name not in objects.Node.fields:
+        return _COMPUTE
+    if isinstance(objects.Node.fields[name], ovo_fields.DateTimeField):
+        return _TIME
+    return _PLAIN
+
+
+def _plan(fields, sub_links):
+    """What a node body holds at the request's version, worked out once
+    per request (a list renders many bodies with the same plan):
+    ([(name, attribute, kind)], [link names], base URL)."""
+    key = (tuple(fields) if fields is not None else None, sub_links)
+    plans = pecan.request.environ.setdefault('ironic_lite.node_plans', {})
+    plan = plans.get(key)
+    if plan is None:
+        current = utils.minor()
+        wanted = (set(fields) if fields is not None
+                  else set(mv.NODE_FIELD_MIN_VERSION))
+        shown = [name for name, minor in mv.NODE_FIELD_MIN_VERSION.items()
+                 if name not in mv.NODE_LINK_FIELDS and name in wanted
+                 and minor <= current]
+        links = [sub for sub in ('ports', 'states', 'portgroups', 'volume')
+                 if sub_links and fields is None
+                 and mv.NODE_FIELD_MIN_VERSION[sub] <= current]
+        if mv.NODE_FIELD_MIN_VERSION['links'] <= current:
+            links.insert(0, 'links')
+        plan = plans[key] = (
+            [(n, ovo_base._get_attrname(n), _kind(n)) for n in shown],
+            links, pecan.request.public_url)
+    return plan
+
+
 def render(node, fields=None, sub_links=True, chassis_cache=None):
     """The JSON body of a node at the request's version.
 
@@ -153,22 +209,23 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
     :param sub_links: add the ports/states/portgroups/volume links
         (only when ``fields`` is not given, as in Ironic).
     """
-    wanted = (set(fields) if fields is not None
-              else set(mv.NODE_FIELD_MIN_VERSION))
+    shown, links, url = _plan(fields, sub_links)
+    stored = node.__dict__
     body = {}
-    current = utils.minor()   # once per body, not once per field
-    for name in mv.NODE_FIELD_MIN_VERSION:
-        if name in mv.NODE_LINK_FIELDS or name not in wanted:
+    for name, attr, kind in shown:
+        if kind == _COMPUTE:
+            body[name] = field_value(node, name, chassis_cache)
             continue
-        if mv.NODE_FIELD_MIN_VERSION[name] > current:
-            continue
-        body[name] = field_value(node, name, chassis_cache)
-    body['links'] = link.self_and_bookmark('nodes', node.uuid)
-    if sub_links and fields is None:
-        for sub in ('ports', 'states', 'portgroups', 'volume'):
-            body[sub] = link.self_and_bookmark('nodes',
-                                               '%s/%s' % (node.uuid, sub))
-    return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION, current)
+        value = stored.get(attr, _MISSING)
+        if value is _MISSING:
+            value = getattr(node, name)  # what the object does when unset
+        if kind == _TIME and value is not None:
+            value = value.isoformat()
+        body[name] = value
+    for sub in links:
+        args = node.uuid if sub == 'links' else '%s/%s' % (node.uuid, sub)
+        body[sub] = link.self_and_bookmark_at(url, 'nodes', args)
+    return body
 
 
 # -- provisioning checks -----------------------------------------------------
@@ -178,10 +235,10 @@ def check_provision_request(node, target, body):
 
     :raises: NotAcceptable (406) for a verb newer than the request;
         NodeInMaintenance (400) for active/rebuild of a node in maintenance;
-        NodeLocked (409) or InvalidStateRequested (400) when the node's
-        state does not allow the verb; InvalidParameterValue (400) for
-        extra keys that do not go with the verb, or a verb ironic-lite does
-        not carry out.
+        InvalidStateRequested (400) when the node's state does not allow
+        the verb (whether or not the node is locked);
+        InvalidParameterValue (400) for extra keys that do not go with the
+        verb, or a verb ironic-lite does not carry out.
     """
     needed = mv.PROVISION_VERB_MIN_VERSION.get(target)
     if needed is not None and not utils.allows(needed):
@@ -191,8 +248,8 @@ def check_provision_request(node, target, body):
     event = states.VERBS.get(target, target)
     if not isinstance(target, str) or not states.is_actionable(
             node.provision_state, event):
-        if node.reservation:
-            raise exception.NodeLocked(node=node.uuid, host=node.reservation)
+        # Refused from the state alone, before any lock or RPC (a node
+        # still locked by its last step does not turn this into a 409).
         raise exception.InvalidStateRequested(
             action=target, node=node.uuid, state=node.provision_state)
     if body.get('configdrive'):

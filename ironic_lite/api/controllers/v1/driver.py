@@ -1,0 +1,121 @@
+"""``/v1/drivers``: the hardware types the alive conductors registered.
+
+Each conductor records the hardware types it enables in the conductors
+table; a type is listed with the hosts of the alive conductors that have
+it.  Its interfaces (``default_*_interface``, ``enabled_*_interfaces``)
+and properties come from this code's definition of the type: ironic-lite
+has no per-conductor interface table (see doc/source/api/differences.rst).
+No RPC: the answers are the same pinned or not.
+"""
+
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import conf
+from ironic_lite.drivers import base as drivers_base
+from ironic_lite.drivers import factory
+from ironic_lite import objects
+
+CONF = conf.CONF
+_TYPES = (None, 'classic', 'dynamic')
+
+
+def active_hardware_types(ctx):
+    """{hardware type name: sorted hosts of alive conductors}."""
+    found = {}
+    for cond in objects.Conductor.list_active(
+            ctx, CONF.conductor.heartbeat_timeout):
+        for name in cond.drivers or []:
+            found.setdefault(name, set()).add(cond.hostname)
+    return {name: sorted(hosts) for name, hosts in sorted(found.items())}
+
+
+def _interfaces(name):
+    hw_type = factory.HARDWARE_TYPES.get(name)
+    body = {}
+    for iface in drivers_base.ALL_INTERFACES:
+        if mv.DRIVER_INTERFACE_MIN_VERSION.get(iface, 30) > utils.minor():
+            continue
+        names = list(hw_type.supported.get(iface, ())) if hw_type else []
+        body['default_%s_interface' % iface] = names[0] if names else None
+        body['enabled_%s_interfaces' % iface] = names
+    return body
+
+
+def render(name, hosts, detail=False, fields=None):
+    body = {'name': name, 'hosts': hosts,
+            'links': link.self_and_bookmark('drivers', name)}
+    if utils.allows(mv.DRIVER_FIELD_MIN_VERSION['properties']):
+        body['properties'] = link.self_and_bookmark(
+            'drivers', name + '/properties')
+    if utils.allows(mv.DRIVER_FIELD_MIN_VERSION['type']):
+        body['type'] = 'dynamic'
+        if detail:
+            body.update(_interfaces(name))
+    if fields is not None:
+        body = utils.select_fields(body, fields)
+    return body
+
+
+def _check_query(params, detail_allowed=True):
+    """The query checks the contract (``api/schemas/driver.py``: names,
+    types, versions) cannot make; returns (type, detail, fields)."""
+    fields = params.get('fields')
+    if fields is not None:
+        fields = [f.strip() for f in fields.split(',') if f.strip()]
+    detail = utils.get_bool(params, 'detail') if detail_allowed else None
+    if fields and detail:
+        raise exception.InvalidParameterValue(
+            err='Can not specify ?detail=True and fields in the same '
+                'request.')
+    policy.authorize('baremetal:driver:get', {}, pecan.request.context)
+    if fields:
+        known = set(mv.DRIVER_FIELD_MIN_VERSION) | set(_interfaces(None))
+        unknown = [f for f in fields if f not in known]
+        if unknown:
+            raise exception.InvalidParameterValue(
+                err='Field(s) "%s" are not valid' % ', '.join(unknown))
+    kind = params.get('type')
+    if kind not in _TYPES:
+        raise exception.Invalid('"type" filter must be one of "classic" or '
+                                '"dynamic", if specified.')
+    return kind, detail, fields
+
+
+class DriversController(base.RoutedController):
+    ROUTES = (
+        ('GET', (), 'get_all'),
+        ('GET', (base.CAPTURE,), 'get_one'),
+        ('GET', (base.CAPTURE, 'properties'), 'properties'),
+    )
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        kind, detail, fields = _check_query(utils.query())
+        types = ({} if kind == 'classic'
+                 else active_hardware_types(pecan.request.context))
+        return {'drivers': [render(name, hosts, detail, fields)
+                            for name, hosts in types.items()]}
+
+    @pecan.expose('json')
+    def get_one(self, name, **kwargs):
+        _kind, _detail, fields = _check_query(utils.query(),
+                                              detail_allowed=False)
+        hosts = active_hardware_types(pecan.request.context).get(name)
+        if hosts is None:
+            raise exception.DriverNotFound(driver_name=name, code=404)
+        return render(name, hosts, detail=True, fields=fields)
+
+    @pecan.expose('json')
+    def properties(self, name, **kwargs):
+        ctx = pecan.request.context
+        policy.authorize('baremetal:driver:get_properties', {}, ctx)
+        if name not in active_hardware_types(ctx):
+            raise exception.DriverNotFound(driver_name=name, code=404)
+        hw_type = factory.HARDWARE_TYPES.get(name)
+        return dict(hw_type.properties) if hw_type else {}

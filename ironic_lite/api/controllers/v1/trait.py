@@ -1,0 +1,101 @@
+"""``/v1/nodes/<n>/traits`` (1.37): list, set all, add one, remove.
+
+Ironic's trait rules: a standard os-traits name or ``CUSTOM_`` followed by
+upper-case letters, digits and ``_``; at most 255 characters; at most 50
+traits per node (checked by the conductor, in the write's transaction).
+Writes go through the conductor under the node's lock (RPC 1.2); a pinned
+API refuses them (409).  The body is checked by the request contract
+(``api/schemas/trait.py``); the trait of ``PUT .../traits/<trait>`` is a
+path segment, checked here against the contract's ``TRAIT``.
+"""
+
+import jsonschema
+import pecan
+
+from ironic_lite.api.controllers import base
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import trait as trait_schema
+from ironic_lite.common import exception
+
+_ONE_OR_ALL = ('A single node trait may be added via PUT /v1/nodes/<node '
+               'identifier>/traits/<trait> with no body, or all node traits '
+               'may be replaced via PUT /v1/nodes/<node identifier>/traits '
+               'with the list of traits specified in the request body.')
+
+
+def _check_trait(trait):
+    """400 unless the path segment ``trait`` is a valid trait name."""
+    try:
+        jsonschema.validate(trait, trait_schema.TRAIT)
+    except jsonschema.ValidationError:
+        raise exception.InvalidParameterValue(
+            err="Invalid trait: '%s' is not a standard trait name nor does "
+                "it match %s" % (trait[:255],
+                                 trait_schema.CUSTOM_TRAIT_PATTERN))
+
+
+class NodeTraitsController(base.RoutedController):
+    ROUTES = (
+        ('GET', (), 'get_all'),
+        ('PUT', (), 'put_all'),
+        ('DELETE', (), 'delete_all'),
+        ('PUT', (base.CAPTURE,), 'put_one'),
+        ('DELETE', (base.CAPTURE,), 'delete_one'),
+    )
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def check_version(self):
+        if not utils.allows(mv.NODE_TRAITS_MIN_VERSION):
+            raise exception.NotFound()
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        node = node_data.fetch_authorized('baremetal:node:traits:list',
+                                          self.node_ident)
+        return {'traits': node.traits.get_trait_names()
+                if node.traits is not None else []}
+
+    def _write(self, rule, method, *args, **kwargs):
+        node = node_data.fetch_authorized(rule, self.node_ident)
+        getattr(pecan.request.rpcapi, method)(pecan.request.context, node,
+                                              *args, **kwargs)
+        pecan.response.status = 204
+        return node
+
+    @pecan.expose(content_type='application/json')
+    def put_all(self, **kwargs):
+        body = utils.json_body()
+        if 'traits' not in body:
+            raise exception.Invalid(_ONE_OR_ALL)
+        self._write('baremetal:node:traits:set', 'add_node_traits',
+                    sorted(set(body['traits'])), replace=True)
+        return ''
+
+    @pecan.expose(content_type='application/json')
+    def put_one(self, trait, **kwargs):
+        if pecan.request.body and utils.json_body():
+            raise exception.Invalid(
+                'No body should be provided when adding a trait')
+        _check_trait(trait)
+        node = self._write('baremetal:node:traits:set', 'add_node_traits',
+                           [trait], replace=False)
+        pecan.response.headers['Location'] = link.build_url(
+            'nodes', '%s/traits/%s' % (node.uuid, trait))
+        return ''
+
+    @pecan.expose(content_type='application/json')
+    def delete_all(self, **kwargs):
+        self._write('baremetal:node:traits:delete', 'remove_node_traits',
+                    None)
+        return ''
+
+    @pecan.expose(content_type='application/json')
+    def delete_one(self, trait, **kwargs):
+        self._write('baremetal:node:traits:delete', 'remove_node_traits',
+                    [trait])
+        return ''

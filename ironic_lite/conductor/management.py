@@ -1,0 +1,56 @@
+"""Driver interface validation and boot devices (RPC 1.2)."""
+
+from ironic_lite.common import exception
+from ironic_lite.drivers import base as drivers_base
+
+# What ``GET /v1/nodes/<n>/validate`` reports (Ironic: every interface but
+# vendor; firmware only from API 1.86).
+VALIDATED_INTERFACES = tuple(i for i in drivers_base.ALL_INTERFACES
+                             if i != 'vendor')
+
+
+def _validate_one(task, iface):
+    name = (getattr(task.node, '%s_interface' % iface)
+            or task.driver.default_interface(iface))
+    if not name or name.startswith('no-'):
+        raise exception.UnsupportedDriverExtension(driver=task.node.driver,
+                                                   extension=iface)
+    impl = getattr(task.driver, iface, None)
+    if impl is not None:
+        impl.validate(task)
+
+
+def validate_driver_interfaces(task):
+    """{interface: {'result': bool[, 'reason': str]}}, as Ironic."""
+    results = {}
+    for iface in VALIDATED_INTERFACES:
+        try:
+            _validate_one(task, iface)
+            results[iface] = {'result': True}
+        except (exception.InvalidParameterValue,
+                exception.UnsupportedDriverExtension) as err:
+            results[iface] = {'result': False, 'reason': str(err)}
+    return results
+
+
+def _management(task):
+    _validate_one(task, 'management')
+    return task.driver.management
+
+
+def set_boot_device(task, device, persistent=False):
+    management = _management(task)
+    supported = management.get_supported_boot_devices(task)
+    if device not in supported:
+        raise exception.InvalidParameterValue(
+            err='Invalid boot device %s specified, supported boot devices '
+                'are: %s.' % (device, ', '.join(supported)))
+    management.set_boot_device(task, device, persistent=bool(persistent))
+
+
+def get_boot_device(task):
+    return _management(task).get_boot_device(task)
+
+
+def get_supported_boot_devices(task):
+    return list(_management(task).get_supported_boot_devices(task))

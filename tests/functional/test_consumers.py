@@ -1,0 +1,69 @@
+"""The shard consumers end to end (issue 11): nova-compute's and
+networking-baremetal's calls through openstacksdk and the ``baremetal``
+CLI, against ``ironic-lite`` (SQLite) and against an API and a conductor
+as separate processes on PostgreSQL and RabbitMQ."""
+
+import pytest
+
+from tests.functional import consumers
+from tests.functional import procs
+
+
+def test_consumers_on_lite(lite_service, cli_env):
+    bm = consumers.connect(lite_service).baremetal
+    consumers.enroll(bm, 'compute-1', '52:54:00:c0:00:01', 'c1-node')
+    consumers.compute_sdk(bm, 'compute-1')
+    consumers.enroll(bm, 'compute-2', '52:54:00:c0:00:02', 'c2-node')
+    consumers.compute_cli(lite_service, cli_env, 'c2-node')
+
+
+class _Base(object):
+    """What consumers.connect and procs.baremetal need of a service."""
+
+    def __init__(self, base, api):
+        self.base = base
+        self.credentials = procs.NOAUTH
+        self._api = api
+
+    def log(self):
+        return self._api.log()
+
+
+@pytest.mark.backend
+def test_consumers_on_processes(tmp_path, postgresql_url, rabbit_url,
+                                cli_env):
+    port = procs.free_port()
+    common = {
+        'DEFAULT': {'transport_url': rabbit_url,
+                    'state_path': str(tmp_path)},
+        'database': {'connection': postgresql_url},
+        'api': {'host_ip': '127.0.0.1', 'port': port},
+        'conductor': {'heartbeat_interval': 1},
+        'fake': {'power_delay': 0, 'deploy_delay': 0, 'clean_delay': 0},
+    }
+    api_conf = procs.write_config(
+        str(tmp_path / 'api.conf'),
+        dict(common, DEFAULT=dict(common['DEFAULT'], host='api-c')))
+    cond_conf = procs.write_config(
+        str(tmp_path / 'conductor.conf'),
+        dict(common, DEFAULT=dict(common['DEFAULT'], host='cond-c')))
+    procs.run('ironic-dbsync', '--config-file', api_conf, 'upgrade')
+    conductor = procs.Service('ironic-conductor', cond_conf, str(tmp_path))
+    api = procs.Service('ironic-api', api_conf, str(tmp_path))
+    base = 'http://127.0.0.1:%d' % port
+    try:
+        procs.wait_http(base + '/v1', api)
+        procs.wait_for(
+            lambda: procs.http('GET', base + '/v1/conductors')[2]
+            .get('conductors'), what='conductor registered')
+        service = _Base(base, api)
+        bm = consumers.connect(service).baremetal
+        consumers.enroll(bm, 'compute-1', '52:54:00:c1:00:01', 'p1-node')
+        consumers.compute_sdk(bm, 'compute-1')
+        consumers.enroll(bm, 'compute-2', '52:54:00:c1:00:02', 'p2-node')
+        consumers.compute_cli(service, cli_env, 'p2-node')
+    finally:
+        api_code = api.stop()
+        cond_code = conductor.stop()
+    assert api_code == 0, api.log()
+    assert cond_code == 0, conductor.log()

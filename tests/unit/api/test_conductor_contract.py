@@ -1,0 +1,144 @@
+"""The fake conductor of the API tests keeps the real conductor's contract.
+
+The API unit tests run on ``fakes.FakeConductorAPI`` (fast, synchronous).
+Each scenario here runs twice through the real API application: once on
+that fake, once on a real conductor (``ConductorManager`` behind an RPC
+server on the ``fake://`` transport, the real ``ConductorAPI`` client).
+Same requests, same expected answers: when the fake and the conductor
+drift apart (an error only one of them raises, a state only one reaches),
+one of the two runs fails.
+"""
+
+import time
+import uuid
+
+import pytest
+
+from ironic_lite.common import rpc
+from ironic_lite import objects
+from tests.unit.api import conftest as api_conftest
+from tests.unit.api import fakes
+from tests.unit.api import utils
+from tests.unit.conductor import conftest as cond_conftest
+
+from ironic_lite.api import app as api_app
+
+NODES = '/v1/nodes'
+
+
+@pytest.fixture(params=['fake', 'real'])
+def backend(request, conf_fixture, database):
+    """A client of the API on the fake, then on the real conductor."""
+    if request.param == 'fake':
+        rpcapi = fakes.FakeConductorAPI()
+        factory = lambda: rpcapi   # noqa: E731
+        yield api_conftest.Client(api_app.setup_app(rpcapi_factory=factory))
+        return
+    for group, values in cond_conftest.FAST_SETTINGS.items():
+        conf_fixture.config(group=group, **values)
+    conductor = cond_conftest.Conductor().start()
+    try:
+        yield api_conftest.Client(api_app.setup_app())
+    finally:
+        conductor.stop()
+        rpc.cleanup()
+
+
+def settled(client, node, timeout=30, **expected):
+    """The node once unlocked, in no transition, with ``expected`` values
+    (at once with the fake, after the conductor's work with the real)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get('%s/%s' % (NODES, node)).json
+        if (body['reservation'] is None
+                and body['target_provision_state'] is None
+                and body['target_power_state'] is None
+                and all(body[k] == v for k, v in expected.items())):
+            return body
+        assert time.monotonic() < deadline, (expected, body)
+        time.sleep(0.05)
+
+
+def create(client, name='node-0'):
+    resp = client.post_json(NODES, {'driver': 'fake-hardware', 'name': name})
+    assert resp.status_int == 201, resp.text
+    return resp.json['uuid']
+
+
+def put_provision(client, node, target, **body):
+    return client.put_json('%s/%s/states/provision' % (NODES, node),
+                           dict(body, target=target))
+
+
+def test_unknown_driver_is_refused_and_nothing_created(backend):
+    resp = backend.post_json(NODES, {'driver': 'nope'})
+    assert resp.status_int == 400, resp.text
+    assert 'No valid host' in utils.faultstring(resp)
+    assert backend.get(NODES).json['nodes'] == []
+
+
+def test_update_goes_through(backend):
+    node = create(backend)
+    resp = backend.patch_json('%s/%s' % (NODES, node), [
+        {'op': 'replace', 'path': '/description', 'value': 'rack 4'}])
+    assert resp.status_int == 200, resp.text
+    assert settled(backend, node)['description'] == 'rack 4'
+
+
+def test_a_locked_node_is_409_and_unchanged(backend):
+    node = create(backend)
+    objects.Node.reserve(None, 'cond-7', node)
+    resp = backend.patch_json('%s/%s' % (NODES, node), [
+        {'op': 'replace', 'path': '/description', 'value': 'x'}])
+    assert resp.status_int == 409, resp.text
+    assert 'locked by host cond-7' in utils.faultstring(resp)
+    assert backend.delete('%s/%s' % (NODES, node)).status_int == 409
+    objects.Node.release(None, 'cond-7', node)
+    assert settled(backend, node)['description'] is None
+
+
+def test_an_associated_node_cannot_be_deleted(backend):
+    node = create(backend)
+    resp = backend.patch_json('%s/%s' % (NODES, node), [
+        {'op': 'add', 'path': '/instance_uuid', 'value': str(uuid.uuid4())}])
+    assert resp.status_int == 200, resp.text
+    resp = backend.delete('%s/%s' % (NODES, node))
+    assert resp.status_int == 409, resp.text
+    assert 'associated with instance' in utils.faultstring(resp)
+    assert backend.get('%s/%s' % (NODES, node)).status_int == 200
+
+
+def test_power_on_and_off(backend):
+    node = create(backend)
+    for target in ('power on', 'power off'):
+        resp = backend.put_json('%s/%s/states/power' % (NODES, node),
+                                {'target': target})
+        assert resp.status_int == 202, resp.text
+        settled(backend, node, power_state=target)
+
+
+def test_provision_from_enroll_to_active_and_back(backend):
+    node = create(backend)
+    for verb, state in (('manage', 'manageable'), ('provide', 'available'),
+                        ('active', 'active'), ('deleted', 'available')):
+        resp = put_provision(backend, node, verb)
+        assert resp.status_int == 202, (verb, resp.text)
+        settled(backend, node, provision_state=state)
+
+
+def test_an_unsupported_verb_is_refused_before_the_conductor(backend):
+    node = create(backend)
+    assert put_provision(backend, node, 'manage').status_int == 202
+    settled(backend, node, provision_state='manageable')
+    resp = put_provision(backend, node, 'clean',
+                         clean_steps=[{'interface': 'deploy',
+                                       'step': 'erase_devices'}])
+    assert resp.status_int == 400, resp.text
+    assert 'is not supported by this service' in utils.faultstring(resp)
+    assert settled(backend, node)['provision_state'] == 'manageable'
+
+
+def test_delete(backend):
+    node = create(backend)
+    assert backend.delete('%s/%s' % (NODES, node)).status_int == 204
+    assert backend.get('%s/%s' % (NODES, node)).status_int == 404

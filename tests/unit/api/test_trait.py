@@ -1,0 +1,68 @@
+"""/v1/nodes/<n>/traits (1.37) and traits in the node body."""
+
+from tests.unit.api import utils
+
+URL = '/v1/nodes/node-0/traits'
+
+
+def test_set_add_list_remove(client, node, rpcapi):
+    resp = client.put_json(URL, {'traits': ['CUSTOM_B', 'HW_CPU_X86_AVX2',
+                                            'CUSTOM_B']})
+    assert resp.status_int == 204 and resp.body == b''
+    resp = client.put(URL + '/CUSTOM_A')
+    assert resp.status_int == 204
+    assert resp.headers['Location'].endswith(
+        '/v1/nodes/%s/traits/CUSTOM_A' % node['uuid'])
+    assert client.get(URL).json == {
+        'traits': ['CUSTOM_A', 'CUSTOM_B', 'HW_CPU_X86_AVX2']}
+    assert client.get('/v1/nodes/node-0').json['traits'] == [
+        'CUSTOM_A', 'CUSTOM_B', 'HW_CPU_X86_AVX2']
+    listed = client.get('/v1/nodes?fields=traits').json['nodes'][0]
+    assert listed['traits'] == ['CUSTOM_A', 'CUSTOM_B', 'HW_CPU_X86_AVX2']
+    detail = client.get('/v1/nodes/detail').json['nodes'][0]
+    assert detail['traits'] == ['CUSTOM_A', 'CUSTOM_B', 'HW_CPU_X86_AVX2']
+    assert client.delete(URL + '/CUSTOM_B').status_int == 204
+    resp = client.delete(URL + '/CUSTOM_B')
+    assert resp.status_int == 404
+    assert "doesn't have a trait 'CUSTOM_B'" in utils.faultstring(resp)
+    assert client.delete(URL).status_int == 204
+    assert client.get(URL).json == {'traits': []}
+
+
+def test_bad_traits_are_400_and_write_nothing(client, node, rpcapi):
+    client.put_json(URL, {'traits': ['CUSTOM_KEEP']})
+    for body in ({'traits': ['lower_case']}, {'traits': ['CUSTOM_']},
+                 {'traits': ['CUSTOM_' + 'A' * 250]}, {'traits': 'CUSTOM_A'},
+                 {'traits': ['CUSTOM_A'], 'other': 1}, {}, [1]):
+        resp = client.put_json(URL, body)
+        assert resp.status_int == 400, body
+    resp = client.put(URL + '/NOT_A_TRAIT')
+    assert resp.status_int == 400
+    assert 'NOT_A_TRAIT' in utils.faultstring(resp)
+    resp = client.put_json(URL, {'traits': ['CUSTOM_%d' % i
+                                            for i in range(51)]})
+    assert resp.status_int == 400
+    assert 'maximum number of traits' in utils.faultstring(resp)
+    assert client.get(URL).json == {'traits': ['CUSTOM_KEEP']}
+
+
+def test_gated_at_1_37(make_client, node):
+    old = make_client('1.36')
+    assert old.get(URL).status_int == 404
+    assert old.put(URL + '/CUSTOM_A').status_int == 404
+    assert 'traits' not in old.get('/v1/nodes/node-0').json
+    assert old.get('/v1/nodes/node-0?fields=traits').status_int == 406
+
+
+def test_missing_node_is_404(client):
+    assert client.get('/v1/nodes/nope/traits').status_int == 404
+    assert client.put('/v1/nodes/nope/traits/CUSTOM_A').status_int == 404
+
+
+def test_pinned_api_refuses_writes_reads_work(client, node, config_pin):
+    config_pin('2.0')
+    resp = client.put(URL + '/CUSTOM_A')
+    assert resp.status_int == 409
+    assert 'step 6.3' in utils.faultstring(resp)
+    assert client.get(URL).json == {'traits': []}
+    assert client.get('/v1/nodes/node-0').json['traits'] == []

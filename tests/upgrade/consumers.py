@@ -1,0 +1,226 @@
+"""A "compute" per shard, as nova-compute's ironic driver uses the API,
+beside the mixed workload of ``workload.py``.
+
+Each compute owns one node of its shard and loops: list its shard with
+Nova's fields, claim the node (``instance_uuid`` and ``instance_info`` in
+one PATCH), set its traits, attach a VIF, validate, deploy with a config
+drive, reboot, tear down, detach the VIF and unclaim.  Requests go through
+the same round-robin client (5xx, timeouts and connection errors are
+failures there).  The *documented refusals* of a rolling upgrade are
+counted, not failed: a 2.0 API answers 404 to the 3.0 requests (traits,
+VIFs, validate, boot device), and a 3.0 API pinned to 2.0 answers 409 "...
+pinned to release 2.0 ..." (doc/source/admin/upgrade-guide.rst).  Every
+acknowledged trait set and VIF attach/detach is remembered, so that
+``verify`` proves none was lost.
+"""
+
+import re
+import threading
+import time
+import uuid as uuidlib
+
+NOVA_FIELDS = ('uuid,power_state,target_power_state,provision_state,'
+               'target_provision_state,last_error,maintenance,properties,'
+               'instance_uuid,traits,resource_class')
+VERSION = '1.82'
+
+
+def is_refusal(status, body):
+    """A documented refusal of a 3.0 request while the upgrade runs."""
+    text = str(body)
+    if status == 404:   # not a missing node: a path 2.0 does not have
+        return not re.search(r'Node \S+ could not be found', text)
+    return status == 409 and 'pinned to release' in text
+
+
+class Compute(object):
+    def __init__(self, client, shard, index):
+        self.client, self.shard, self.index = client, shard, index
+        self.node = None
+        self.traits = None      # acknowledged traits (None: never set)
+        self.vif = None         # acknowledged attached VIF
+        self.cycles = []        # (step at start, completed with 3.0 calls)
+        self.refusals = {}      # step -> count
+        self.errors = []
+
+    def req(self, method, path, body=None):
+        return self.client.request(method, path, body, version=VERSION)
+
+    def _refused(self, status, body):
+        if is_refusal(status, body):
+            step = self.client.step
+            self.refusals[step] = self.refusals.get(step, 0) + 1
+            return True
+        return False
+
+    def _retry(self, method, path, body=None, ok=(200, 202, 204),
+               tries=40):
+        """A request retried while the node is locked (409) or busy."""
+        for _ in range(tries):
+            status, resp = self.req(method, path, body)
+            if status in ok or self._refused(status, resp):
+                return status, resp
+            if status not in (400, 409):
+                self.errors.append('%s %s -> %s %s'
+                                   % (method, path, status, resp))
+                return status, resp
+            time.sleep(0.25)
+        self.errors.append('%s %s still %s after %d tries: %s'
+                           % (method, path, status, tries, resp))
+        return status, resp
+
+    def _wait(self, state, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status, body = self.req('GET', '/v1/nodes/%s' % self.node)
+            if status == 200 and body['provision_state'] == state \
+                    and not body['target_provision_state']:
+                return True
+            time.sleep(0.3)
+        self.errors.append('node %s not %s in %ss' % (self.node, state,
+                                                      timeout))
+        return False
+
+    def _provision(self, target, state, **extra):
+        status, _ = self._retry('PUT', '/v1/nodes/%s/states/provision'
+                                % self.node, dict(extra, target=target))
+        return status == 202 and self._wait(state)
+
+    def setup(self):
+        status, body = self.req('POST', '/v1/nodes', {
+            'driver': 'fake-hardware', 'shard': self.shard,
+            'name': 'compute-node-%d' % self.index,
+            'resource_class': 'baremetal'})
+        assert status == 201, (status, body)
+        self.node = body['uuid']
+        status, body = self.req('POST', '/v1/ports', {
+            'node_uuid': self.node, 'physical_network': 'physnet1',
+            'address': '52:54:00:cc:00:%02x' % self.index,
+            'local_link_connection': {'switch_id': '0a:1b:2c:3d:4e:5f',
+                                      'port_id': 'Eth1/%d' % self.index}})
+        assert status == 201, (status, body)
+        assert self._provision('manage', 'manageable')
+        assert self._provision('provide', 'available')
+
+    def cycle(self, n):
+        """One instance's life; True when every 3.0 call was served."""
+        node = '/v1/nodes/%s' % self.node
+        served = True
+        status, body = self.req(
+            'GET', '/v1/nodes?shard=%s&fields=%s' % (self.shard,
+                                                     NOVA_FIELDS))
+        if status != 200 or [n['uuid'] for n in body['nodes']] != [
+                self.node]:
+            self.errors.append('shard list %s -> %s %s'
+                               % (self.shard, status, body))
+            return False
+        instance = str(uuidlib.uuid4())
+        status, _ = self._retry('PATCH', node, [
+            {'op': 'add', 'path': '/instance_uuid', 'value': instance},
+            {'op': 'add', 'path': '/instance_info',
+             'value': {'image_source': 'http://images/%d' % n}}])
+        if status != 200:
+            return False
+        traits = ['CUSTOM_CYCLE_%d' % n, 'HW_CPU_X86_AVX2']
+        status, body = self._retry('PUT', node + '/traits',
+                                   {'traits': traits})
+        if status == 204:
+            self.traits = sorted(traits)
+        served &= status == 204
+        if self.vif:
+            # The last cycle's detach was refused (a 2.0 API has no
+            # /vifs, or a pinned 3.0 API answered 409): the VIF is still
+            # on the node's only port, so unplug it first, as Nova does
+            # when it cleans up an instance's networks.
+            status, _ = self._retry('DELETE', node + '/vifs/' + self.vif)
+            if status == 204:
+                self.vif = None
+        vif = 'vif-%d-%d' % (self.index, n)
+        if self.vif:
+            # Refused again: the port is still taken, an attach would be
+            # 400 (no free port).  This cycle goes without a new VIF.
+            served = False
+        else:
+            status, body = self._retry('POST', node + '/vifs', {'id': vif})
+            if status == 204:
+                self.vif = vif
+            served &= status == 204
+        status, body = self._retry('GET', node + '/validate', ok=(200,))
+        served &= status == 200
+        if not (self._provision('active', 'active', configdrive='H4sI')
+                and self._retry('PUT', node + '/states/power',
+                                {'target': 'rebooting'})[0] == 202
+                and self._provision('deleted', 'available')):
+            return False
+        if self.vif == vif:
+            status, _ = self._retry('DELETE', node + '/vifs/' + vif)
+            if status == 204:
+                self.vif = None
+        status, _ = self._retry('PATCH', node, [
+            {'op': 'remove', 'path': '/instance_uuid'},
+            {'op': 'remove', 'path': '/instance_info'}])
+        return status == 200 and served
+
+    def verify(self):
+        problems = []
+        status, body = self.req('GET', '/v1/nodes/%s/traits' % self.node)
+        if status == 200 and self.traits is not None and \
+                sorted(body['traits']) != self.traits:
+            problems.append('node %s traits %s, acknowledged %s'
+                            % (self.node, body['traits'], self.traits))
+        status, body = self.req('GET', '/v1/nodes/%s/vifs' % self.node)
+        if status == 200:
+            found = [v['id'] for v in body['vifs']]
+            if found != ([self.vif] if self.vif else []):
+                problems.append('node %s VIFs %s, acknowledged %s'
+                                % (self.node, found, self.vif))
+        return problems
+
+
+class Consumers(object):
+    """One compute thread per shard."""
+
+    def __init__(self, client, shards=('compute-a', 'compute-b')):
+        self.computes = [Compute(client, shard, i + 1)
+                         for i, shard in enumerate(shards)]
+        self._stop = threading.Event()
+        self._threads = []
+
+    def _run(self, compute):
+        n = 0
+        while not self._stop.is_set() and n < 500:
+            n += 1
+            step = compute.client.step
+            compute.cycles.append((step, compute.cycle(n)))
+
+    def start(self):
+        for compute in self.computes:
+            compute.setup()
+        for compute in self.computes:
+            thread = threading.Thread(target=self._run, args=(compute,),
+                                      daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def full_cycles_since(self, steps):
+        """Cycles begun at one of ``steps`` that got every 3.0 call."""
+        return min(sum(1 for step, ok in c.cycles if step in steps and ok)
+                   for c in self.computes)
+
+    def stop(self):
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(180)
+
+    def errors(self):
+        return [e for c in self.computes for e in c.errors]
+
+    def refusals(self):
+        found = {}
+        for c in self.computes:
+            for step, count in c.refusals.items():
+                found[step] = found.get(step, 0) + count
+        return found
+
+    def verify(self):
+        return [p for c in self.computes for p in c.verify()]
