@@ -39,7 +39,8 @@ class Database(object):
             self.url = 'sqlite:///%s' % os.path.join(self.tmpdir,
                                                      'ironic.sqlite')
         else:
-            self.name = 'ironic_bench_%d_%d' % (os.getpid(), time.time())
+            self.name = 'ironic_bench_%d_%s' % (os.getpid(),
+                                                uuid.uuid4().hex[:12])
             self._admin(sa.text('CREATE DATABASE %s' % self.name))
             self.url = '%s/%s' % (server, self.name)
 
@@ -146,16 +147,49 @@ def _fleet(rnd, nodes, shards, unsharded, pg_every, now):
                 created_at=now, version=objects.Port.VERSION)
 
 
-def load(url, nodes, shards=50, unsharded=0.1, pg_every=10, seed=42):
-    """Insert the fleet; returns {table: rows} and the seconds it took."""
+def _reflected_tables(engine):
+    """The fleet's tables as another schema (real Ironic's) has them."""
+    meta = sa.MetaData()
+    meta.reflect(engine, only=('nodes', 'portgroups', 'ports'))
+    return {name: sa.table(name, *[sa.column(c.name)
+                                   for c in meta.tables[name].columns])
+            for name in ('nodes', 'portgroups', 'ports')}
+
+
+def _adapt(rows, tables, versions, node_extra):
+    """Rows for a foreign schema: its object versions, its extra node
+    columns, and only the columns it has."""
+    columns = {name: {c.name for c in table.columns}
+               for name, table in tables.items()}
+    for name, row in rows:
+        row = dict(row, version=versions[name])
+        if name == 'nodes':
+            row.update(node_extra or {})
+        yield name, {k: v for k, v in row.items() if k in columns[name]}
+
+
+def load(url, nodes, shards=50, unsharded=0.1, pg_every=10, seed=42,
+         versions=None, node_extra=None):
+    """Insert the fleet; returns {table: rows} and the seconds it took.
+
+    By default into ironic-lite's schema.  With ``versions`` ({table:
+    object version}) the tables are reflected from the database and the
+    same fleet (same seed: same UUIDs, names, shards, addresses) goes
+    into that schema -- real Ironic's, for the side-by-side comparison.
+    """
     objects.register_all()
     rnd = random.Random(seed)
     now = datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M:%S.%f')
-    tables = {m.__tablename__: _plain_table(m)
-              for m in (models.Node, models.Portgroup, models.Port)}
+    engine = sa.create_engine(url, insertmanyvalues_page_size=BATCH)
+    fleet = _fleet(rnd, nodes, shards, unsharded, pg_every, now)
+    if versions:
+        tables = _reflected_tables(engine)
+        fleet = _adapt(fleet, tables, versions, node_extra)
+    else:
+        tables = {m.__tablename__: _plain_table(m)
+                  for m in (models.Node, models.Portgroup, models.Port)}
     pending = {name: [] for name in tables}
     counts = dict.fromkeys(tables, 0)
-    engine = sa.create_engine(url, insertmanyvalues_page_size=BATCH)
     start = time.monotonic()
     with engine.begin() as conn:
         def flush(name):
@@ -163,8 +197,7 @@ def load(url, nodes, shards=50, unsharded=0.1, pg_every=10, seed=42):
                 conn.execute(tables[name].insert(), pending[name])
                 counts[name] += len(pending[name])
                 pending[name] = []
-        for name, row in _fleet(rnd, nodes, shards, unsharded, pg_every,
-                                now):
+        for name, row in fleet:
             pending[name].append(row)
             if len(pending[name]) >= BATCH:
                 # Parents first: foreign keys hold at every statement.

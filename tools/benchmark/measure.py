@@ -17,11 +17,15 @@ class Client(object):
         self.headers = {'X-OpenStack-Ironic-API-Version': MICROVERSION,
                         'Content-Type': 'application/json'}
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, version=None):
         """(seconds, status, parsed body) of one request."""
         data = json.dumps(body) if body is not None else None
+        headers = self.headers
+        if version:
+            headers = dict(headers,
+                           **{'X-OpenStack-Ironic-API-Version': version})
         start = time.perf_counter()
-        self.conn.request(method, path, body=data, headers=self.headers)
+        self.conn.request(method, path, body=data, headers=headers)
         resp = self.conn.getresponse()
         raw = resp.read()
         elapsed = time.perf_counter() - start
@@ -55,7 +59,8 @@ def summary(name, seconds, items, extra=None):
 
 def count_items(body):
     for key in ('nodes', 'ports', 'portgroups', 'shards'):
-        if isinstance(body, dict) and key in body:
+        if (isinstance(body, dict) and isinstance(body.get(key), list)
+                and set(body) <= {key, 'next'}):
             return len(body[key])
     return 1
 
@@ -76,20 +81,31 @@ def timed(client, name, method, path, reps, warmup, body=None):
     return summary(name, samples, items, {'method': method, 'path': path})
 
 
-def walk(client, path):
+def next_path(first, nxt):
+    """The path of the ``next`` link, with the filters of the first request
+    it lacks put back (Ironic's ``next`` drops ``shard``: a consumer
+    paging through its shard must add it again)."""
+    url = parse.urlsplit(nxt)
+    params = parse.parse_qsl(url.query, keep_blank_values=True)
+    have = {k for k, _ in params}
+    for key, value in parse.parse_qsl(parse.urlsplit(first).query,
+                                      keep_blank_values=True):
+        if key not in have:
+            params.append((key, value))
+    return '%s?%s' % (url.path, parse.urlencode(params))
+
+
+def walk(client, path, max_pages=1000):
     """Follow ``next`` links from ``path``; (per-page seconds, items)."""
     pages = []
     items = 0
-    while path:
+    first = path
+    while path and len(pages) < max_pages:
         elapsed, _, body = client.call('GET', path)
         pages.append(elapsed)
         items += count_items(body)
         nxt = body.get('next')
-        if nxt:
-            url = parse.urlsplit(nxt)
-            path = '%s?%s' % (url.path, url.query)
-        else:
-            path = None
+        path = next_path(first, nxt) if nxt else None
     return pages, items
 
 

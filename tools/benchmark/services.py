@@ -63,12 +63,14 @@ def write_config(path, db_url, port, mode, api_threads=8):
 class Process(object):
     """A console script of this venv, its output in a log file."""
 
-    def __init__(self, name, config_file, log_dir, env=None):
+    def __init__(self, name, config_file, log_dir, env=None,
+                 executable=None, log_name=None):
         self.name = name
-        self.log_path = os.path.join(log_dir, '%s.log' % name)
+        self.log_path = os.path.join(log_dir, '%s.log' % (log_name or name))
         self._log = open(self.log_path, 'ab')
         self.proc = subprocess.Popen(
-            [os.path.join(BIN, name), '--config-file', config_file],
+            [executable or os.path.join(BIN, name),
+             '--config-file', config_file],
             stdout=self._log, stderr=subprocess.STDOUT,
             env=dict(os.environ, **(env or {})))
 
@@ -126,3 +128,40 @@ def wait_ready(procs, port, timeout=90):
 def stop(procs):
     for proc in reversed(procs):
         proc.stop()
+
+
+def _children(pid):
+    """The pids of ``pid``'s child processes (Linux /proc)."""
+    kids = []
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % entry) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(entry))
+    return kids
+
+
+def _rss_kb(pid):
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            for line in f:
+                if line.startswith('VmRSS:'):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def rss_mb(procs):
+    """{process name: resident MB}; a process's children (a launcher's
+    worker) count with it."""
+    result = {}
+    for proc in procs:
+        pids = [proc.proc.pid] + _children(proc.proc.pid)
+        result[proc.name] = sum(_rss_kb(pid) for pid in pids) / 1024.0
+    return result
