@@ -14,6 +14,7 @@ carry the tags.  So they see the committed notes only.
 
 import configparser
 import glob
+import json
 import os
 import re
 import subprocess
@@ -139,7 +140,10 @@ def test_reno_report_has_every_note_and_section(git_history, tmp_path):
                     cwd=git_history)
     assert code == 0, 'reno report failed (exit %d):\n%s' % (code, out)
     report = output.read_text()
-    for release in ('1.0', '2.0'):
+    with open(os.path.join(ROOT, 'releases', 'releases.json')) as f:
+        recorded = sorted(json.load(f)['releases'])
+    assert recorded, 'no release recorded in releases/releases.json'
+    for release in recorded:
         assert '\n%s\n%s\n' % (release, '=' * len(release)) in report, (
             'no section for release %s in:\n%s' % (release, report))
     notes = _note_sections(git_history)
