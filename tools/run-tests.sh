@@ -34,9 +34,8 @@ run_pytest() {
     if [ "$workers" = 0 ]; then
         .venv/bin/python -m pytest "$@"
     else
-        # loadgroup: any test may run on any worker, except that the tests
-        # of one xdist_group (see tests/conftest.py) share a worker.
-        .venv/bin/python -m pytest -n "$workers" --dist loadgroup "$@"
+        # Any test may run on any worker (see the testing guide).
+        .venv/bin/python -m pytest -n "$workers" "$@"
     fi
 }
 

@@ -11,17 +11,45 @@ from tests.upgrade import releases
 OLD_RELEASE = release_mappings.released_names()[0]
 
 
-def old_reports():
-    """Whether the old release records its services (3.0 and later)."""
+def old_reports(old=OLD_RELEASE):
+    """Whether release ``old`` records its services (3.0 and later)."""
     return not upgrade_state.is_older(
-        upgrade_state.Record('conductor', 'x', OLD_RELEASE, None),
+        upgrade_state.Record('conductor', 'x', old, None),
         upgrade_state.FIRST_REPORTING_RELEASE)
 
 
-def old_conductor_named(label):
-    """How the new code names a running conductor of the old release."""
+def old_conductor_named(label, old=OLD_RELEASE):
+    """How the new code names a running conductor of release ``old``."""
     return upgrade_state.describe(upgrade_state.Record(
-        'conductor', label, OLD_RELEASE if old_reports() else None, None))
+        'conductor', label, old if old_reports(old) else None, None))
+
+
+def rolling_upgrades():
+    """(old release, new release, backend) of each rolling-upgrade run.
+
+    The newest cut release to this tree ('master') on PostgreSQL; and, on
+    MariaDB, the hop into the newest cut release from the one before it
+    (both built from this repository's history), so that the upgrade a
+    deployment of the previous release makes today stays proven after the
+    cut.  That second hop needs a new side whose ironic-status names the
+    upgrade steps (3.0 and later); before that, MariaDB runs the first
+    hop too.
+    """
+    names = release_mappings.released_names()
+    runs = [(names[0], 'master', 'postgresql')]
+    if len(names) > 1 and old_reports(names[0]):
+        runs.append((names[1], names[0], 'mysql'))
+    else:
+        runs.append((names[0], 'master', 'mysql'))
+    return runs
+
+
+def release(name):
+    """A release to run: the working tree for 'master', else one built
+    from history."""
+    if name == 'master':
+        return releases.new_release()
+    return releases.install(name)
 
 
 @pytest.fixture(scope='session')

@@ -18,7 +18,7 @@ from tests.functional import procs
 # The tables behind the versioned objects, by object name.
 OBJECT_TABLES = {'Node': 'nodes', 'Port': 'ports', 'Portgroup': 'portgroups',
                  'Chassis': 'chassis', 'Conductor': 'conductors',
-                 'Service': 'services'}
+                 'Service': 'services', 'Trait': 'node_traits'}
 
 
 class Release(object):

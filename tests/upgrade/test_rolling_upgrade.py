@@ -1,11 +1,13 @@
-"""The rolling upgrade from the newest cut release to this tree, under load.
+"""Rolling upgrades between real releases, under load.
 
-The old release's real code (built from this repository's history, see
-``releases.py``; ``conftest.OLD_RELEASE``, now 2.0) runs two ``ironic-api``
-and two ``ironic-conductor`` processes on RabbitMQ and PostgreSQL -- and,
-in a second run, MariaDB.  While a mixed workload runs through a
-round-robin "load balancer", the test walks the rolling-upgrade spec's
-table one process at a time:
+Each run (``conftest.rolling_upgrades()``) takes one hop: the newest cut
+release to this tree on PostgreSQL, and on MariaDB the hop into the newest
+cut release from the one before it (both sides built from this
+repository's history, see ``releases.py``).  The old release's real code
+runs two ``ironic-api`` and two ``ironic-conductor`` processes on RabbitMQ;
+while a mixed workload and a "compute" per shard (``consumers.py``) run
+through a round-robin "load balancer", the test walks the rolling-upgrade
+spec's table one process at a time:
 
 =======  ==========================  ==================================
 step     ironic-api                  ironic-conductor
@@ -47,43 +49,41 @@ from tests.upgrade import consumers as consumers_mod
 from tests.upgrade import deployment
 from tests.upgrade import workload
 
-OLD_PIN = conftest.OLD_RELEASE
 # Seconds of load on each layout before it is checked (the hash rings are
 # rebuilt every 2 s: see Deployment(ring_interval=2)).
-SETTLE = 4
+SETTLE = 3
 # Rows per "ironic-dbsync online_data_migrations --max-count" batch: small,
 # so that the test shows the batching.
-BATCH = 5
+BATCH = 10
 SHARD_VERSION = '1.82'
 IDLE_NODES = 12
 
 
-def frozen_old():
-    """The old release's entry of RELEASE_MAPPING (frozen when cut)."""
+def entry(name):
+    """A release's entry of RELEASE_MAPPING ('master': this tree's).
+
+    The entries of cut releases are frozen, and master's matches the
+    tree's objects (tests/unit/common/test_release_mappings.py), so the
+    mapping tells what either side of a hop speaks.
+    """
     from ironic_lite.common import release_mappings
-    return release_mappings.RELEASE_MAPPING[OLD_PIN]
+    return release_mappings.RELEASE_MAPPING[name]
 
 
-def latest_versions():
-    """The new code's object versions: {name: VERSION}."""
-    from ironic_lite import objects
-    objects.register_all()
-    return {name: getattr(objects, name).VERSION
-            for name in deployment.OBJECT_TABLES}
+def latest_versions(new):
+    """The object versions release ``new`` writes: {name: version}."""
+    objects = entry(new)['objects']
+    return {name: objects[name][0] for name in deployment.OBJECT_TABLES
+            if name in objects}
 
 
-def new_api_max():
-    from ironic_lite.common import release_mappings
-    return release_mappings.RELEASE_MAPPING['master']['api']
-
-
-def old_readable_problems(versions):
-    """Rows at a version the old release cannot read, as readable lines.
+def old_readable_problems(versions, old):
+    """Rows at a version release ``old`` cannot read, as readable lines.
 
     Tables of objects the old release does not have (e.g. services, new
     in 3.0) are never read by it.
     """
-    known = frozen_old()['objects']
+    known = entry(old)['objects']
     problems = []
     for name, counts in sorted(versions.items()):
         if name not in known:
@@ -91,7 +91,7 @@ def old_readable_problems(versions):
         for ver, count in counts.items():
             if ver not in known[name]:
                 problems.append('%d %s row(s) at version %r; release %s '
-                                'reads %s' % (count, name, ver, OLD_PIN,
+                                'reads %s' % (count, name, ver, old,
                                               known[name]))
     return problems
 
@@ -110,9 +110,11 @@ def shard_values(db_url, leave_out=()):
 class Upgrade(object):
     """The deployment, the workload and the step table, walked together."""
 
-    def __init__(self, dep, client, load, old, new):
+    def __init__(self, dep, client, load, old, new, hop):
         self.dep, self.client, self.load = dep, client, load
         self.old, self.new = old, new
+        # The mapping names of the two sides ('master': this tree).
+        self.old_name, self.new_name = hop
         self.steps = []
         self.status_log = []
         self.expected = {}      # step -> (exit code, step label)
@@ -152,9 +154,9 @@ class Upgrade(object):
         assert not problems, 'step %s: lost writes:\n%s' % (
             step, '\n'.join(problems[:20]))
         if old_readable:
-            bad = old_readable_problems(versions)
+            bad = old_readable_problems(versions, self.old_name)
             assert not bad, ('step %s: rows release %s cannot read before '
-                             'step 6.1:\n%s' % (step, OLD_PIN,
+                             'step 6.1:\n%s' % (step, self.old_name,
                                                 '\n'.join(bad)))
         self.check_status(step)
         return versions
@@ -187,19 +189,21 @@ class Upgrade(object):
             assert status == 200, (label, status, body)
             announced = body['default_version']['version']
             old_api = release == self.old.name or pin
-            expected = frozen_old()['api'] if old_api else new_api_max()
+            old_max = entry(self.old_name)['api']
+            new_max = entry(self.new_name)['api']
+            expected = old_max if old_api else new_max
             assert announced == expected, (
                 '%s (%s, pin %s) announces API %s, expected %s'
                 % (label, release, pin, announced, expected))
-            if old_api and frozen_old()['api'] != new_api_max():
+            if old_api and old_max != new_max:
                 # A request newer than the old API is refused before it
                 # reaches anything.
                 status, _, body = procs.http(
                     'GET', '%s/v1/nodes/%s' % (base, node),
-                    version=new_api_max())
+                    version=new_max)
                 assert status == 406, (
                     '%s (%s, pin %s): a %s request got %s, not 406: %s'
-                    % (label, release, pin, new_api_max(), status, body))
+                    % (label, release, pin, new_max, status, body))
 
     def restart(self, step, label, release, pin=None):
         """Restart one process; an API is drained from the client first.
@@ -277,27 +281,27 @@ def use_shards(dep, client, load):
     return node
 
 
-# Each run keeps 4-6 processes under a steady client load and counts every
-# failed request: the two backends' runs take turns on one xdist worker
-# rather than compete for the two cores (the other upgrade tests run on
-# the other workers meanwhile).
-@pytest.mark.xdist_group('rolling-upgrade')
-@pytest.mark.parametrize('backend', ['postgresql', 'mysql'])
-def test_rolling_upgrade_to_new(request, backend, tmp_path, rabbit_url,
-                                old_release, new_release):
+@pytest.mark.parametrize('old_name,new_name,backend',
+                         conftest.rolling_upgrades(),
+                         ids=lambda value: value)
+def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
+                         rabbit_url):
     db_url = request.getfixturevalue('%s_url' % backend)
+    old, new = conftest.release(old_name), conftest.release(new_name)
     began = time.monotonic()
-    old, new = old_release, new_release
     dep = deployment.Deployment(str(tmp_path), db_url, rabbit_url)
     client = workload.RoundRobinClient(dep.api_urls)
-    load = workload.Workload(client, threads=4)
-    up = Upgrade(dep, client, load, old, new)
+    # Two backends' runs go side by side on two cores: a steady load of a
+    # few hundred requests per step rather than all the CPU it can take.
+    load = workload.Workload(client, threads=3, pace=0.05)
+    up = Upgrade(dep, client, load, old, new, (old_name, new_name))
     computes = consumers_mod.Consumers(client)
-    latest = latest_versions()
+    latest = latest_versions(new_name)
     try:
         # -- 0: the old release everywhere ---------------------------------
         dep.dbsync(old, 'upgrade')
-        up.expected = expected_status(schema_moves(db_url))
+        up.expected = expected_status(schema_moves(db_url, new), old_name,
+                                      new_name)
         up.begin('0')
         for label in ('conductor-1', 'conductor-2'):
             dep.start(label, 'conductor', old)
@@ -321,13 +325,13 @@ def test_rolling_upgrade_to_new(request, backend, tmp_path, rabbit_url,
         dep.dbsync(new, 'upgrade')
         up.check()
         assert set(shard_values(db_url, theirs).values()) <= {None}
-        refused_unpinned_start(dep, new)
+        refused_unpinned_start(dep, new, old_name)
 
         # -- 4, 5: new code, pinned; conductors first, then APIs ----------
-        up.restart('4.1', 'conductor-1', new, OLD_PIN)
-        up.restart('4.2', 'conductor-2', new, OLD_PIN)
-        up.restart('5.1', 'api-1', new, OLD_PIN)
-        up.restart('5.2', 'api-2', new, OLD_PIN)
+        up.restart('4.1', 'conductor-1', new, old_name)
+        up.restart('4.2', 'conductor-2', new, old_name)
+        up.restart('5.1', 'api-1', new, old_name)
+        up.restart('5.2', 'api-2', new, old_name)
         assert set(shard_values(db_url, theirs).values()) <= {None}
 
         # -- 6: unpin; conductors first (6.1 before 6.3: an unpinned API
@@ -399,19 +403,21 @@ def test_rolling_upgrade_to_new(request, backend, tmp_path, rabbit_url,
     assert time.monotonic() - began < 600, 'the upgrade took over 10 min'
 
 
-def objects_moved():
-    """Whether the new code writes an object version the old one does
-    not: then the old release's rows wait for online_data_migrations."""
-    from ironic_lite.common import release_mappings
-    master = release_mappings.RELEASE_MAPPING['master']['objects']
-    return any(versions[0] not in frozen_old()['objects'].get(name, ())
-               for name, versions in master.items()
-               if name in frozen_old()['objects'])
+def objects_moved(old, new):
+    """Whether release ``new`` writes an object version ``old`` does not:
+    then the old release's rows wait for online_data_migrations."""
+    known = entry(old)['objects']
+    return any(versions[0] not in known[name]
+               for name, versions in entry(new)['objects'].items()
+               if name in known)
 
 
-def schema_moves(db_url):
-    """Whether the new code has migrations the database has not run."""
-    from ironic_lite.db import migration
+def schema_moves(db_url, new):
+    """Whether release ``new`` has migrations the database has not run."""
+    head = procs.run_command(
+        new.command('python'), '-c',
+        'from ironic_lite.db import migration; print(migration.head())'
+    ).stdout.strip()
     engine = sa.create_engine(db_url)
     try:
         with engine.connect() as conn:
@@ -419,10 +425,10 @@ def schema_moves(db_url):
                 'SELECT version_num FROM alembic_version')).scalar()
     finally:
         engine.dispose()
-    return revision != migration.head()
+    return revision != head
 
 
-def expected_status(migrations_to_run):
+def expected_status(migrations_to_run, old, new):
     """Step -> (exit code, "Step: ..." label) of the new code's
     "ironic-status upgrade check" after that step.
 
@@ -434,8 +440,8 @@ def expected_status(migrations_to_run):
     the rows the old release wrote wait for online_data_migrations (step
     7) until the "migrate" step.
     """
-    reports = conftest.old_reports()
-    settled = (1, '7') if objects_moved() else (0, 'done')
+    reports = conftest.old_reports(old)
+    settled = (1, '7') if objects_moved(old, new) else (0, 'done')
     return {
         # Before "ironic-dbsync upgrade": the schema check fails when
         # there is a migration to run.
@@ -484,10 +490,10 @@ def upgrade_state_text(stdout):
     return found.group(1)
 
 
-def refused_unpinned_start(dep, new):
+def refused_unpinned_start(dep, new, old):
     """A new conductor started unpinned while old ones run refuses."""
     output = dep.start_refused('conductor-unpinned', 'conductor', new)
-    assert conftest.old_conductor_named('conductor-1') in output, output
+    assert conftest.old_conductor_named('conductor-1', old) in output, output
 
 
 def deployment_pending(dep, latest):

@@ -120,9 +120,13 @@ class RoundRobinClient(object):
 
 
 class Workload(object):
-    def __init__(self, client, threads=4, nodes_per_thread=2):
+    def __init__(self, client, threads=4, nodes_per_thread=2, pace=0.01):
         self.client = client
         self.threads = threads
+        # Seconds each worker waits between two operations: the load a
+        # test needs to catch a failed request, without starving of CPU
+        # the processes it restarts on a small machine.
+        self.pace = pace
         self.nodes_per_thread = nodes_per_thread
         self._stop = threading.Event()
         self._workers = []
@@ -246,7 +250,7 @@ class Workload(object):
                 with self._idle:
                     self._busy -= 1
                     self._idle.notify_all()
-            time.sleep(0.01)
+            time.sleep(self.pace)
 
     # -- control ----------------------------------------------------------
 
