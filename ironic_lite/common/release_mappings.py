@@ -46,6 +46,22 @@ RELEASE_MAPPING = {
             'TraitList': ['1.0'],
         },
     },
+    # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,
+    # validate, boot device); port writes through the conductor.  Frozen.
+    '3.0': {
+        'api': '1.82',
+        'rpc': '1.3',
+        'objects': {
+            'Node': ['1.2'],
+            'Port': ['1.0'],
+            'Portgroup': ['1.0'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+            'Service': ['1.0'],
+            'Trait': ['1.0'],
+            'TraitList': ['1.0'],
+        },
+    },
     # Cut 2026-11-22: shard keys, the first rolling upgrade.  Frozen.
     '2.0': {
         'api': '1.82',
@@ -77,6 +93,7 @@ RELEASE_MAPPING = {
 RELEASE_ALIASES = {
     'anvil': '1.0',
     'bellows': '2.0',
+    'chisel': '3.0',
 }
 
 
