@@ -2,4 +2,4 @@
 
 # The release this tree builds.  It changes only when a release is cut
 # (see doc/source/contributor/rolling-upgrades.rst).
-RELEASE = '3.0'
+RELEASE = '4.0'
