@@ -229,10 +229,6 @@ _FORMATS = jsonschema.FormatChecker()
 
 
 @_FORMATS.checks('uuid')
-def _is_uuid(instance):
-    return not isinstance(instance, str) or uuidutils.is_uuid_like(instance)
-
-
 def _message(error):
     """jsonschema's message, as Ironic gives it; a length error also
     names the property and the limit (jsonschema's does not)."""
@@ -408,9 +404,3 @@ def _bool(name, value):
         raise exception.InvalidParameterValue(
             err='Invalid value for %s: %s. It must be a boolean.'
                 % (name, value))
-
-
-def check_path(segments):
-    """400 for path segments no database can store."""
-    for segment in segments:
-        check_text(segment, 'the path')

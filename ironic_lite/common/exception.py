@@ -16,7 +16,6 @@ class IronicException(Exception):
 
     _msg_fmt = 'An unknown exception occurred.'
     code = http_client.INTERNAL_SERVER_ERROR
-    safe = False
 
     def __init__(self, message=None, **kwargs):
         self.kwargs = kwargs
@@ -62,10 +61,6 @@ class InvalidUuidOrName(Invalid):
     _msg_fmt = 'Expected a logical name or UUID but received %(name)s.'
 
 
-class InvalidName(Invalid):
-    _msg_fmt = 'Expected a logical name but received %(name)s.'
-
-
 class InvalidMAC(Invalid):
     _msg_fmt = 'Expected a MAC address but received %(mac)s.'
 
@@ -77,10 +72,6 @@ class InvalidStateRequested(Invalid):
 
 class PatchError(Invalid):
     _msg_fmt = "Couldn't apply patch '%(patch)s'. Reason: %(reason)s"
-
-
-class InvalidDriverName(Invalid):
-    _msg_fmt = 'Expected a driver name but received %(driver)s.'
 
 
 class DriverNotFound(IronicException):
@@ -221,16 +212,6 @@ class NodeAssociated(InvalidState):
     _msg_fmt = 'Node %(node)s is associated with instance %(instance)s.'
 
 
-class NodeInWrongPowerState(InvalidState):
-    _msg_fmt = ('Can not change instance association while node '
-                '%(node)s is in power state %(pstate)s.')
-
-
-class NodeMaintenanceFailure(Invalid):
-    _msg_fmt = ('Failed to toggle maintenance-mode flag for node '
-                '%(node)s: %(reason)s')
-
-
 class NodeProtected(HTTPForbidden):
     _msg_fmt = 'Node %(node)s is protected and cannot be undeployed, ' \
                'rebuilt or deleted'
@@ -246,18 +227,9 @@ class NoFreeConductorWorker(IronicException):
     code = http_client.SERVICE_UNAVAILABLE
 
 
-class TemporaryFailure(IronicException):
-    _msg_fmt = 'Resource temporarily unavailable, please retry.'
-    code = http_client.SERVICE_UNAVAILABLE
-
-
 class ServiceUnavailable(IronicException):
     _msg_fmt = '%(reason)s'
     code = http_client.SERVICE_UNAVAILABLE
-
-
-class PowerStateFailure(InvalidState):
-    _msg_fmt = 'Failed to set node power state to %(pstate)s.'
 
 
 class InstanceDeployFailure(IronicException):
@@ -272,11 +244,6 @@ class ObjectVersionNotSupported(IronicException):
 class IncompatibleObjectVersion(IronicException):
     _msg_fmt = ('Version %(objver)s of %(objname)s is not supported: the '
                 'newest this release knows is %(supported)s.')
-
-
-class DatabaseVersionTooOld(IronicException):
-    _msg_fmt = ('Database version is too old to be upgraded to this '
-                'release: %(reason)s')
 
 
 class NodeInMaintenance(Invalid):

@@ -30,7 +30,6 @@ SYSTEM_MEMBER = '(role:member and system_scope:all) or rule:service_role'
 SYSTEM_READER = ('(role:reader and system_scope:all) or '
                  '(role:service and system_scope:all) or rule:service_role')
 SYSTEM_SERVICE = 'role:service and system_scope:all'
-PROJECT_ADMIN = 'role:admin and project_id:%(node.owner)s'
 PROJECT_MEMBER = ('role:member and (project_id:%(node.owner)s or '
                   'project_id:%(node.lessee)s)')
 PROJECT_READER = ('role:reader and (project_id:%(node.owner)s or '
@@ -39,7 +38,6 @@ PROJECT_SERVICE = 'role:service and project_id:%(node.owner)s'
 OWNER_ADMIN = 'role:admin and project_id:%(node.owner)s'
 OWNER_MANAGER = 'role:manager and project_id:%(node.owner)s'
 OWNER_MEMBER = 'role:member and project_id:%(node.owner)s'
-OWNER_READER = 'role:reader and project_id:%(node.owner)s'
 LESSEE_ADMIN = 'role:admin and project_id:%(node.lessee)s'
 LESSEE_MANAGER = 'role:manager and project_id:%(node.lessee)s'
 
@@ -62,18 +60,12 @@ SYSTEM_MEMBER_OR_OWNER_ADMIN = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
                                     PROJECT_SERVICE)
 SYSTEM_MEMBER_OR_OWNER_MEMBER = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
                                      OWNER_MEMBER, PROJECT_SERVICE)
-SYSTEM_OR_OWNER_READER = _any(SYSTEM_READER, SYSTEM_SERVICE, OWNER_READER,
-                              PROJECT_SERVICE)
 API_READER = '(role:reader) or (role:service)'
 
 SYSTEM = ('system',)
 SYSTEM_AND_PROJECT = ('system', 'project')
 
 legacy_rules = [
-    policy.RuleDefault('admin_api', 'role:admin or role:administrator',
-                       description='Legacy rule for cloud admin access'),
-    policy.RuleDefault('public_api', 'is_public_api:True',
-                       description='Internal flag for public API routes'),
     policy.RuleDefault('show_password', '!',
                        description='Show or mask secrets within node '
                                    'driver information in API responses'),
@@ -321,6 +313,18 @@ def check(rule, target, context):
     target = dict(context.to_policy_values(), **target)
     try:
         return get_enforcer().enforce(rule, target, context)
+    except policy.InvalidScope:
+        return False
+
+
+def reveals(rule, context):
+    """Whether ``rule`` (show_password, show_instance_secrets) lets
+    ``context`` see a secret unmasked.  Evaluated under every
+    auth_strategy, noauth included: as in Ironic, the default '!' masks
+    secrets for everybody."""
+    try:
+        return get_enforcer().enforce(rule, context.to_policy_values(),
+                                      context)
     except policy.InvalidScope:
         return False
 

@@ -140,10 +140,6 @@ class WSGIService(object):
             clear_untrusted_proxy_headers=False, ident='ironic-lite')
         self._thread = None
 
-    @property
-    def bound_port(self):
-        return self.server.effective_port
-
     def start(self):
         LOG.info('%s serving on http://%s:%s', self.name,
                  self.server.effective_host, self.server.effective_port)

@@ -183,10 +183,6 @@ class BaseConductorManager(object):
         except Exception:
             LOG.exception('Power state sync failed')
 
-    def _spawn_worker(self, func, *args, **kwargs):
-        """Run ``func`` in the worker pool (NoFreeConductorWorker if full)."""
-        return self._pool.spawn(func, *args, **kwargs)
-
     # -- stop -------------------------------------------------------------
 
     def del_host(self, timeout=None):

@@ -114,15 +114,6 @@ class TaskManager(object):
 
     # -- the lock ---------------------------------------------------------
 
-    def upgrade_lock(self):
-        """Turn a shared task into an exclusive one (re-reads the node)."""
-        if not self.shared:
-            return
-        self._held_key = self.node.uuid
-        self.node = _reserve(self.context, self.node.uuid, retry=True)
-        self._locked = True
-        self.shared = False
-
     def release_resources(self):
         """Release the node's lock, if this task holds it."""
         if not self._locked:

@@ -182,12 +182,6 @@ def check_known_version(row, known_version):
         version=row.version, known=known_version)
 
 
-def model_query(session, model, *columns):
-    if columns:
-        return session.query(*columns)
-    return session.query(model)
-
-
 def add_identity_filter(query, model, value):
     """Filter by integer id or by UUID."""
     if isinstance(value, int) or (isinstance(value, str)

@@ -192,15 +192,6 @@ def get_node_by_name(node_name):
         return _get_node(session, 'name', node_name, node_name)
 
 
-def get_node_by_instance(instance):
-    with api.reader() as session:
-        row = (session.query(models.Node)
-               .filter_by(instance_uuid=instance).one_or_none())
-        if row is None:
-            raise exception.NodeNotFound(node='instance %s' % instance)
-        return row
-
-
 def _raise_duplicate(err, values):
     columns = api.duplicate_columns(err)
     if 'name' in columns:

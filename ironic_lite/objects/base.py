@@ -339,10 +339,6 @@ class IronicObject(ovo_base.VersionedObject):
                 setattr(self, name, getattr(loaded_object, name))
         self.obj_reset_changes()
 
-    def as_dict(self):
-        return {k: getattr(self, k) for k in self.fields
-                if self.obj_attr_is_set(k)}
-
     def __repr__(self):
         ident = None
         if 'uuid' in self.fields and self.obj_attr_is_set('uuid'):

@@ -8,7 +8,6 @@ is idempotent and safe while services run; each batch commits on its own.
 ``update_to_latest_versions`` always runs last.
 """
 
-from oslo_utils import versionutils
 
 from ironic_lite.common import release_mappings
 from ironic_lite.db import migration as db_migration
@@ -86,7 +85,3 @@ def rows_not_at_latest():
         if behind:
             pending[name] = behind
     return pending
-
-
-def newest(versions):
-    return max(versions, key=versionutils.convert_version_to_tuple)

@@ -144,11 +144,6 @@ class Node(base.CrudMixin, base.IronicObject):
         return cls._load(context, db_node.get_node_by_name(name))
 
     @classmethod
-    def get_by_instance_uuid(cls, context, instance_uuid):
-        return cls._load(context,
-                         db_node.get_node_by_instance(instance_uuid))
-
-    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None, fields=None):
         """A page of nodes.
@@ -215,9 +210,3 @@ class Node(base.CrudMixin, base.IronicObject):
         if not hosts:
             return []
         return cls.list(context, filters={'reserved_by_any_of': list(hosts)})
-
-    def touch_provisioning(self, context=None):
-        """Mark the node as making progress in its provision state."""
-        from oslo_utils import timeutils
-        db_node.update_node(self.uuid,
-                            {'provision_updated_at': timeutils.utcnow()})

@@ -53,11 +53,6 @@ class Port(base.CrudMixin, base.IronicObject):
                                    db_port.get_port_by_uuid(uuid))
 
     @classmethod
-    def get_by_address(cls, context, address):
-        return cls._from_db_object(context, cls(),
-                                   db_port.get_port_by_address(address))
-
-    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None):
         rows = db_port.get_port_list(filters=filters, limit=limit,

@@ -1,5 +1,6 @@
 """Node create/show/update/delete, states, power, provision, maintenance."""
 
+from ironic_lite.common import policy
 from ironic_lite import objects
 from tests.unit.api import utils
 
@@ -345,3 +346,32 @@ def test_maintenance(client, node):
     assert body['maintenance_reason'] == 'broken fan'
     assert client.delete(url).status_int == 202
     assert client.get('/v1/nodes/node-0').json['maintenance'] is False
+
+
+def test_secrets_shown_only_where_the_policy_allows(client, conf_fixture,
+                                                    tmp_path):
+    uuid = client.post_json('/v1/nodes', {
+        'driver': 'fake-hardware',
+        'driver_info': {'ipmi_password': 'secret', 'ipmi_username': 'u'},
+        'instance_info': {'configdrive': 'H4sI', 'image_source': 'i'}},
+    ).json['uuid']
+    # The defaults ('!') mask for everybody, even under noauth.
+    body = client.get('/v1/nodes/' + uuid).json
+    assert body['driver_info']['ipmi_password'] == '******'
+    assert body['instance_info']['configdrive'] == '******'
+    policy_file = tmp_path / 'policy.yaml'
+    policy_file.write_text('"show_password": "@"\n')
+    policy.get_enforcer()       # registers the [oslo_policy] options
+    conf_fixture.config(policy_file=str(policy_file), group='oslo_policy')
+    policy.reset()
+    try:
+        body = client.get('/v1/nodes/' + uuid).json
+        assert body['driver_info']['ipmi_password'] == 'secret'
+        assert body['instance_info']['configdrive'] == '******'
+        policy_file.write_text('"show_instance_secrets": "@"\n')
+        policy.reset()
+        body = client.get('/v1/nodes/' + uuid).json
+        assert body['driver_info']['ipmi_password'] == '******'
+        assert body['instance_info']['configdrive'] == 'H4sI'
+    finally:
+        policy.reset()

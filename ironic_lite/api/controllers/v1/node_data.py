@@ -73,10 +73,6 @@ def fetch_authorized(rule, ident):
 
 # -- rendering ---------------------------------------------------------------
 
-def _isotime(value):
-    return value.isoformat() if value is not None else None
-
-
 def _conductor(node):
     try:
         return hash_ring.RING_MANAGER.get_host(
@@ -112,10 +108,26 @@ def _mask_instance_info(value):
     return masked
 
 
+# The policy that lets a caller see a secret-bearing field unmasked (both
+# '!' by default: nobody), and the masking applied otherwise.
+_SECRETS = {'driver_info': ('show_password', _mask_driver_info),
+            'instance_info': ('show_instance_secrets', _mask_instance_info)}
+
+
+def _shows_secrets(rule):
+    """Whether this request's caller passes ``rule``: checked once per
+    request, not once per node of a list."""
+    cache = pecan.request.environ.setdefault('ironic_lite.shows', {})
+    if rule not in cache:
+        cache[rule] = policy.reveals(rule, pecan.request.context)
+    return cache[rule]
+
+
 def mask(name, value):
-    """A secret-bearing dict field (driver_info, instance_info) as shown."""
-    return {'driver_info': _mask_driver_info,
-            'instance_info': _mask_instance_info}[name](value)
+    """A secret-bearing dict field (driver_info, instance_info) as shown
+    to this request's caller."""
+    rule, masker = _SECRETS[name]
+    return value if _shows_secrets(rule) else masker(value)
 
 
 def field_value(node, name, chassis_cache=None):
@@ -146,10 +158,8 @@ def field_value(node, name, chassis_cache=None):
             return 'inspecting'
     if hasattr(value, 'isoformat'):
         return value.isoformat()
-    if name == 'driver_info':
-        return _mask_driver_info(value)
-    if name == 'instance_info':
-        return _mask_instance_info(value)
+    if name in _SECRETS:
+        return mask(name, value)
     if name == 'driver_internal_info':
         value = dict(value or {})
         if value.get('agent_secret_token'):
