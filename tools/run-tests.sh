@@ -16,33 +16,35 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/ensure-venv.sh
 
-# level name, path, default workers.  The unit and docs levels are CPU
-# bound (one worker per core); the functional and upgrade levels mostly
-# wait for the processes they start, so they run more at once.  The fault
-# tests (a cluster each, with timed outages) run one at a time.
+# level name, path, default workers, xdist distribution.  The unit and
+# docs levels are CPU bound (one worker per core); the functional and
+# upgrade levels mostly wait for the processes they start, so they run
+# more at once.  The functional tests go to the workers a file at a time
+# (loadfile): a module's fixtures -- a Keystone, a running service -- are
+# then set up once, not once per worker.  The fault tests (a cluster each,
+# with timed outages) run one at a time.
 LEVELS=(
-    "unit tests/unit auto"
-    "functional tests/functional 4"
-    "faults tests/faults 1"
-    "docs tests/docs auto"
-    "upgrade tests/upgrade 3"
+    "unit tests/unit auto load"
+    "functional tests/functional 4 loadfile"
+    "faults tests/faults 1 load"
+    "docs tests/docs auto load"
+    "upgrade tests/upgrade 3 load"
 )
 
 run_pytest() {
-    local workers=$1
-    shift
+    local workers=$1 dist=$2
+    shift 2
     if [ "$workers" = 0 ]; then
         .venv/bin/python -m pytest "$@"
     else
-        # Any test may run on any worker (see the testing guide).
-        .venv/bin/python -m pytest -n "$workers" "$@"
+        .venv/bin/python -m pytest -n "$workers" --dist "$dist" "$@"
     fi
 }
 
 for arg in "$@"; do
     case "$arg" in
         tests*)
-            run_pytest "${TEST_WORKERS:-auto}" "$@"
+            run_pytest "${TEST_WORKERS:-auto}" load "$@"
             exit $?
             ;;
     esac
@@ -54,7 +56,7 @@ total_start=$SECONDS
 count=${#LEVELS[@]}
 i=0
 for level in "${LEVELS[@]}"; do
-    read -r name path workers <<<"$level"
+    read -r name path workers dist <<<"$level"
     i=$((i + 1))
     workers=${TEST_WORKERS:-$workers}
     echo
@@ -62,7 +64,7 @@ for level in "${LEVELS[@]}"; do
     start=$SECONDS
     code=0
     # --durations: each level names its slowest tests, to keep it fast.
-    run_pytest "$workers" "$path" --durations=5 "$@" || code=$?
+    run_pytest "$workers" "$dist" "$path" --durations=5 "$@" || code=$?
     case $code in
         0) result=passed ;;
         5) result="no tests" ;;     # e.g. -k or -m selected none here

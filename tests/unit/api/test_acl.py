@@ -4,7 +4,8 @@
 replaced by a stand-in that gives each request the identity of a persona
 of the matrix (the environment keys auth_token sets after validating a
 token), so that every route and policy is checked against every persona
-in a few seconds.  Real tokens: tests/functional/test_keystone.py.
+in a few seconds.  The same matrix with real tokens:
+tests/functional/test_keystone_acl.py.
 """
 
 import json
