@@ -63,21 +63,3 @@ def new_release():
     """The working tree's code (the venv running pytest)."""
     return releases.new_release()
 
-
-def pytest_collection_modifyitems(items):
-    """Each long rolling-upgrade run first in its own xdist chunk.
-
-    xdist's load scheduling hands each worker a chunk of two consecutive
-    tests to begin with: the two runs, adjacent as collected, went to one
-    worker, one after the other.  Each is followed here by a short test,
-    so that two workers run them side by side.
-    """
-    rolling = [item for item in items
-               if getattr(item, 'originalname', '') == 'test_rolling_upgrade']
-    others = [item for item in items if item not in rolling]
-    ordered = []
-    for item in rolling:
-        ordered.append(item)
-        if others:
-            ordered.append(others.pop(0))
-    items[:] = ordered + others
