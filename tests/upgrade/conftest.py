@@ -62,4 +62,3 @@ def old_release():
 def new_release():
     """The working tree's code (the venv running pytest)."""
     return releases.new_release()
-
