@@ -377,7 +377,7 @@ def _check_param(param, value, minor):
         if param.gate == GATE_DETAIL:
             raise exception.InvalidParameterValue(
                 err='Invalid query parameter ?detail=%s received.'
-                    % _bool(param.name, value))
+                    % parse_bool(param.name, value))
         if param.gate == GATE_VERSION:
             raise exception.NotAcceptable(
                 'Request not acceptable. The minimal required API version '
@@ -387,7 +387,7 @@ def _check_param(param, value, minor):
         raise exception.InvalidParameterValue(
             err='Expected UUID for %s: %s' % (param.name, value))
     if param.kind == BOOL:
-        _bool(param.name, value)
+        parse_bool(param.name, value)
     if param.kind == INT:
         try:
             int(value)
@@ -397,7 +397,8 @@ def _check_param(param, value, minor):
                     % (param.name, value))
 
 
-def _bool(name, value):
+def parse_bool(name, value):
+    """A boolean query value (True/true/1/yes/on...), or Ironic's 400."""
     try:
         return strutils.bool_from_string(value, strict=True)
     except ValueError:

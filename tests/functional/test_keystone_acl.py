@@ -7,9 +7,8 @@ route of the matrix goes to ironic-lite processes that validate tokens with
 keystonemiddleware: every policy, the shard ones included, meets a real
 token.  ``rbac_service_role_elevated_access`` is a server setting: the
 ``service_elevated`` persona is checked against test_keystone's ironic-lite
-(elevated), the others against one without it.  A module of its own (its
-own Keystone): the functional level hands out whole files to its workers,
-so this runs beside test_keystone.py, not after it.
+(elevated), the others against one without it.  A module of its own, with
+its own Keystone, so that it can run beside test_keystone.py.
 """
 
 import os

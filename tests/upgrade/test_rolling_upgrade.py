@@ -293,7 +293,7 @@ def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
     client = workload.RoundRobinClient(dep.api_urls)
     # Two backends' runs go side by side on two cores: a steady load of a
     # few hundred requests per step rather than all the CPU it can take.
-    load = workload.Workload(client, threads=3, pace=0.05)
+    load = workload.Workload(client, threads=2, pace=0.05)
     up = Upgrade(dep, client, load, old, new, (old_name, new_name))
     computes = consumers_mod.Consumers(client)
     latest = latest_versions(new_name)

@@ -7,10 +7,10 @@ Every version gate is a lookup in one of the ``*_MIN_VERSION`` tables of
 import re
 
 import jsonpatch
-from oslo_utils import strutils
 from oslo_utils import uuidutils
 import pecan
 
+from ironic_lite.api import validation
 from ironic_lite.common import exception
 from ironic_lite import conf
 
@@ -65,12 +65,7 @@ def get_bool(params, name):
     value = params.get(name)
     if value is None:
         return None
-    try:
-        return strutils.bool_from_string(value, strict=True)
-    except ValueError:
-        raise exception.InvalidParameterValue(
-            err='Invalid value for %s: %s. It must be a boolean.'
-                % (name, value))
+    return validation.parse_bool(name, value)
 
 
 def get_limit(params):
