@@ -16,6 +16,7 @@ import subprocess
 
 import pytest
 
+from tests.functional import consumers
 from tests.functional import keystone
 from tests.functional import procs
 
@@ -171,6 +172,20 @@ def test_personas_by_catalog(cloud, lite):
         resp = conn.baremetal.get('/nodes/%s' % other.id, raise_exc=False)
         assert resp.status_code == 404, (persona, resp.text)
     assert node.shard == SHARD
+
+
+def test_consumer_sequence_as_nova(cloud, lite):
+    """Release 3.0's consumer sequence (tests/functional/consumers.py) as
+    Nova's service user, found by catalog: list the shard with Nova's
+    fields, claim, traits, VIF, validate, boot device, deploy with a
+    config drive, reboot, tear down; networking-baremetal's port read."""
+    admin = sdk(cloud, 'sysadmin').baremetal
+    consumers.enroll(admin, 'shard-nova-compute', '52:54:00:c0:00:0a',
+                     'nova-node')
+    nova = sdk(cloud, 'nova').baremetal
+    # The driver policies are system-scoped (tests/unit/api/acl_matrix.yaml):
+    # a project-scoped service user does not read /v1/drivers.
+    consumers.compute_sdk(nova, 'shard-nova-compute', drivers=False)
 
 
 def test_baremetal_cli_by_catalog(cloud, lite):
