@@ -11,8 +11,6 @@ loopback port.  Where Keystone cannot be installed the tests are skipped
 with the reason (a failure with ``CI=true``).
 """
 
-import contextlib
-import fcntl
 import grp
 import json
 import os
@@ -45,20 +43,7 @@ serving.make_server(host, port, app, threaded=True).serve_forever()
 
 
 def cache_root():
-    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
-        os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'ironic-lite-keystone')
-
-
-@contextlib.contextmanager
-def _locked(path):
-    """One installer at a time (parallel test sessions)."""
-    with open(path, 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    return procs.cache_dir('ironic-lite-keystone')
 
 
 def _complete(venv):
@@ -94,7 +79,7 @@ def install():
     venv = os.path.join(root, 'venv')
     if not _complete(venv):
         os.makedirs(root, exist_ok=True)
-        with _locked(os.path.join(root, '.lock')):
+        with procs.file_lock(os.path.join(root, '.lock')):
             if not _complete(venv):
                 _install(root, venv)
     return os.path.join(venv, 'bin')
@@ -159,7 +144,7 @@ class Keystone(object):
         template = os.path.join(os.path.dirname(self.bindir), 'template')
         marker = os.path.join(template, COMPLETE_MARKER)
         if not os.path.exists(marker):
-            with _locked(template + '.lock'):
+            with procs.file_lock(template + '.lock'):
                 if not os.path.exists(marker):
                     shutil.rmtree(template, ignore_errors=True)
                     os.makedirs(template)

@@ -1,6 +1,8 @@
 """Run ironic-lite's console scripts as real processes for tests."""
 
 import base64
+import contextlib
+import fcntl
 import json
 import os
 import signal
@@ -12,6 +14,25 @@ import urllib.error
 import urllib.request
 
 BIN = os.path.dirname(sys.executable)
+
+
+def cache_dir(name):
+    """``$XDG_CACHE_HOME/<name>`` (``~/.cache`` when unset): where the
+    tests keep what they install once (old releases, Keystone)."""
+    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+        os.path.expanduser('~'), '.cache')
+    return os.path.join(base, name)
+
+
+@contextlib.contextmanager
+def file_lock(path):
+    """One holder at a time across processes (parallel test sessions)."""
+    with open(path, 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def free_port():
@@ -275,3 +296,49 @@ def wait_power_state(base, node, state, timeout=60, headers=None):
         return None
     return wait_for(reached, timeout=timeout,
                     what='node %s in %s' % (node, state))
+
+
+class Split(object):
+    """What :func:`api_and_conductor` started."""
+
+    def __init__(self, base, api, conductor, api_conf):
+        self.base, self.api, self.conductor = base, api, conductor
+        self.api_conf = api_conf
+
+
+@contextlib.contextmanager
+def api_and_conductor(workdir, common, api_host, conductor_host,
+                      api_sections=None, headers=None):
+    """An ``ironic-api`` and an ``ironic-conductor`` of this tree as
+    separate processes.
+
+    Both read ``common`` ({section: options}, whose ``api`` section names
+    the port) with their own ``host``; the API also ``api_sections``.  The
+    schema is upgraded first.  Yields a :class:`Split` once the API answers
+    and lists the conductor (asked with ``headers``); afterwards stops both
+    and fails unless both exited 0.
+    """
+    workdir = str(workdir)
+
+    def config(name, host, extra):
+        sections = dict(common, DEFAULT=dict(common['DEFAULT'], host=host))
+        sections.update(extra or {})
+        return write_config(os.path.join(workdir, name), sections)
+
+    api_conf = config('api.conf', api_host, api_sections)
+    cond_conf = config('conductor.conf', conductor_host, None)
+    run('ironic-dbsync', '--config-file', api_conf, 'upgrade')
+    conductor = Service('ironic-conductor', cond_conf, workdir)
+    api = Service('ironic-api', api_conf, workdir)
+    base = 'http://127.0.0.1:%d' % common['api']['port']
+    try:
+        wait_http(base + '/v1', api)
+        wait_for(lambda: http('GET', base + '/v1/conductors',
+                              headers=headers)[2].get('conductors'),
+                 what='conductor registered')
+        yield Split(base, api, conductor, api_conf)
+    finally:
+        api_code = api.stop()
+        cond_code = conductor.stop()
+    assert api_code == 0, api.log()
+    assert cond_code == 0, conductor.log()

@@ -14,8 +14,6 @@ and new code are compared on the same libraries, and the install needs no
 resolver work.
 """
 
-import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -49,9 +47,7 @@ def release_commit(name):
 
 
 def cache_root():
-    base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
-        os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'ironic-lite-upgrade')
+    return procs.cache_dir('ironic-lite-upgrade')
 
 
 def _git(*args):
@@ -85,17 +81,6 @@ def _complete(venv, commit):
             return False
     return all(os.access(os.path.join(venv, 'bin', c), os.X_OK)
                for c in COMMANDS)
-
-
-@contextlib.contextmanager
-def _locked(path):
-    """One builder at a time per commit (parallel test sessions)."""
-    with open(path, 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _run(args, log, **kwargs):
@@ -167,7 +152,7 @@ def install(name):
     if not _complete(venv, commit):
         _check_commit(name, commit)
         os.makedirs(root, exist_ok=True)
-        with _locked(os.path.join(root, '.lock')):
+        with procs.file_lock(os.path.join(root, '.lock')):
             if not _complete(venv, commit):
                 _build(commit, root, venv)
     release = deployment.Release(name, os.path.join(venv, 'bin'))
