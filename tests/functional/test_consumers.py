@@ -41,29 +41,11 @@ def test_consumers_on_processes(tmp_path, postgresql_url, rabbit_url,
         'conductor': {'heartbeat_interval': 1},
         'fake': {'power_delay': 0, 'deploy_delay': 0, 'clean_delay': 0},
     }
-    api_conf = procs.write_config(
-        str(tmp_path / 'api.conf'),
-        dict(common, DEFAULT=dict(common['DEFAULT'], host='api-c')))
-    cond_conf = procs.write_config(
-        str(tmp_path / 'conductor.conf'),
-        dict(common, DEFAULT=dict(common['DEFAULT'], host='cond-c')))
-    procs.run('ironic-dbsync', '--config-file', api_conf, 'upgrade')
-    conductor = procs.Service('ironic-conductor', cond_conf, str(tmp_path))
-    api = procs.Service('ironic-api', api_conf, str(tmp_path))
-    base = 'http://127.0.0.1:%d' % port
-    try:
-        procs.wait_http(base + '/v1', api)
-        procs.wait_for(
-            lambda: procs.http('GET', base + '/v1/conductors')[2]
-            .get('conductors'), what='conductor registered')
-        service = _Base(base, api)
+    with procs.api_and_conductor(tmp_path, common, 'api-c',
+                                 'cond-c') as split:
+        service = _Base(split.base, split.api)
         bm = consumers.connect(service).baremetal
         consumers.enroll(bm, 'compute-1', '52:54:00:c1:00:01', 'p1-node')
         consumers.compute_sdk(bm, 'compute-1')
         consumers.enroll(bm, 'compute-2', '52:54:00:c1:00:02', 'p2-node')
         consumers.compute_cli(service, cli_env, 'p2-node')
-    finally:
-        api_code = api.stop()
-        cond_code = conductor.stop()
-    assert api_code == 0, api.log()
-    assert cond_code == 0, conductor.log()

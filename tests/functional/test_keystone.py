@@ -218,23 +218,13 @@ def test_api_and_conductor_processes(cloud, tmp_path, postgresql_url,
         'api': {'host_ip': '127.0.0.1', 'port': port},
         'conductor': {'heartbeat_interval': 1},
     }
-    api_conf = procs.write_config(str(tmp_path / 'api.conf'), dict(
-        common, DEFAULT=dict(common['DEFAULT'], host='api-k'),
-        keystone_authtoken=authtoken_section(cloud)))
-    cond_conf = procs.write_config(str(tmp_path / 'conductor.conf'), dict(
-        common, DEFAULT=dict(common['DEFAULT'], host='conductor-k')))
-    procs.run('ironic-dbsync', '--config-file', api_conf, 'upgrade')
-    conductor = procs.Service('ironic-conductor', cond_conf, str(tmp_path))
-    api = procs.Service('ironic-api', api_conf, str(tmp_path))
-    base = 'http://127.0.0.1:%d' % port
-    try:
-        procs.wait_http(base + '/v1', api)
-        token = sdk(cloud, 'sysadmin').session.get_token()
-        auth = {'X-Auth-Token': token}
+    auth = {'X-Auth-Token': sdk(cloud, 'sysadmin').session.get_token()}
+    with procs.api_and_conductor(
+            tmp_path, common, 'api-k', 'conductor-k',
+            api_sections={'keystone_authtoken': authtoken_section(cloud)},
+            headers=auth) as split:
+        base, conductor = split.base, split.conductor
         assert procs.http('GET', base + '/v1/nodes')[0] == 401
-        procs.wait_for(lambda: procs.http(
-            'GET', base + '/v1/conductors', headers=auth)[2].get(
-                'conductors'), what='conductor registered')
         status, _h, node = procs.http('POST', base + '/v1/nodes', {
             'driver': 'fake-hardware', 'shard': SHARD}, headers=auth)
         assert status == 201, node
@@ -249,8 +239,3 @@ def test_api_and_conductor_processes(cloud, tmp_path, postgresql_url,
             'x-openstack-request-id']
         procs.wait_for(lambda: request_id in conductor.log(),
                        timeout=30, what='request id in the conductor log')
-    finally:
-        api_code = api.stop()
-        cond_code = conductor.stop()
-    assert api_code == 0, api.log()
-    assert cond_code == 0, conductor.log()
