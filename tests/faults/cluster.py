@@ -193,6 +193,8 @@ class Cluster(deployment.Deployment):
     """api-1, api-2, conductor-1, conductor-2 of this tree, on PostgreSQL,
     with RabbitMQ behind ``self.broker`` (a TcpProxy)."""
 
+    EXTRA_CONFIG = EXTRA
+
     def __init__(self, workdir, db_url, rabbit_url):
         self.broker = TcpProxy(('127.0.0.1', 5672))
         user = rabbit_url.split('//', 1)[1].split('@', 1)[0]
@@ -200,16 +202,6 @@ class Cluster(deployment.Deployment):
         super().__init__(workdir, db_url, proxied)
         self.release = deployment.Release('this tree', procs.BIN)
         self.client = Client(self.api_urls)
-
-    def config(self, label, kind, pin=None):
-        path = super().config(label, kind, pin)
-        with open(path, 'a') as f:
-            for section, values in EXTRA.items():
-                f.write('[%s]\n' % section)
-                for key, value in values.items():
-                    f.write('%s = %s\n' % (key, value))
-                f.write('\n')
-        return path
 
     def start_all(self):
         self.dbsync(self.release, 'upgrade')

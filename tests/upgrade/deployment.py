@@ -33,6 +33,10 @@ class Release(object):
 
 
 class Deployment(object):
+    # Options a kind of deployment adds to every process's file, by
+    # section; they override the defaults below (see tests/faults).
+    EXTRA_CONFIG = {}
+
     def __init__(self, workdir, db_url, rabbit_url, ring_interval=2):
         self.workdir = workdir
         self.db_url = db_url
@@ -75,6 +79,8 @@ class Deployment(object):
             values['api'] = {'host_ip': '127.0.0.1',
                              'port': self.api_ports[label],
                              'api_workers': 8}
+        for section, extra in self.EXTRA_CONFIG.items():
+            values[section] = dict(values.get(section, {}), **extra)
         path = os.path.join(self.workdir, '%s.conf' % label)
         return procs.write_config(path, values)
 
