@@ -306,15 +306,20 @@ def enabled():
     return CONF.auth_strategy != 'noauth'
 
 
+def _enforce(rule, target, context):
+    """oslo.policy's verdict; a token of the wrong scope is a no."""
+    try:
+        return get_enforcer().enforce(
+            rule, dict(context.to_policy_values(), **target), context)
+    except policy.InvalidScope:
+        return False
+
+
 def check(rule, target, context):
     """True when ``context`` passes ``rule`` on ``target``."""
     if not enabled():
         return True
-    target = dict(context.to_policy_values(), **target)
-    try:
-        return get_enforcer().enforce(rule, target, context)
-    except policy.InvalidScope:
-        return False
+    return _enforce(rule, target, context)
 
 
 def reveals(rule, context):
@@ -322,11 +327,7 @@ def reveals(rule, context):
     ``context`` see a secret unmasked.  Evaluated under every
     auth_strategy, noauth included: as in Ironic, the default '!' masks
     secrets for everybody."""
-    try:
-        return get_enforcer().enforce(rule, context.to_policy_values(),
-                                      context)
-    except policy.InvalidScope:
-        return False
+    return _enforce(rule, {}, context)
 
 
 def authorize(rule, target, context):
