@@ -6,6 +6,13 @@ table the deployment is in, the next safe step, and the unsafe states
 (``ironic-status upgrade check`` fails on them); ``unpin_blockers`` is
 what stops a service from starting unpinned.
 
+``assess`` reads tables: ``STEPS`` is the ordered list of (condition,
+step, next step, in progress) rows, the first whose condition holds wins;
+``PROBLEMS`` and ``NOTES`` list every unsafe state and note that holds.
+The conditions are predicates over a ``View`` of the records (old, new,
+pinned, unpinned per service type, legacy pins, the pin to use, the
+target) and the texts are templates over ``View.texts()``.
+
 The steps are those of doc/source/admin/upgrade-guide.rst: the schema
 upgrade (2), conductors upgraded pinned to the old release (4), APIs
 upgraded pinned (5), conductors unpinned (6.1-6.2), APIs unpinned
@@ -87,8 +94,226 @@ def _pin_to_use(old, target):
     return known[0] if known else previous_release(target)
 
 
+def _of(kind, records):
+    return [r for r in records if r.service_type == kind]
+
+
+class View(object):
+    """The deployment as the tables below read it.
+
+    ``target`` is the newest release alive (or the assessing code's own);
+    ``old`` are the services older than it, ``new`` the others, split
+    into ``pinned`` and ``unpinned`` (``effective_pin``); ``pin`` is the
+    pin to use while upgrading (the oldest known release alive, else the
+    one before ``target``); ``legacy_pins`` are pins to releases whose
+    API services do not report, ``short_pins`` those of pinned API
+    services that cannot send the newest RPC version.
+    """
+
+    def __init__(self, records, own_release, schema_current, pending_rows):
+        self.records = records
+        self.schema_current = schema_current
+        self.pending_rows = pending_rows
+        self.target = max(
+            [own_release] + [r.release for r in records if r.release],
+            key=_vt)
+        self.old = [r for r in records if is_older(r, self.target)]
+        self.new = [r for r in records if not is_older(r, self.target)]
+        self.pinned = [r for r in self.new if effective_pin(r)]
+        self.unpinned = [r for r in self.new if not effective_pin(r)]
+        self.pin = _pin_to_use(self.old, self.target)
+        self.old_conductors = _of(CONDUCTOR, self.old)
+        self.pinned_conductors = _of(CONDUCTOR, self.pinned)
+        self.unpinned_conductors = _of(CONDUCTOR, self.unpinned)
+        self.unpinned_apis = _of(API, self.unpinned)
+        self.legacy_pins = sorted(
+            {r.pin for r in self.pinned
+             if _vt(r.pin) < _vt(FIRST_REPORTING_RELEASE)})
+        self.newest_rpc = release_mappings.RELEASE_MAPPING['master']['rpc']
+        self.short_pins = sorted(
+            {r.pin for r in _of(API, self.pinned)
+             if _vt((release_mappings.get_release(r.pin)
+                     or {'rpc': self.newest_rpc})['rpc'])
+             < _vt(self.newest_rpc)})
+
+    def texts(self):
+        """What the templates name, as ``{name}``."""
+        def names(records):
+            return ', '.join(r.name for r in records)
+        return {
+            'target': self.target,
+            'pin': self.pin,
+            'pending_rows': self.pending_rows,
+            'newest_rpc': self.newest_rpc,
+            'old_names': names(self.old),
+            'old_conductor_names': names(self.old_conductors),
+            'pinned_names': names(self.pinned),
+            'pinned_conductor_names': names(self.pinned_conductors),
+            'old_described': _names(self.old),
+            'unpinned_described': _names(self.unpinned),
+            'unpinned_apis_described': _names(self.unpinned_apis),
+            'pinned_conductors_described': _names(self.pinned_conductors),
+            'legacy_pins': ', '.join(self.legacy_pins),
+            'first_legacy_pin': (self.legacy_pins or [None])[0],
+            'short_pins': ', '.join(self.short_pins),
+        }
+
+
+# The conditions: predicates over a View.  A step's condition may rely on
+# the rows before it not holding (first match wins).
+
+def _unpinned_while_old_alive(v):
+    return v.old and v.unpinned
+
+
+def _apis_unpinned_before_conductors(v):
+    return not v.old and v.unpinned_apis and v.pinned_conductors
+
+
+def _apis_pinned_below_newest_rpc(v):
+    return v.short_pins
+
+
+def _unseen_apis_may_be_alive(v):
+    return v.legacy_pins and not v.old
+
+
+def _no_service(v):
+    return not v.records
+
+
+def _all_old_schema_behind(v):
+    return v.old and not v.new and not v.schema_current
+
+
+def _all_old(v):
+    return v.old and not v.new
+
+
+def _old_conductors(v):
+    return v.old_conductors
+
+
+def _old_apis(v):
+    # Every older service is an API service once no conductor is.
+    return v.old
+
+
+def _all_conductors_pinned_to_unseen_apis(v):
+    return (v.pinned_conductors and v.legacy_pins
+            and not v.unpinned_conductors)
+
+
+def _all_conductors_pinned(v):
+    return v.pinned_conductors and not v.unpinned_conductors
+
+
+def _pinned_conductors(v):
+    return v.pinned_conductors
+
+
+def _pinned_apis(v):
+    # Every pinned service is an API service once no conductor is.
+    return v.pinned
+
+
+def _rows_pending(v):
+    return v.pending_rows
+
+
+def _always(v):
+    return True
+
+
+# The texts below are str.format templates over View.texts().
+
+# (condition, text): every state whose condition holds is unsafe.
+PROBLEMS = [
+    (_unpinned_while_old_alive,
+     'Unpinned while services of an older release are alive: '
+     '{unpinned_described}. Older services: {old_described}. Set '
+     '[DEFAULT]/pin_release_version = {pin} on the unpinned ones and '
+     'restart them, and unpin only once every service runs {target}.'),
+    (_apis_unpinned_before_conductors,
+     'API services unpinned before every conductor: '
+     '{unpinned_apis_described}, while {pinned_conductors_described} '
+     'are pinned. Unpin every conductor first (steps 6.1-6.2), then the '
+     'API services (6.3-6.4).'),
+]
+
+# (condition, text): every note whose condition holds.
+NOTES = [
+    (_apis_pinned_below_newest_rpc,
+     'API services pinned to {short_pins} answer 409 (nothing '
+     'done) to the requests that need RPC {newest_rpc}: node trait '
+     'changes, VIFs, node validate and boot device. They work once every '
+     'conductor and then the API services are unpinned (steps 6.1-6.4).'),
+    (_unseen_apis_may_be_alive,
+     'ironic-api services of release {legacy_pins} do not report '
+     'themselves: make sure none is still running.'),
+]
+
+_UNPIN_CONDUCTORS = ('Unpin conductor(s) {pinned_conductor_names} one at a '
+                     'time: remove [DEFAULT]/pin_release_version and '
+                     'restart.')
+
+Step = collections.namedtuple(
+    'Step', ['condition', 'step', 'next_step', 'in_progress'])
+
+# The steps of the rolling upgrade, latest state last: the first row
+# whose condition holds is the step the deployment is in.
+STEPS = [
+    Step(_no_service,
+         'no service alive', 'Start the services.', False),
+    Step(_all_old_schema_behind,
+         '0: every service runs an older release',
+         'Step 2: run "ironic-dbsync upgrade" with release {target} '
+         'while the services keep running.', True),
+    Step(_all_old,
+         '2: the schema is upgraded; every service runs an older release',
+         'Step 4.1: restart one conductor on release {target} with '
+         '[DEFAULT]/pin_release_version = {pin}.', True),
+    Step(_old_conductors,
+         '4: conductors being upgraded',
+         'Upgrade conductor(s) {old_conductor_names} to release '
+         '{target} with [DEFAULT]/pin_release_version = {pin}, one at '
+         'a time.', True),
+    Step(_old_apis,
+         '5: API services being upgraded',
+         'Upgrade ironic-api {old_names} to release {target} with '
+         '[DEFAULT]/pin_release_version = {pin}, one at a time.', True),
+    # 4.2 to 5.2 look the same: old API services are not seen.
+    Step(_all_conductors_pinned_to_unseen_apis,
+         '5: every conductor runs {target}, pinned; API services of '
+         'release {legacy_pins} cannot be seen',
+         'Upgrade every ironic-api still on release {legacy_pins} '
+         'to {target} with [DEFAULT]/pin_release_version = '
+         '{first_legacy_pin}, one at a time; once none is left, unpin '
+         'conductor(s) {pinned_conductor_names} one at a time.', True),
+    Step(_all_conductors_pinned,
+         '5.2: every service runs {target}, pinned',
+         _UNPIN_CONDUCTORS, True),
+    Step(_pinned_conductors,
+         '6.1: conductors being unpinned',
+         _UNPIN_CONDUCTORS, True),
+    Step(_pinned_apis,
+         '6.3: API services being unpinned',
+         'Unpin ironic-api {pinned_names} one at a time: remove '
+         '[DEFAULT]/pin_release_version and restart.', True),
+    Step(_rows_pending,
+         '7: every service runs {target} unpinned',
+         'Run "ironic-dbsync online_data_migrations" until it exits 0 '
+         '({pending_rows:d} row(s) are not at their latest object '
+         'version); the next upgrade needs it.', True),
+    Step(_always,
+         'done: every service runs {target} unpinned',
+         'None: the deployment is ready for the next upgrade.', False),
+]
+
+
 def assess(records, own_release, schema_current=True, pending_rows=0):
-    """The state of the deployment.
+    """The state of the deployment: the first row of ``STEPS`` that holds,
+    with every row of ``PROBLEMS`` and ``NOTES`` that holds.
 
     :param records: a ``Record`` per live service.
     :param own_release: the release of the code assessing (ironic-status).
@@ -96,114 +321,13 @@ def assess(records, own_release, schema_current=True, pending_rows=0):
     :param pending_rows: object rows not at their latest version.
     :returns: an ``Assessment``; ``problems`` lists the unsafe states.
     """
-    target = max([own_release] + [r.release for r in records if r.release],
-                 key=_vt)
-    old = [r for r in records if is_older(r, target)]
-    new = [r for r in records if not is_older(r, target)]
-    pinned = [r for r in new if effective_pin(r)]
-    unpinned = [r for r in new if not effective_pin(r)]
-    pin = _pin_to_use(old, target)
-    problems, notes = [], []
-
-    def of(kind, rs):
-        return [r for r in rs if r.service_type == kind]
-
-    if old and unpinned:
-        problems.append(
-            'Unpinned while services of an older release are alive: %s. '
-            'Older services: %s. Set [DEFAULT]/pin_release_version = %s on '
-            'the unpinned ones and restart them, and unpin only once '
-            'every service runs %s.' % (_names(unpinned), _names(old), pin,
-                                        target))
-    if not old and of(API, unpinned) and of(CONDUCTOR, pinned):
-        problems.append(
-            'API services unpinned before every conductor: %s, while %s '
-            'are pinned. Unpin every conductor first (steps 6.1-6.2), '
-            'then the API services (6.3-6.4).'
-            % (_names(of(API, unpinned)), _names(of(CONDUCTOR, pinned))))
-    legacy_pins = sorted({r.pin for r in pinned
-                          if _vt(r.pin) < _vt(FIRST_REPORTING_RELEASE)})
-    newest_rpc = release_mappings.RELEASE_MAPPING['master']['rpc']
-    short_pins = sorted({r.pin for r in of(API, pinned)
-                         if _vt((release_mappings.get_release(r.pin)
-                                 or {'rpc': newest_rpc})['rpc'])
-                         < _vt(newest_rpc)})
-    if short_pins:
-        notes.append('API services pinned to %s answer 409 (nothing done) '
-                     'to the requests that need RPC %s: node trait changes, '
-                     'VIFs, node validate and boot device. They work once '
-                     'every conductor and then the API services are '
-                     'unpinned (steps 6.1-6.4).'
-                     % (', '.join(short_pins), newest_rpc))
-    if legacy_pins and not old:
-        notes.append('ironic-api services of release %s do not report '
-                     'themselves: make sure none is still running.'
-                     % ', '.join(legacy_pins))
-
-    if not records:
-        step, next_step, busy = ('no service alive', 'Start the services.',
-                                 False)
-    elif old and not new:
-        if not schema_current:
-            step = '0: every service runs an older release'
-            next_step = ('Step 2: run "ironic-dbsync upgrade" with release '
-                         '%s while the services keep running.' % target)
-        else:
-            step = '2: the schema is upgraded; every service runs an older ' \
-                   'release'
-            next_step = ('Step 4.1: restart one conductor on release %s '
-                         'with [DEFAULT]/pin_release_version = %s.'
-                         % (target, pin))
-        busy = True
-    elif of(CONDUCTOR, old):
-        step = '4: conductors being upgraded'
-        next_step = ('Upgrade conductor(s) %s to release %s with '
-                     '[DEFAULT]/pin_release_version = %s, one at a time.'
-                     % (', '.join(r.name for r in of(CONDUCTOR, old)),
-                        target, pin))
-        busy = True
-    elif old:
-        step = '5: API services being upgraded'
-        next_step = ('Upgrade ironic-api %s to release %s with '
-                     '[DEFAULT]/pin_release_version = %s, one at a time.'
-                     % (', '.join(r.name for r in old), target, pin))
-        busy = True
-    elif of(CONDUCTOR, pinned) and legacy_pins and not of(
-            CONDUCTOR, unpinned):
-        # 4.2 to 5.2 look the same: old API services are not seen.
-        step = ('5: every conductor runs %s, pinned; API services of '
-                'release %s cannot be seen' % (target,
-                                               ', '.join(legacy_pins)))
-        next_step = ('Upgrade every ironic-api still on release %s to %s '
-                     'with [DEFAULT]/pin_release_version = %s, one at a '
-                     'time; once none is left, unpin conductor(s) %s one '
-                     'at a time.' % (', '.join(legacy_pins), target,
-                                     legacy_pins[0], ', '.join(
-                                         r.name for r in
-                                         of(CONDUCTOR, pinned))))
-        busy = True
-    elif of(CONDUCTOR, pinned):
-        step = ('5.2: every service runs %s, pinned' % target
-                if not of(CONDUCTOR, unpinned) else
-                '6.1: conductors being unpinned')
-        next_step = ('Unpin conductor(s) %s one at a time: remove '
-                     '[DEFAULT]/pin_release_version and restart.'
-                     % ', '.join(r.name for r in of(CONDUCTOR, pinned)))
-        busy = True
-    elif pinned:
-        step = '6.3: API services being unpinned'
-        next_step = ('Unpin ironic-api %s one at a time: remove '
-                     '[DEFAULT]/pin_release_version and restart.'
-                     % ', '.join(r.name for r in pinned))
-        busy = True
-    elif pending_rows:
-        step = '7: every service runs %s unpinned' % target
-        next_step = ('Run "ironic-dbsync online_data_migrations" until it '
-                     'exits 0 (%d row(s) are not at their latest object '
-                     'version); the next upgrade needs it.' % pending_rows)
-        busy = True
-    else:
-        step = 'done: every service runs %s unpinned' % target
-        next_step = 'None: the deployment is ready for the next upgrade.'
-        busy = False
-    return Assessment(step, target, next_step, problems, notes, busy)
+    view = View(records, own_release, schema_current, pending_rows)
+    texts = view.texts()
+    problems = [text.format_map(texts) for holds, text in PROBLEMS
+                if holds(view)]
+    notes = [text.format_map(texts) for holds, text in NOTES
+             if holds(view)]
+    step = next(row for row in STEPS if row.condition(view))
+    return Assessment(step.step.format_map(texts), view.target,
+                      step.next_step.format_map(texts), problems, notes,
+                      step.in_progress)

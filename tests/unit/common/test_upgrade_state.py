@@ -111,3 +111,94 @@ def test_pinned_apis_note_the_requests_they_refuse():
     assert note and 'pinned to 2.0' in note[0] and 'VIFs' in note[0]
     state = us.assess([cond('c1'), api('a1')], '3.0')
     assert not [n for n in state.notes if 'answer 409' in n]
+
+
+# Every row of the STEPS table, with its texts in full (two services where
+# a text lists names, to show how they are joined).
+FULL_TEXTS = [
+    ([], {}, 'no service alive', 'Start the services.'),
+    ([cond('c1', None)], {'schema_current': False},
+     '0: every service runs an older release',
+     'Step 2: run "ironic-dbsync upgrade" with release 3.0 while the '
+     'services keep running.'),
+    ([cond('c1', None)], {},
+     '2: the schema is upgraded; every service runs an older release',
+     'Step 4.1: restart one conductor on release 3.0 with '
+     '[DEFAULT]/pin_release_version = 2.0.'),
+    ([cond('c1', None), cond('c2', '2.0'), cond('c3', pin='2.0')], {},
+     '4: conductors being upgraded',
+     'Upgrade conductor(s) c1, c2 to release 3.0 with '
+     '[DEFAULT]/pin_release_version = 2.0, one at a time.'),
+    ([cond('c1', pin='2.0'), api('a1', '2.0'), api('a2', '2.0')], {},
+     '5: API services being upgraded',
+     'Upgrade ironic-api a1, a2 to release 3.0 with '
+     '[DEFAULT]/pin_release_version = 2.0, one at a time.'),
+    ([cond('c1', pin='2.0'), cond('c2', pin='1.0')], {},
+     '5: every conductor runs 3.0, pinned; API services of release 1.0, '
+     '2.0 cannot be seen',
+     'Upgrade every ironic-api still on release 1.0, 2.0 to 3.0 with '
+     '[DEFAULT]/pin_release_version = 1.0, one at a time; once none is '
+     'left, unpin conductor(s) c1, c2 one at a time.'),
+    ([cond('c1', '4.0', pin='3.0'), cond('c2', '4.0', pin='3.0')], {},
+     '5.2: every service runs 4.0, pinned',
+     'Unpin conductor(s) c1, c2 one at a time: remove '
+     '[DEFAULT]/pin_release_version and restart.'),
+    ([cond('c1'), cond('c2', pin='2.0'), cond('c3', pin='2.0')], {},
+     '6.1: conductors being unpinned',
+     'Unpin conductor(s) c2, c3 one at a time: remove '
+     '[DEFAULT]/pin_release_version and restart.'),
+    ([cond('c1'), api('a1', pin='2.0'), api('a2', pin='2.0')], {},
+     '6.3: API services being unpinned',
+     'Unpin ironic-api a1, a2 one at a time: remove '
+     '[DEFAULT]/pin_release_version and restart.'),
+    ([cond('c1')], {'pending_rows': 4},
+     '7: every service runs 3.0 unpinned',
+     'Run "ironic-dbsync online_data_migrations" until it exits 0 (4 '
+     'row(s) are not at their latest object version); the next upgrade '
+     'needs it.'),
+    ([cond('c1')], {},
+     'done: every service runs 3.0 unpinned',
+     'None: the deployment is ready for the next upgrade.'),
+]
+
+
+@pytest.mark.parametrize('records,kwargs,step,next_step', FULL_TEXTS)
+def test_the_texts_of_each_step(records, kwargs, step, next_step):
+    state = us.assess(records, '3.0', **kwargs)
+    assert (state.step, state.next_step) == (step, next_step)
+
+
+def test_every_row_of_the_table_has_a_case():
+    matched = set()
+    for records, kwargs, _, _ in FULL_TEXTS:
+        view = us.View(records, '3.0', kwargs.get('schema_current', True),
+                       kwargs.get('pending_rows', 0))
+        matched.add(next(i for i, row in enumerate(us.STEPS)
+                         if row.condition(view)))
+    assert matched == set(range(len(us.STEPS)))
+
+
+def test_the_texts_of_the_problems_and_notes():
+    state = us.assess([cond('c1', None), cond('c2'), api('a1', '2.0')],
+                      '3.0')
+    assert state.problems == [
+        'Unpinned while services of an older release are alive: conductor '
+        'c2 (release 3.0, unpinned). Older services: conductor c1 (release '
+        'before 3.0, not reporting), api a1 (release 2.0, unpinned). Set '
+        '[DEFAULT]/pin_release_version = 2.0 on the unpinned ones and '
+        'restart them, and unpin only once every service runs 3.0.']
+    state = us.assess([cond('c1', pin='2.0'), api('a1'),
+                       api('a2', pin='2.0')], '3.0')
+    assert state.problems == [
+        'API services unpinned before every conductor: api a1 (release '
+        '3.0, unpinned), while conductor c1 (release 3.0, pinned to 2.0) '
+        'are pinned. Unpin every conductor first (steps 6.1-6.2), then the '
+        'API services (6.3-6.4).']
+    assert state.notes == [
+        'API services pinned to 2.0 answer 409 (nothing done) to the '
+        'requests that need RPC %s: node trait changes, VIFs, node validate '
+        'and boot device. They work once every conductor and then the API '
+        'services are unpinned (steps 6.1-6.4).'
+        % us.release_mappings.RELEASE_MAPPING['master']['rpc'],
+        'ironic-api services of release 2.0 do not report themselves: make '
+        'sure none is still running.']
