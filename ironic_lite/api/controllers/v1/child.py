@@ -30,14 +30,14 @@ def get_parent_node(ctx, node_uuid):
 
 def get_node_for_filter(ctx, ident, from_path):
     """The node of a ``?node=`` filter or of a /v1/nodes/<n>/... path."""
-    from ironic_lite.api.controllers.v1 import node_data
+    from ironic_lite.api.controllers.v1 import node_lookup
     from ironic_lite.api import microversions as mv
     if not uuidutils.is_uuid_like(ident) and not utils.allows(
             mv.MINOR_5_NODE_NAME):
         if from_path:
             raise exception.NodeNotFound(node=ident)
         raise exception.NotAcceptable()
-    return node_data.get_node(ident)
+    return node_lookup.get_node(ident)
 
 
 def _cached(caches, kind, key, load):

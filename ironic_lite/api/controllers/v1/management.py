@@ -5,7 +5,7 @@ a node uses next, through the conductor (RPC 1.2; a pinned API refuses,
 import pecan
 
 from ironic_lite.api.controllers import base
-from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
 
 
@@ -21,8 +21,8 @@ class NodeManagementController(base.RoutedController):
 
     @pecan.expose('json')
     def get_boot_device(self, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:get_boot_device',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:get_boot_device',
+                                            self.node_ident)
         return pecan.request.rpcapi.get_boot_device(pecan.request.context,
                                                     node)
 
@@ -31,8 +31,8 @@ class NodeManagementController(base.RoutedController):
         body = utils.json_body()    # checked by api/schemas/management.py
         device = body['boot_device']
         persistent = body.get('persistent', False)
-        node = node_data.fetch_authorized('baremetal:node:set_boot_device',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:set_boot_device',
+                                            self.node_ident)
         pecan.request.rpcapi.set_boot_device(pecan.request.context, node,
                                              device, persistent=persistent)
         pecan.response.status = 204
@@ -40,8 +40,8 @@ class NodeManagementController(base.RoutedController):
 
     @pecan.expose('json')
     def supported(self, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:get_boot_device',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:get_boot_device',
+                                            self.node_ident)
         return {'supported_boot_devices':
                 pecan.request.rpcapi.get_supported_boot_devices(
                     pecan.request.context, node)}

@@ -11,8 +11,9 @@ import webob.exc
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import node_data
 from ironic_lite.api.controllers.v1 import node_list
+from ironic_lite.api.controllers.v1 import node_lookup
+from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -47,11 +48,11 @@ def _check_name(name, error):
         return
     if not utils.is_valid_logical_name(name):
         raise exception.InvalidParameterValue(err=error % name)
-    if name in node_data.RESERVED_NAMES:
+    if name in node_lookup.RESERVED_NAMES:
         raise exception.InvalidParameterValue(
             err='The word "%s" is reserved and can not be used as a node '
                 'name. Reserved words are: %s.'
-                % (name, ', '.join(node_data.RESERVED_NAMES)))
+                % (name, ', '.join(node_lookup.RESERVED_NAMES)))
 
 
 def _normalize(values, action):
@@ -90,7 +91,7 @@ def editable_document(node):
     """
     doc = {}
     for name in PATCH_ALLOWED_FIELDS:
-        value = node_data.field_value(node, name)
+        value = node_render.field_value(node, name)
         if name in ('driver_info', 'instance_info'):
             value = getattr(node, name)
         doc[name] = value
@@ -102,7 +103,7 @@ def masked_document(doc):
     doc = dict(doc)
     for name in ('driver_info', 'instance_info'):
         if isinstance(doc.get(name), dict):
-            doc[name] = node_data.mask(name, doc[name])
+            doc[name] = node_render.mask(name, doc[name])
     return doc
 
 
@@ -137,7 +138,7 @@ class NodesController(base.RoutedController):
         except ValueError:
             return
         if (len(args) > idx + 1
-                and args[idx + 1] in node_data.SUBCONTROLLER_NAMES):
+                and args[idx + 1] in node_lookup.SUBCONTROLLER_NAMES):
             raise webob.exc.HTTPNotFound()
 
     # -- sub-resources --------------------------------------------------
@@ -176,7 +177,7 @@ class NodesController(base.RoutedController):
     def validate(self, ident, **kwargs):
         """Each interface's ``result`` (and ``reason`` when False)."""
         self._not_from_chassis()
-        node = node_data.fetch_authorized('baremetal:node:validate', ident)
+        node = node_lookup.fetch_authorized('baremetal:node:validate', ident)
         return pecan.request.rpcapi.validate_driver_interfaces(
             pecan.request.context, node)
 
@@ -219,12 +220,12 @@ class NodesController(base.RoutedController):
     @pecan.expose('json')
     def get_one(self, ident, **kwargs):
         self._not_from_chassis()
-        node = node_data.fetch_authorized('baremetal:node:get', ident)
+        node = node_lookup.fetch_authorized('baremetal:node:get', ident)
         params = utils.query()
         fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
                                   not_fields=mv.NODE_LINK_FIELDS,
                                   per_field_message=True)
-        return node_data.render(node, fields)
+        return node_render.render(node, fields)
 
     @pecan.expose('json')
     def post(self, **kwargs):
@@ -256,7 +257,7 @@ class NodesController(base.RoutedController):
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url('nodes',
                                                             node.uuid)
-        return node_data.render(node)
+        return node_render.render(node)
 
     @pecan.expose('json')
     def patch(self, ident, **kwargs):
@@ -297,13 +298,13 @@ class NodesController(base.RoutedController):
                 # nothing was written; apply the patch to the new node.
                 if attempt + 1 >= _PATCH_ATTEMPTS:
                     raise
-        return node_data.render(node)
+        return node_render.render(node)
 
     def _patched_node(self, ctx, ident, patch):
         """The node read now with the patch applied (not saved), and
         {field: value read} of the fields the patch changes."""
         rules = policy.node_patch_rules(utils.patch_roots(patch))
-        node = node_data.fetch_authorized(rules[0], ident)
+        node = node_lookup.fetch_authorized(rules[0], ident)
         target = policy.node_target(node, ctx)
         for rule in rules[1:]:
             policy.authorize(rule, target, ctx)
@@ -377,7 +378,7 @@ class NodesController(base.RoutedController):
     @pecan.expose(content_type='application/json')
     def delete(self, ident, **kwargs):
         self._not_from_chassis()
-        node = node_data.fetch_authorized('baremetal:node:delete', ident)
+        node = node_lookup.fetch_authorized('baremetal:node:delete', ident)
         pecan.request.rpcapi.destroy_node(pecan.request.context, node)
         pecan.response.status = 204
         return ''

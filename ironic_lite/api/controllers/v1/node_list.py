@@ -4,7 +4,8 @@ from oslo_utils import uuidutils
 import pecan
 
 from ironic_lite.api.controllers.v1 import collection
-from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import node_provision
+from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -30,16 +31,16 @@ def _filters(params, chassis_uuid):
             filters[name] = value
     state = params.get('provision_state')
     if state is not None:
-        if state not in node_data.ALL_STATES:
+        if state not in node_provision.ALL_STATES:
             raise exception.InvalidParameterValue(
                 err='Provision state "%s" is not valid' % state)
         filters['provision_state'] = state
     fault = params.get('fault')
     if fault is not None:
-        if fault not in node_data.VALID_FAULTS:
+        if fault not in node_provision.VALID_FAULTS:
             raise exception.InvalidParameterValue(
                 err='Unrecognized fault "%s" is specified, allowed faults '
-                    'are %s' % (fault, list(node_data.VALID_FAULTS)))
+                    'are %s' % (fault, list(node_provision.VALID_FAULTS)))
         filters['fault'] = fault
     for name in ('instance_uuid', 'chassis_uuid'):
         value = params.get(name)
@@ -57,7 +58,7 @@ def _filters(params, chassis_uuid):
 
 def _by_conductor(nodes, conductor):
     """The nodes the hash ring maps to ``conductor``."""
-    return [n for n in nodes if node_data.field_value(n, 'conductor')
+    return [n for n in nodes if node_render.field_value(n, 'conductor')
             == conductor]
 
 
@@ -115,8 +116,8 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     if params.get('conductor'):
         nodes = _by_conductor(nodes, params['conductor'])
     cache = {}
-    items = [node_data.render(n, fields, sub_links=True,
-                              chassis_cache=cache) for n in nodes]
+    items = [node_render.render(n, fields, sub_links=True,
+                                chassis_cache=cache) for n in nodes]
     if 'instance_uuid' in filters:
         limit = 0
     return collection.make('nodes', items, limit, resource,

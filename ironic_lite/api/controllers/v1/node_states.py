@@ -5,7 +5,9 @@ import pecan
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import node_lookup
+from ironic_lite.api.controllers.v1 import node_provision
+from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
@@ -42,9 +44,9 @@ class NodeStatesController(base.RoutedController):
 
     @pecan.expose('json')
     def get(self, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:get_states',
-                                          self.node_ident)
-        body = {name: node_data.field_value(node, name)
+        node = node_lookup.fetch_authorized('baremetal:node:get_states',
+                                            self.node_ident)
+        body = {name: node_render.field_value(node, name)
                 for name in ('console_enabled', 'last_error', 'power_state',
                              'provision_state', 'provision_updated_at',
                              'target_power_state', 'target_provision_state',
@@ -54,8 +56,8 @@ class NodeStatesController(base.RoutedController):
 
     @pecan.expose(content_type='application/json')
     def power(self, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:set_power_state',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:set_power_state',
+                                            self.node_ident)
         body = utils.json_body()
         if not isinstance(body, dict):
             raise exception.InvalidParameterValue(
@@ -76,7 +78,7 @@ class NodeStatesController(base.RoutedController):
         if needed is None:
             raise exception.InvalidStateRequested(
                 action=target, node=self.node_ident, state=node.power_state)
-        if node.provision_state in node_data.CLEANING_STATES:
+        if node.provision_state in node_provision.CLEANING_STATES:
             raise exception.InvalidStateRequested(
                 action=target, node=self.node_ident,
                 state=node.provision_state)
@@ -86,14 +88,14 @@ class NodeStatesController(base.RoutedController):
 
     @pecan.expose(content_type='application/json')
     def provision(self, **kwargs):
-        node = node_data.fetch_authorized(
+        node = node_lookup.fetch_authorized(
             'baremetal:node:set_provision_state', self.node_ident)
         body = utils.json_body()
         if not isinstance(body, dict) or 'target' not in body:
             raise exception.InvalidParameterValue(
                 err='"target" is a required property of the body.')
         target = body['target']
-        node_data.check_provision_request(node, target, body)
+        node_provision.check_provision_request(node, target, body)
         rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
         if target in ('active', 'deploy', 'rebuild'):
             rpcapi.do_node_deploy(ctx, node, rebuild=(target == 'rebuild'),
@@ -115,7 +117,7 @@ class NodeMaintenanceController(base.RoutedController):
         self.node_ident = node_ident
 
     def _set(self, rule, maintenance, reason):
-        node = node_data.fetch_authorized(rule, self.node_ident)
+        node = node_lookup.fetch_authorized(rule, self.node_ident)
         node.maintenance = maintenance
         node.maintenance_reason = reason
         if not maintenance:

@@ -14,7 +14,7 @@ import pecan
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import trait as trait_schema
@@ -55,13 +55,13 @@ class NodeTraitsController(base.RoutedController):
 
     @pecan.expose('json')
     def get_all(self, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:traits:list',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:traits:list',
+                                            self.node_ident)
         return {'traits': node.traits.get_trait_names()
                 if node.traits is not None else []}
 
     def _write(self, rule, method, *args, **kwargs):
-        node = node_data.fetch_authorized(rule, self.node_ident)
+        node = node_lookup.fetch_authorized(rule, self.node_ident)
         getattr(pecan.request.rpcapi, method)(pecan.request.context, node,
                                               *args, **kwargs)
         pecan.response.status = 204

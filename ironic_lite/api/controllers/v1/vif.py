@@ -8,7 +8,7 @@ from oslo_utils import uuidutils
 import pecan
 
 from ironic_lite.api.controllers import base
-from ironic_lite.api.controllers.v1 import node_data
+from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
@@ -47,24 +47,24 @@ class NodeVifsController(base.RoutedController):
 
     @pecan.expose('json')
     def get_all(self, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:vif:list',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:vif:list',
+                                            self.node_ident)
         return {'vifs': pecan.request.rpcapi.vif_list(
             pecan.request.context, node)}
 
     @pecan.expose(content_type='application/json')
     def post(self, **kwargs):
         vif = _check_vif(utils.json_body())
-        node = node_data.fetch_authorized('baremetal:node:vif:attach',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:vif:attach',
+                                            self.node_ident)
         pecan.request.rpcapi.vif_attach(pecan.request.context, node, vif)
         pecan.response.status = 204
         return ''
 
     @pecan.expose(content_type='application/json')
     def delete(self, vif_id, **kwargs):
-        node = node_data.fetch_authorized('baremetal:node:vif:detach',
-                                          self.node_ident)
+        node = node_lookup.fetch_authorized('baremetal:node:vif:detach',
+                                            self.node_ident)
         pecan.request.rpcapi.vif_detach(pecan.request.context, node, vif_id)
         pecan.response.status = 204
         return ''

@@ -1,11 +1,12 @@
-"""Nodes as the API shows them: lookup with policy, rendering, and the
-provision-state facts the API checks before asking a conductor.
+"""A node as the API shows it: the body at the request's version, each
+field's API value, and the masking of the secret-bearing fields for a
+caller who may not see them.
 
-The state names are Ironic's (``ironic/common/states.py``).
+What a body holds at a version is worked out once per request (a list
+renders many bodies the same way).
 """
 
 from oslo_utils import strutils
-from oslo_utils import uuidutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
 import pecan
@@ -16,62 +17,8 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
-from ironic_lite.common import states
 from ironic_lite import objects
 
-# -- provision states (the values and the machine are common/states.py) ----
-ALL_STATES = states.STABLE_STATES + states.UNSTABLE_STATES + tuple(
-    states.FAILURE_STATES)
-CLEANING_STATES = (states.CLEANING, states.CLEANWAIT)
-VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure')
-# Verbs the conductor RPC API of release 1.0 carries out.
-SUPPORTED_VERBS = ('manage', 'provide', 'inspect', 'abort', 'adopt',
-                   'active', 'deploy', 'rebuild', 'deleted', 'undeploy')
-
-# Ironic's NodesController reserved words: its sub-controller attributes
-# (alphabetical) then its custom actions, in this order in the message.
-RESERVED_NAMES = ('maintenance', 'management', 'states', 'vendor_passthru',
-                  'detail', 'validate')
-# Path segments Ironic routes to a node sub-controller: /v1/nodes/<one of
-# these> is a plain 404 (never a node lookup).
-SUBCONTROLLER_NAMES = ('ports', 'portgroups', 'vifs', 'volume', 'traits',
-                       'bios', 'allocation', 'history', 'inventory')
-
-
-# -- lookup ------------------------------------------------------------------
-
-def get_node(ident):
-    """A node by UUID, or by name from 1.5; 404 when there is none."""
-    ctx = pecan.request.context
-    if ident.endswith('.json'):
-        ident = ident[:-len('.json')]
-    if uuidutils.is_uuid_like(ident):
-        return objects.Node.get_by_uuid(ctx, ident)
-    if not utils.allows(mv.MINOR_5_NODE_NAME):
-        raise exception.NodeNotFound(node=ident)
-    if not utils.is_valid_logical_name(ident):
-        raise exception.InvalidUuidOrName(name=ident)
-    return objects.Node.get_by_name(ctx, ident)
-
-
-def fetch_authorized(rule, ident):
-    """The node, after checking ``rule`` for the caller.
-
-    A caller who may not even see the node gets the same 404 as for a
-    node that does not exist (as Ironic does); one who may see it but not
-    do ``rule`` gets a 403.
-    """
-    ctx = pecan.request.context
-    node = get_node(ident)
-    target = policy.node_target(node, ctx)
-    if not policy.check(rule, target, ctx):
-        if not policy.check('baremetal:node:get', target, ctx):
-            raise exception.NodeNotFound(node=ident)
-        raise exception.HTTPForbidden(resource=rule)
-    return node
-
-
-# -- rendering ---------------------------------------------------------------
 
 def _conductor(node):
     try:
@@ -236,72 +183,3 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
         args = node.uuid if sub == 'links' else '%s/%s' % (node.uuid, sub)
         body[sub] = link.self_and_bookmark_at(url, 'nodes', args)
     return body
-
-
-# -- provisioning checks -----------------------------------------------------
-
-def check_provision_request(node, target, body):
-    """The checks of PUT .../states/provision, in Ironic's order.
-
-    :raises: NotAcceptable (406) for a verb newer than the request;
-        NodeInMaintenance (400) for active/rebuild of a node in maintenance;
-        InvalidStateRequested (400) when the node's state does not allow
-        the verb (whether or not the node is locked);
-        InvalidParameterValue (400) for extra keys that do not go with the
-        verb, or a verb ironic-lite does not carry out.
-    """
-    needed = mv.PROVISION_VERB_MIN_VERSION.get(target)
-    if needed is not None and not utils.allows(needed):
-        raise exception.NotAcceptable()
-    if target in ('active', 'rebuild') and node.maintenance:
-        raise exception.NodeInMaintenance(op='provisioning', node=node.uuid)
-    event = states.VERBS.get(target, target)
-    if not isinstance(target, str) or not states.is_actionable(
-            node.provision_state, event):
-        # Refused from the state alone, before any lock or RPC (a node
-        # still locked by its last step does not turn this into a 409).
-        raise exception.InvalidStateRequested(
-            action=target, node=node.uuid, state=node.provision_state)
-    if body.get('configdrive'):
-        allowed = ['active']
-        if utils.allows(mv.MINOR_35_REBUILD_CONFIG_DRIVE):
-            allowed.append('rebuild')
-        if target not in allowed:
-            raise exception.InvalidParameterValue(
-                err='Adding a config drive is only supported when setting '
-                    'provision state to %s' % ', '.join(allowed))
-        if isinstance(body['configdrive'], dict) and not utils.allows(
-                mv.MINOR_56_BUILD_CONFIGDRIVE):
-            raise exception.InvalidParameterValue(
-                err='Providing a JSON object for configdrive is only '
-                    'supported starting with API version 1.%d'
-                    % mv.MINOR_56_BUILD_CONFIGDRIVE)
-    if body.get('disable_ramdisk') is not None:
-        if not utils.allows(mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
-            raise exception.NotAcceptable()
-    if body.get('clean_steps') and target != 'clean':
-        raise exception.InvalidParameterValue(
-            err='"clean_steps" is only valid when setting target provision '
-                'state to clean')
-    if body.get('deploy_steps') is not None and not utils.allows(
-            mv.MINOR_69_DEPLOY_STEPS):
-        raise exception.NotAcceptable()
-    if body.get('rescue_password') is not None and target != 'rescue':
-        raise exception.InvalidParameterValue(
-            err='"rescue_password" is only valid when setting target '
-                'provision state to rescue')
-    if (target == 'abort' and node.provision_state == 'inspect wait'
-            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
-        raise exception.NotAcceptable()
-    if target == 'rescue' and not (body.get('rescue_password') or '').strip():
-        raise exception.InvalidParameterValue(
-            err='A non-empty "rescue_password" is required when setting '
-                'target provision state to rescue')
-    if target == 'clean' and not body.get('clean_steps'):
-        raise exception.InvalidParameterValue(
-            err='"clean_steps" is required when setting target provision '
-                'state to clean')
-    if target not in SUPPORTED_VERBS:
-        raise exception.InvalidParameterValue(
-            err='The provisioning action "%s" is not supported by this '
-                'service (ironic-lite).' % target)
