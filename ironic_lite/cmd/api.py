@@ -4,7 +4,8 @@ import sys
 
 from ironic_lite.api import app
 from ironic_lite.common import config
-from ironic_lite.common import service
+from ironic_lite.common import launcher
+from ironic_lite.common import service_reporter
 from ironic_lite.common import wsgi
 from ironic_lite import conf
 
@@ -27,14 +28,14 @@ def api_service():
 
 def api_reporter():
     """The API's record in the services table: named host:port."""
-    return service.ServiceReporter(
+    return service_reporter.ServiceReporter(
         'api', '%s:%s' % (CONF.host, CONF.api.port))
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
-    return service.run([api_reporter(), api_service()])
+    return launcher.run([api_reporter(), api_service()])
 
 
 if __name__ == '__main__':

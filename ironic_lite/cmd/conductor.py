@@ -3,7 +3,9 @@
 import sys
 
 from ironic_lite.common import config
-from ironic_lite.common import service
+from ironic_lite.common import launcher
+from ironic_lite.common import rpc_service
+from ironic_lite.common import service_reporter
 from ironic_lite.conductor import manager
 
 
@@ -11,8 +13,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-conductor')
     conductor = manager.ConductorManager()
-    return service.run([service.ServiceReporter('conductor', conductor.host),
-                        service.RPCService(conductor)])
+    return launcher.run([
+        service_reporter.ServiceReporter('conductor', conductor.host),
+        rpc_service.RPCService(conductor)])
 
 
 if __name__ == '__main__':

@@ -13,8 +13,10 @@ from oslo_config import cfg
 
 from ironic_lite.cmd import api
 from ironic_lite.common import config
+from ironic_lite.common import launcher
 from ironic_lite.common import rpc
-from ironic_lite.common import service
+from ironic_lite.common import rpc_service
+from ironic_lite.common import service_reporter
 from ironic_lite.conductor import manager
 from ironic_lite import conf
 from ironic_lite.db import migration
@@ -50,13 +52,14 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parse_args(argv)
     migration.upgrade()
-    conductor = service.RPCService(manager.ConductorManager())
+    conductor = rpc_service.RPCService(manager.ConductorManager())
     # The conductor starts first and stops last: the API never routes a
     # request to a conductor that is not listening.  Each is recorded in
     # the services table before it starts and marked offline after it
     # stops.
-    return service.run([
-        service.ServiceReporter('conductor', conductor.host), conductor,
+    return launcher.run([
+        service_reporter.ServiceReporter('conductor', conductor.host),
+        conductor,
         api.api_reporter(), api.api_service()])
 
 

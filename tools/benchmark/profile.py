@@ -54,14 +54,14 @@ def profile_operations(config_file, info, reps=20, top=25):
 
     from ironic_lite.common import config
     from ironic_lite.common import rpc
-    from ironic_lite.common import service
+    from ironic_lite.common import rpc_service
     from ironic_lite.conductor import manager
     from ironic_lite.api import app as api_app
     from tools.benchmark import measure
 
     rpc.set_default_transport_url('fake://')
     config.parse_args(['--config-file', config_file], prog='benchmark')
-    conductor = service.RPCService(manager.ConductorManager())
+    conductor = rpc_service.RPCService(manager.ConductorManager())
     conductor.start()
     wsgi = api_app.setup_app()
     counter = iter(range(10 ** 6))

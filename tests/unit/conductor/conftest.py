@@ -10,7 +10,7 @@ import pytest
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import hash_ring
 from ironic_lite.common import rpc
-from ironic_lite.common import service
+from ironic_lite.common import rpc_service
 from ironic_lite import conf
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpcapi
@@ -74,7 +74,7 @@ class Conductor(object):
 
     def __init__(self, host=HOST):
         self.manager = manager.ConductorManager(host=host)
-        self.service = service.RPCService(self.manager)
+        self.service = rpc_service.RPCService(self.manager)
         self.stopped = False
 
     def start(self):

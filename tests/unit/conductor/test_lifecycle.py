@@ -11,7 +11,7 @@ from oslo_utils import timeutils
 import pytest
 
 from ironic_lite.common import exception
-from ironic_lite.common import service
+from ironic_lite.common import launcher
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
@@ -209,7 +209,7 @@ def test_run_stops_on_sigterm():
         def stop(self):
             events.append('stop')
 
-    assert service.run([Svc()]) == 0
+    assert launcher.run([Svc()]) == 0
     assert events == ['start', 'stop']
 
 
@@ -222,7 +222,7 @@ def test_run_with_real_conductor_on_sigint(context):
         original_start()
         threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
     svc.start = start
-    assert service.run([svc]) == 0
+    assert launcher.run([svc]) == 0
     row = objects.Conductor.get_by_hostname(context, conftest.HOST,
                                             online=False)
     assert not row.online
@@ -235,7 +235,7 @@ def test_run_returns_1_when_start_fails():
 
         def stop(self):
             pass
-    assert service.run([Broken()]) == 1
+    assert launcher.run([Broken()]) == 1
 
 
 def test_unknown_hardware_type_refuses_to_start(config, database):

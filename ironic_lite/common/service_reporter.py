@@ -1,0 +1,110 @@
+"""This process in the services table: its release, its pin, a heartbeat.
+
+``ServiceReporter`` is a *service* of the launcher (``common/launcher.py``)
+started before the service it reports on and stopped after it.  It is
+also where an unpinned start is refused while services of an older
+release are alive (``common/upgrade_state.py`` says which ones are).
+"""
+
+import threading
+
+from oslo_log import log as logging
+
+from ironic_lite.common import context as ir_context
+from ironic_lite.common import exception
+from ironic_lite.common import upgrade_state
+from ironic_lite import conf
+from ironic_lite import objects
+from ironic_lite.objects import service as service_obj
+from ironic_lite import version
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+class ServiceReporter(object):
+    """Records this process in the services table, with a heartbeat.
+
+    Started before the service it reports on and stopped after it.
+    ``start`` first refuses (``ServiceStartRefused``) to run a service
+    unpinned while services of an older release are alive, unless
+    ``[DEFAULT]/allow_unsafe_unpin`` is set; then it records the process
+    (type, name, host, release, pin) and refreshes that record every
+    ``[DEFAULT]/report_interval`` seconds.  ``stop`` marks it offline.
+    """
+
+    def __init__(self, service_type, name):
+        self.service_type = service_type
+        self.name = name
+        self._context = ir_context.get_admin_context()
+        self._stop = threading.Event()
+        self._thread = None
+        self._service = None
+
+    def start(self):
+        objects.register_all()
+        self.check_unpin_is_safe()
+        self._report()
+        self._thread = threading.Thread(
+            target=self._loop, name='service-report', daemon=True)
+        self._thread.start()
+
+    def check_unpin_is_safe(self):
+        """Refuse an unpinned start while older releases are alive."""
+        pin = CONF.pin_release_version
+        if pin and pin != version.RELEASE:
+            return
+        try:
+            records = service_obj.deployment_records(self._context)
+        except Exception as err:
+            # A database that is down (or not upgraded yet) must not keep
+            # a service from starting: it answers 503 until the database
+            # is back, as before.
+            LOG.warning('Could not read the services table to check that '
+                        'no older release is alive (%s); starting anyway',
+                        err)
+            return
+        blockers = upgrade_state.unpin_blockers(
+            records, version.RELEASE, own=(self.service_type, self.name))
+        if not blockers:
+            return
+        names = '; '.join(upgrade_state.describe(r) for r in blockers)
+        if CONF.allow_unsafe_unpin:
+            LOG.warning('Starting %s %s unpinned although older services '
+                        'are alive ([DEFAULT]/allow_unsafe_unpin): %s',
+                        self.service_type, self.name, names)
+            return
+        raise exception.ServiceStartRefused(reason=(
+            'Refusing to start %(type)s %(name)s of release %(rel)s without '
+            '[DEFAULT]/pin_release_version: services of an older release '
+            'are alive and could not read what it writes and sends: '
+            '%(names)s. Set pin_release_version = %(pin)s until every '
+            'service runs %(rel)s (see "ironic-status upgrade check"), or '
+            'set [DEFAULT]/allow_unsafe_unpin = true if those services '
+            'are in fact gone.' % {
+                'type': self.service_type, 'name': self.name,
+                'rel': version.RELEASE, 'names': names,
+                'pin': upgrade_state.previous_release(version.RELEASE)}))
+
+    def _report(self):
+        try:
+            self._service = objects.Service.report(
+                self._context, self.service_type, self.name, CONF.host)
+        except Exception:
+            LOG.warning('Could not record %s %s in the services table',
+                        self.service_type, self.name, exc_info=True)
+
+    def _loop(self):
+        while not self._stop.wait(CONF.report_interval):
+            self._report()
+
+    def stop(self, timeout=None):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        if self._service is not None:
+            try:
+                self._service.stop()
+            except Exception:
+                LOG.warning('Could not mark %s %s offline',
+                            self.service_type, self.name, exc_info=True)
