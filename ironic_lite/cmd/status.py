@@ -12,12 +12,12 @@ from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import service_reporter
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
 from ironic_lite import objects
 from ironic_lite.objects import migrations as obj_migrations
-from ironic_lite.objects import service as service_obj
 from ironic_lite import version
 
 CONF = conf.CONF
@@ -114,7 +114,7 @@ class Checks(upgradecheck.UpgradeCommands):
         if not db_migration.has_tables():
             return Result(Code.SUCCESS, 'The database has no tables yet.')
         schema_current = db_migration.version() == db_migration.head()
-        records = service_obj.deployment_records(
+        records = service_reporter.deployment_records(
             ir_context.get_admin_context())
         pending = sum(obj_migrations.rows_not_at_latest().values()) \
             if schema_current else 0

@@ -1,9 +1,11 @@
-"""This process in the services table: its release, its pin, a heartbeat.
+"""The services table as the rolling upgrade reads and writes it.
 
-``ServiceReporter`` is a *service* of the launcher (``common/launcher.py``)
-started before the service it reports on and stopped after it.  It is
-also where an unpinned start is refused while services of an older
-release are alive (``common/upgrade_state.py`` says which ones are).
+``ServiceReporter`` records this process (its release, its pin, a
+heartbeat); it is a *service* of the launcher (``common/launcher.py``),
+started before the service it reports on and stopped after it, and it
+refuses an unpinned start while services of an older release are alive.
+``deployment_records`` is every live service as ``common/upgrade_state.py``
+assesses it: what that check reads, and ``ironic-status upgrade check``.
 """
 
 import threading
@@ -15,6 +17,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite import objects
+from ironic_lite.objects import conductor as conductor_obj
 from ironic_lite.objects import service as service_obj
 from ironic_lite import version
 
@@ -55,7 +58,7 @@ class ServiceReporter(object):
         if pin and pin != version.RELEASE:
             return
         try:
-            records = service_obj.deployment_records(self._context)
+            records = deployment_records(self._context)
         except Exception as err:
             # A database that is down (or not upgraded yet) must not keep
             # a service from starting: it answers 503 until the database
@@ -108,3 +111,23 @@ class ServiceReporter(object):
             except Exception:
                 LOG.warning('Could not mark %s %s offline',
                             self.service_type, self.name, exc_info=True)
+
+
+def deployment_records(context):
+    """An ``upgrade_state.Record`` for every live service: those in the
+    services table, and conductors of releases that did not report.
+
+    On the previous release's schema (no services table yet, before
+    "ironic-dbsync upgrade") every live conductor is one of those.
+    """
+    if not service_obj.Service.table_exists():
+        return [upgrade_state.Record(upgrade_state.CONDUCTOR, c.hostname,
+                                     None, None)
+                for c in conductor_obj.Conductor.list_active(
+                    context, CONF.conductor.heartbeat_timeout)]
+    records = [upgrade_state.Record(s.service_type, s.name, s.release, s.pin)
+               for s in service_obj.Service.list_alive(context)]
+    records.extend(upgrade_state.Record(upgrade_state.CONDUCTOR, host, None,
+                                        None)
+                   for host in service_obj.Service.silent_conductor_hosts())
+    return records

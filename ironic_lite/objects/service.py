@@ -80,6 +80,12 @@ class Service(base.IronicObject):
                 for row in rows}
 
     @staticmethod
+    def table_exists():
+        """Whether the schema has the services table: not yet on the
+        schema of a release before 3.0 (before "ironic-dbsync upgrade")."""
+        return db_migration.has_table(models.Service.__tablename__)
+
+    @staticmethod
     def silent_conductor_hosts(interval=None):
         """Host names of alive conductors that have no services row: they
         run a release older than 3.0, which did not report itself."""
@@ -90,23 +96,3 @@ class Service(base.IronicObject):
         reported = {row.name for row in db_service.get_services_by_name(
             upgrade_state.CONDUCTOR, alive)}
         return sorted(alive - reported)
-
-
-def deployment_records(context):
-    """An ``upgrade_state.Record`` for every live service: those in the
-    services table, and conductors of releases that did not report.
-
-    On the previous release's schema (no services table yet, before
-    "ironic-dbsync upgrade") every live conductor is one of those.
-    """
-    if not db_migration.has_table(models.Service.__tablename__):
-        return [upgrade_state.Record(upgrade_state.CONDUCTOR, row.hostname,
-                                     None, None)
-                for row in db_conductor.get_active_conductors(
-                    CONF.conductor.heartbeat_timeout)]
-    records = [upgrade_state.Record(s.service_type, s.name, s.release, s.pin)
-               for s in Service.list_alive(context)]
-    records.extend(upgrade_state.Record(upgrade_state.CONDUCTOR, host, None,
-                                        None)
-                   for host in Service.silent_conductor_hosts())
-    return records
