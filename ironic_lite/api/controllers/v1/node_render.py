@@ -19,15 +19,7 @@ from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
 from ironic_lite import objects
 
-
-def _conductor(node):
-    try:
-        return hash_ring.RING_MANAGER.get_host(
-            pecan.request.context, node.uuid, node.driver,
-            node.conductor_group)
-    except exception.IronicException:
-        return None
-
+# -- masking -----------------------------------------------------------------
 
 SECRET = '******'
 
@@ -77,57 +69,112 @@ def mask(name, value):
     return value if _shows_secrets(rule) else masker(value)
 
 
-def field_value(node, name, chassis_cache=None):
-    """The API value of one node field."""
-    if name == 'chassis_uuid':
-        if node.chassis_id is None:
-            return None
-        cache = chassis_cache if chassis_cache is not None else {}
-        if node.chassis_id not in cache:
-            cache[node.chassis_id] = objects.Chassis.get(
-                pecan.request.context, node.chassis_id).uuid
-        return cache[node.chassis_id]
-    if name == 'conductor':
-        return _conductor(node)
-    if name == 'traits':
-        if not node.obj_attr_is_set('traits') or node.traits is None:
-            return []
-        return node.traits.get_trait_names()
-    if name == 'allocation_uuid':
+# -- the API value of each field ---------------------------------------------
+#
+# Each function takes the node and the chassis UUIDs a list has already
+# looked up ({chassis id: uuid}, shared by the bodies of one list).
+
+def _chassis_uuid(node, chassis_cache):
+    if node.chassis_id is None:
         return None
-    value = getattr(node, name)
-    if name == 'provision_state':
-        if value == 'available' and not utils.allows(
-                mv.MINOR_2_AVAILABLE_STATE):
-            return None
-        if value == 'inspect wait' and not utils.allows(
-                mv.MINOR_39_INSPECT_WAIT):
-            return 'inspecting'
-    if hasattr(value, 'isoformat'):
-        return value.isoformat()
-    if name in _SECRETS:
-        return mask(name, value)
-    if name == 'driver_internal_info':
-        value = dict(value or {})
-        if value.get('agent_secret_token'):
-            value['agent_secret_token'] = SECRET
-        return value
-    if name == 'conductor_group':
-        return value or ''
+    cache = chassis_cache if chassis_cache is not None else {}
+    if node.chassis_id not in cache:
+        cache[node.chassis_id] = objects.Chassis.get(
+            pecan.request.context, node.chassis_id).uuid
+    return cache[node.chassis_id]
+
+
+def _conductor(node, _chassis_cache):
+    """The host the hash ring maps the node to (None when none can)."""
+    try:
+        return hash_ring.RING_MANAGER.get_host(
+            pecan.request.context, node.uuid, node.driver,
+            node.conductor_group)
+    except exception.IronicException:
+        return None
+
+
+def _traits(node, _chassis_cache):
+    if not node.obj_attr_is_set('traits') or node.traits is None:
+        return []
+    return node.traits.get_trait_names()
+
+
+def _no_allocation(_node, _chassis_cache):
+    """ironic-lite has no allocations."""
+    return None
+
+
+def _provision_state(node, _chassis_cache):
+    """The state, as a client older than the state knew it."""
+    value = node.provision_state
+    if value == 'available' and not utils.allows(
+            mv.MINOR_2_AVAILABLE_STATE):
+        return None
+    if value == 'inspect wait' and not utils.allows(
+            mv.MINOR_39_INSPECT_WAIT):
+        return 'inspecting'
     return value
 
 
-# Fields whose API value is not simply the stored one (see field_value).
-_COMPUTED = frozenset(('chassis_uuid', 'conductor', 'traits',
-                       'allocation_uuid', 'provision_state', 'driver_info',
-                       'instance_info', 'driver_internal_info',
-                       'conductor_group'))
+def _masked(name):
+    """The function showing secret-bearing field ``name`` (see mask)."""
+    def value(node, _chassis_cache):
+        return mask(name, getattr(node, name))
+    return value
+
+
+def _driver_internal_info(node, _chassis_cache):
+    value = dict(node.driver_internal_info or {})
+    if value.get('agent_secret_token'):
+        value['agent_secret_token'] = SECRET
+    return value
+
+
+def _conductor_group(node, _chassis_cache):
+    return node.conductor_group or ''
+
+
+# The fields whose API value is not simply the stored one.
+_API_VALUES = {
+    'chassis_uuid': _chassis_uuid,
+    'conductor': _conductor,
+    'traits': _traits,
+    'allocation_uuid': _no_allocation,
+    'provision_state': _provision_state,
+    'driver_info': _masked('driver_info'),
+    'instance_info': _masked('instance_info'),
+    'driver_internal_info': _driver_internal_info,
+    'conductor_group': _conductor_group,
+}
+
+
+def _stored(node, name):
+    """The stored value (a time as ISO 8601 text)."""
+    value = getattr(node, name)
+    if hasattr(value, 'isoformat'):
+        return value.isoformat()
+    return value
+
+
+def field_value(node, name, chassis_cache=None):
+    """The API value of one node field."""
+    compute = _API_VALUES.get(name)
+    if compute is None:
+        return _stored(node, name)
+    return compute(node, chassis_cache)
+
+
+# -- the body ----------------------------------------------------------------
+
+# How render takes a field: as stored, a stored time as ISO 8601 text, or
+# through field_value.
 _PLAIN, _TIME, _COMPUTE = range(3)
 _MISSING = object()
 
 
 def _kind(name):
-    if name in _COMPUTED or name not in objects.Node.fields:
+    if name in _API_VALUES or name not in objects.Node.fields:
         return _COMPUTE
     if isinstance(objects.Node.fields[name], ovo_fields.DateTimeField):
         return _TIME
