@@ -6,6 +6,8 @@ The state names are Ironic's (``ironic/common/states.py``); the values and
 the state machine are ``common/states.py``.
 """
 
+import collections
+
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
@@ -20,6 +22,127 @@ SUPPORTED_VERBS = ('manage', 'provide', 'inspect', 'abort', 'adopt',
                    'active', 'deploy', 'rebuild', 'deleted', 'undeploy')
 
 
+# A provision request: the node as read, the verb asked ("target") and the
+# whole body (its other keys go with some verbs only).
+_Request = collections.namedtuple('_Request', 'node target body')
+
+
+def _verb_too_new(req):
+    """406 for a verb newer than the request."""
+    needed = mv.PROVISION_VERB_MIN_VERSION.get(req.target)
+    if needed is not None and not utils.allows(needed):
+        raise exception.NotAcceptable()
+
+
+def _deploying_in_maintenance(req):
+    if req.target in ('active', 'rebuild') and req.node.maintenance:
+        raise exception.NodeInMaintenance(op='provisioning',
+                                          node=req.node.uuid)
+
+
+def _not_allowed_in_state(req):
+    """Refused from the state alone, before any lock or RPC (a node still
+    locked by its last step does not turn this into a 409)."""
+    node, target = req.node, req.target
+    event = states.VERBS.get(target, target)
+    if not isinstance(target, str) or not states.is_actionable(
+            node.provision_state, event):
+        raise exception.InvalidStateRequested(
+            action=target, node=node.uuid, state=node.provision_state)
+
+
+def _configdrive_misplaced(req):
+    """A config drive goes with active (and rebuild from 1.35), as a JSON
+    object from 1.56 only."""
+    if not req.body.get('configdrive'):
+        return
+    allowed = ['active']
+    if utils.allows(mv.MINOR_35_REBUILD_CONFIG_DRIVE):
+        allowed.append('rebuild')
+    if req.target not in allowed:
+        raise exception.InvalidParameterValue(
+            err='Adding a config drive is only supported when setting '
+                'provision state to %s' % ', '.join(allowed))
+    if isinstance(req.body['configdrive'], dict) and not utils.allows(
+            mv.MINOR_56_BUILD_CONFIGDRIVE):
+        raise exception.InvalidParameterValue(
+            err='Providing a JSON object for configdrive is only '
+                'supported starting with API version 1.%d'
+                % mv.MINOR_56_BUILD_CONFIGDRIVE)
+
+
+def _disable_ramdisk_too_new(req):
+    if req.body.get('disable_ramdisk') is not None and not utils.allows(
+            mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
+        raise exception.NotAcceptable()
+
+
+def _clean_steps_misplaced(req):
+    if req.body.get('clean_steps') and req.target != 'clean':
+        raise exception.InvalidParameterValue(
+            err='"clean_steps" is only valid when setting target provision '
+                'state to clean')
+
+
+def _deploy_steps_too_new(req):
+    if req.body.get('deploy_steps') is not None and not utils.allows(
+            mv.MINOR_69_DEPLOY_STEPS):
+        raise exception.NotAcceptable()
+
+
+def _rescue_password_misplaced(req):
+    if req.body.get('rescue_password') is not None and req.target != 'rescue':
+        raise exception.InvalidParameterValue(
+            err='"rescue_password" is only valid when setting target '
+                'provision state to rescue')
+
+
+def _inspection_abort_too_new(req):
+    if (req.target == 'abort' and req.node.provision_state == 'inspect wait'
+            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
+        raise exception.NotAcceptable()
+
+
+def _rescue_password_missing(req):
+    if req.target == 'rescue' and not (
+            req.body.get('rescue_password') or '').strip():
+        raise exception.InvalidParameterValue(
+            err='A non-empty "rescue_password" is required when setting '
+                'target provision state to rescue')
+
+
+def _clean_steps_missing(req):
+    if req.target == 'clean' and not req.body.get('clean_steps'):
+        raise exception.InvalidParameterValue(
+            err='"clean_steps" is required when setting target provision '
+                'state to clean')
+
+
+def _verb_not_carried_out(req):
+    """400 for a verb Ironic knows but ironic-lite does not carry out."""
+    if req.target not in SUPPORTED_VERBS:
+        raise exception.InvalidParameterValue(
+            err='The provisioning action "%s" is not supported by this '
+                'service (ironic-lite).' % req.target)
+
+
+# Ironic's order: the first check that fails gives the error.
+_CHECKS = (
+    _verb_too_new,
+    _deploying_in_maintenance,
+    _not_allowed_in_state,
+    _configdrive_misplaced,
+    _disable_ramdisk_too_new,
+    _clean_steps_misplaced,
+    _deploy_steps_too_new,
+    _rescue_password_misplaced,
+    _inspection_abort_too_new,
+    _rescue_password_missing,
+    _clean_steps_missing,
+    _verb_not_carried_out,
+)
+
+
 def check_provision_request(node, target, body):
     """The checks of PUT .../states/provision, in Ironic's order.
 
@@ -30,58 +153,6 @@ def check_provision_request(node, target, body):
         InvalidParameterValue (400) for extra keys that do not go with the
         verb, or a verb ironic-lite does not carry out.
     """
-    needed = mv.PROVISION_VERB_MIN_VERSION.get(target)
-    if needed is not None and not utils.allows(needed):
-        raise exception.NotAcceptable()
-    if target in ('active', 'rebuild') and node.maintenance:
-        raise exception.NodeInMaintenance(op='provisioning', node=node.uuid)
-    event = states.VERBS.get(target, target)
-    if not isinstance(target, str) or not states.is_actionable(
-            node.provision_state, event):
-        # Refused from the state alone, before any lock or RPC (a node
-        # still locked by its last step does not turn this into a 409).
-        raise exception.InvalidStateRequested(
-            action=target, node=node.uuid, state=node.provision_state)
-    if body.get('configdrive'):
-        allowed = ['active']
-        if utils.allows(mv.MINOR_35_REBUILD_CONFIG_DRIVE):
-            allowed.append('rebuild')
-        if target not in allowed:
-            raise exception.InvalidParameterValue(
-                err='Adding a config drive is only supported when setting '
-                    'provision state to %s' % ', '.join(allowed))
-        if isinstance(body['configdrive'], dict) and not utils.allows(
-                mv.MINOR_56_BUILD_CONFIGDRIVE):
-            raise exception.InvalidParameterValue(
-                err='Providing a JSON object for configdrive is only '
-                    'supported starting with API version 1.%d'
-                    % mv.MINOR_56_BUILD_CONFIGDRIVE)
-    if body.get('disable_ramdisk') is not None:
-        if not utils.allows(mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
-            raise exception.NotAcceptable()
-    if body.get('clean_steps') and target != 'clean':
-        raise exception.InvalidParameterValue(
-            err='"clean_steps" is only valid when setting target provision '
-                'state to clean')
-    if body.get('deploy_steps') is not None and not utils.allows(
-            mv.MINOR_69_DEPLOY_STEPS):
-        raise exception.NotAcceptable()
-    if body.get('rescue_password') is not None and target != 'rescue':
-        raise exception.InvalidParameterValue(
-            err='"rescue_password" is only valid when setting target '
-                'provision state to rescue')
-    if (target == 'abort' and node.provision_state == 'inspect wait'
-            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
-        raise exception.NotAcceptable()
-    if target == 'rescue' and not (body.get('rescue_password') or '').strip():
-        raise exception.InvalidParameterValue(
-            err='A non-empty "rescue_password" is required when setting '
-                'target provision state to rescue')
-    if target == 'clean' and not body.get('clean_steps'):
-        raise exception.InvalidParameterValue(
-            err='"clean_steps" is required when setting target provision '
-                'state to clean')
-    if target not in SUPPORTED_VERBS:
-        raise exception.InvalidParameterValue(
-            err='The provisioning action "%s" is not supported by this '
-                'service (ironic-lite).' % target)
+    req = _Request(node, target, body)
+    for check in _CHECKS:
+        check(req)
