@@ -15,56 +15,108 @@ _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'conductor_group',
                   'owner', 'lessee', 'maintenance', 'retired', 'protected',
                   'chassis_id', 'instance_uuid', 'reservation',
                   'power_state')
-_IN_FILTERS = ('provision_state', 'uuid_in', 'id_in', 'reserved_by_any_of')
+# Filters of get_node_list() (a list, or one string) and the column whose
+# value must be in it.
+_IN_FILTERS = {'provision_state': 'provision_state', 'uuid_in': 'uuid',
+               'id_in': 'id', 'reserved_by_any_of': 'reservation'}
+
+
+def _equal(column):
+    def build(query, value, session):
+        if value is None:
+            return query
+        return query.filter(column == value)
+    return build
+
+
+def _in(column, one_string=True):
+    """Values in a list; with ``one_string``, a string is a list of one."""
+    def build(query, values, session):
+        if values is None:
+            return query
+        if one_string and isinstance(values, str):
+            values = [values]
+        return query.filter(column.in_(values))
+    return build
+
+
+def _set_or_not(column):
+    """True: the column is set; anything else: it is NULL."""
+    def build(query, value, session):
+        return query.filter(column.isnot(None) if value
+                            else column.is_(None))
+    return build
+
+
+def _unless_none(build):
+    def build_given(query, value, session):
+        if value is None:
+            return query
+        return build(query, value, session)
+    return build_given
+
+
+def _project(query, project, session):
+    if not project:
+        return query
+    return query.filter(sa.or_(models.Node.owner == project,
+                               models.Node.lessee == project))
+
+
+def _description_contains(query, text, session):
+    if not text:
+        return query
+    return query.filter(models.Node.description.contains(text))
+
+
+def _provisioned_before(query, seconds, session):
+    if not seconds:
+        return query
+    limit = timeutils.utcnow() - timeutils.datetime.timedelta(
+        seconds=seconds)
+    return query.filter(models.Node.provision_updated_at < limit)
+
+
+def _chassis_uuid(query, chassis_uuid, session):
+    if not chassis_uuid:
+        return query
+    chassis = session.query(models.Chassis.id).filter_by(
+        uuid=chassis_uuid).scalar()
+    return query.filter(models.Node.chassis_id == chassis)
+
+
+def _shard(query, shards, session):
+    if shards is None:
+        return query
+    return query.filter(shard_condition(shards))
+
+
+# filter key -> function(query, value, session) returning the query with
+# that filter applied (or unchanged for a value that means "no filter"),
+# applied in this order.  Keys not listed are ignored.
+_FILTERS = {
+    **{key: _equal(getattr(models.Node, key)) for key in _EQUAL_FILTERS},
+    **{key: _in(getattr(models.Node, column))
+       for key, column in _IN_FILTERS.items()},
+    'associated': _set_or_not(models.Node.instance_uuid),
+    'reserved': _set_or_not(models.Node.reservation),
+    'project': _project,
+    'description_contains': _description_contains,
+    'conductor_groups': _in(models.Node.conductor_group, one_string=False),
+    'provisioned_before': _provisioned_before,
+    'chassis_uuid': _chassis_uuid,
+    'shard': _shard,
+    'sharded': _unless_none(_set_or_not(models.Node.shard)),
+}
 
 
 def _node_query(session, filters=None):
+    """Nodes matching ``filters`` ({key: value}, see ``_FILTERS``)."""
     query = session.query(models.Node)
     filters = filters or {}
-    for key in _EQUAL_FILTERS:
-        if filters.get(key) is not None:
-            query = query.filter(getattr(models.Node, key) == filters[key])
-    for key in _IN_FILTERS:
-        values = filters.get(key)
-        if values is None:
-            continue
-        if isinstance(values, str):
-            values = [values]
-        column = {'uuid_in': 'uuid', 'id_in': 'id',
-                  'reserved_by_any_of': 'reservation'}.get(key, key)
-        query = query.filter(getattr(models.Node, column).in_(values))
-    if 'associated' in filters:
-        column = models.Node.instance_uuid
-        query = query.filter(column.isnot(None) if filters['associated']
-                             else column.is_(None))
-    if 'reserved' in filters:
-        column = models.Node.reservation
-        query = query.filter(column.isnot(None) if filters['reserved']
-                             else column.is_(None))
-    if filters.get('project'):
-        project = filters['project']
-        query = query.filter(sa.or_(models.Node.owner == project,
-                                    models.Node.lessee == project))
-    if filters.get('description_contains'):
-        query = query.filter(models.Node.description.contains(
-            filters['description_contains']))
-    if filters.get('conductor_groups') is not None:
-        query = query.filter(models.Node.conductor_group.in_(
-            filters['conductor_groups']))
-    if filters.get('provisioned_before'):
-        limit = timeutils.utcnow() - timeutils.datetime.timedelta(
-            seconds=filters['provisioned_before'])
-        query = query.filter(models.Node.provision_updated_at < limit)
-    if filters.get('chassis_uuid'):
-        chassis = session.query(models.Chassis.id).filter_by(
-            uuid=filters['chassis_uuid']).scalar()
-        query = query.filter(models.Node.chassis_id == chassis)
-    if filters.get('shard') is not None:
-        query = query.filter(shard_condition(filters['shard']))
-    if filters.get('sharded') is not None:
-        column = models.Node.shard
-        query = query.filter(column.isnot(None) if filters['sharded']
-                             else column.is_(None))
+    for key, build in _FILTERS.items():
+        if key in filters:
+            query = build(query, filters[key], session)
     return query
 
 
