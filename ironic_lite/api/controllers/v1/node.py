@@ -113,6 +113,70 @@ def _patch_values(patch, field):
             if op['path'] == '/' + field and op['op'] != 'remove']
 
 
+def _reset_interfaces_args(params, patch):
+    """The update_node arguments of ``?reset_interfaces=`` (only with a
+    change of driver)."""
+    reset = utils.get_bool(params, 'reset_interfaces')
+    if reset is None:
+        return {}
+    if not _patch_values(patch, 'driver'):
+        raise exception.InvalidParameterValue(
+            err="The reset_interfaces parameter can only be used when "
+                "changing the node's driver.")
+    return {'reset_interfaces': reset}
+
+
+def _check_patch_descriptions(patch):
+    for description in _patch_values(patch, 'description'):
+        if len(description or '') > MAX_DESCRIPTION:
+            raise exception.InvalidParameterValue(
+                err='Cannot update node with description exceeding %d '
+                    'characters' % MAX_DESCRIPTION)
+
+
+def _frees_instance_in_maintenance(node, patch):
+    """Whether the patch only removes the instance of a node in
+    maintenance: allowed whatever the node's state."""
+    return node.maintenance and patch == [
+        {'op': 'remove', 'path': '/instance_uuid'}]
+
+
+def _check_new_names(patch, ident):
+    """406 for a name before 1.5, 400 for a name Ironic refuses."""
+    names = _patch_values(patch, 'name')
+    if names and not utils.allows(mv.MINOR_5_NODE_NAME):
+        raise exception.NotAcceptable()
+    for name in names:
+        _check_name(name, "Node %s: Cannot change name to invalid name "
+                          "'%%s'" % ident)
+
+
+def _check_changes(changes, new_doc):
+    """The changed fields as the patched node would hold them: 406 for
+    unsetting the chassis before 1.25, 400 for an invalid shard or a value
+    the schema refuses."""
+    if 'chassis_uuid' in changes and changes['chassis_uuid'] is None \
+            and not utils.allows(mv.MINOR_25_UNSET_CHASSIS_UUID):
+        raise exception.NotAcceptable()
+    if 'shard' in changes:
+        shard.check_value(changes['shard'])
+    utils.check_body(schema.PATCHED, {k: v for k, v in new_doc.items()
+                                      if k in changes or k == 'driver'},
+                     'node')
+
+
+def _set_changes(node, changes):
+    """Set the changes (normalized) on the node, not saved; return
+    {field: value read} of the fields that do change ({} for none)."""
+    expected = {}
+    for name, value in _normalize(changes, 'update').items():
+        expected[name] = getattr(node, name)
+        setattr(node, name, value)
+    if not node.obj_what_changed():
+        return {}
+    return expected
+
+
 class NodesController(base.RoutedController):
     ROUTES = (('GET', ('validate',), 'validate_query'),) + base.CRUD_ROUTES + (
         ('GET', (base.CAPTURE, 'validate'), 'validate'),
@@ -261,80 +325,25 @@ class NodesController(base.RoutedController):
 
     @pecan.expose('json')
     def patch(self, ident, **kwargs):
+        """Apply a JSON patch: checked whole before the node is looked up
+        (as Ironic), applied to the node as read, and saved by the node's
+        conductor only if the fields it changes did not change meanwhile.
+        """
         self._not_from_chassis()
-        ctx = pecan.request.context
-        params = utils.query()
-        if 'reset_interfaces' in params and not utils.allows(
-                mv.MINOR_45_RESET_INTERFACES):
-            raise exception.NotAcceptable()
-        # Ironic validates the patch before it looks the node up.
-        patch = utils.patch_body()
-        utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
-                                 mv.NODE_FIELD_MIN_VERSION)
-        self._check_shard_patch(patch)
-        reset = utils.get_bool(params, 'reset_interfaces')
-        if reset is not None and not _patch_values(patch, 'driver'):
-            raise exception.InvalidParameterValue(
-                err="The reset_interfaces parameter can only be used when "
-                    "changing the node's driver.")
-        for description in _patch_values(patch, 'description'):
-            if len(description or '') > MAX_DESCRIPTION:
-                raise exception.InvalidParameterValue(
-                    err='Cannot update node with description exceeding %d '
-                        'characters' % MAX_DESCRIPTION)
-        kwargs = {}
-        if reset is not None:
-            kwargs['reset_interfaces'] = reset
-        for attempt in range(_PATCH_ATTEMPTS):
-            node, expected = self._patched_node(ctx, ident, patch)
-            if not expected:
-                break
-            try:
-                node = pecan.request.rpcapi.update_node(
-                    ctx, node, expected=expected, **kwargs)
-                break
-            except exception.NodeChanged:
-                # Another write came between our read and the lock:
-                # nothing was written; apply the patch to the new node.
-                if attempt + 1 >= _PATCH_ATTEMPTS:
-                    raise
+        patch, update_args = self._checked_patch(utils.query())
+        node = self._save_patched(pecan.request.context, ident, patch,
+                                  update_args)
         return node_render.render(node)
 
-    def _patched_node(self, ctx, ident, patch):
-        """The node read now with the patch applied (not saved), and
-        {field: value read} of the fields the patch changes."""
-        rules = policy.node_patch_rules(utils.patch_roots(patch))
-        node = node_lookup.fetch_authorized(rules[0], ident)
-        target = policy.node_target(node, ctx)
-        for rule in rules[1:]:
-            policy.authorize(rule, target, ctx)
-        if not (node.maintenance and patch == [
-                {'op': 'remove', 'path': '/instance_uuid'}]):
-            self._check_updatable(node, ident)
-        names = _patch_values(patch, 'name')
-        if names and not utils.allows(mv.MINOR_5_NODE_NAME):
-            raise exception.NotAcceptable()
-        for name in names:
-            _check_name(name, "Node %s: Cannot change name to invalid name "
-                              "'%%s'" % ident)
-        doc = editable_document(node)
-        new_doc = utils.apply_patch(doc, patch, mask=masked_document)
-        changes = utils.changed_fields(doc, new_doc)
-        if 'chassis_uuid' in changes and changes['chassis_uuid'] is None \
-                and not utils.allows(mv.MINOR_25_UNSET_CHASSIS_UUID):
-            raise exception.NotAcceptable()
-        if 'shard' in changes:
-            shard.check_value(changes['shard'])
-        utils.check_body(schema.PATCHED, {k: v for k, v in new_doc.items()
-                                          if k in changes or k == 'driver'},
-                         'node')
-        expected = {}
-        for name, value in _normalize(changes, 'update').items():
-            expected[name] = getattr(node, name)
-            setattr(node, name, value)
-        if not node.obj_what_changed():
-            return node, {}
-        return node, expected
+    @pecan.expose(content_type='application/json')
+    def delete(self, ident, **kwargs):
+        self._not_from_chassis()
+        node = node_lookup.fetch_authorized('baremetal:node:delete', ident)
+        pecan.request.rpcapi.destroy_node(pecan.request.context, node)
+        pecan.response.status = 204
+        return ''
+
+    # -- the steps of create and update ---------------------------------
 
     @staticmethod
     def _check_shard_create(ctx, values):
@@ -348,6 +357,62 @@ class NodesController(base.RoutedController):
                          {'node.owner': values.get('owner'),
                           'node.lessee': values.get('lessee'),
                           'project_id': ctx.project_id}, ctx)
+
+    @classmethod
+    def _checked_patch(cls, params):
+        """The request's patch, and the update_node arguments the query
+        asks for, after the checks Ironic makes before it looks the node
+        up (in its order)."""
+        if 'reset_interfaces' in params and not utils.allows(
+                mv.MINOR_45_RESET_INTERFACES):
+            raise exception.NotAcceptable()
+        patch = utils.patch_body()
+        utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
+                                 mv.NODE_FIELD_MIN_VERSION)
+        cls._check_shard_patch(patch)
+        update_args = _reset_interfaces_args(params, patch)
+        _check_patch_descriptions(patch)
+        return patch, update_args
+
+    def _save_patched(self, ctx, ident, patch, update_args):
+        """The node as saved with the patch applied (as read when the patch
+        changes nothing).  When another write changed those fields between
+        our read and the conductor's lock, nothing was written: the patch
+        is applied to the new node, ``_PATCH_ATTEMPTS`` times in all before
+        the 409."""
+        for attempt in range(_PATCH_ATTEMPTS):
+            node, expected = self._patched_node(ctx, ident, patch)
+            if not expected:
+                return node
+            try:
+                return pecan.request.rpcapi.update_node(
+                    ctx, node, expected=expected, **update_args)
+            except exception.NodeChanged:
+                if attempt + 1 >= _PATCH_ATTEMPTS:
+                    raise
+
+    def _patched_node(self, ctx, ident, patch):
+        """The node read now with the patch applied (not saved), and
+        {field: value read} of the fields the patch changes."""
+        node = self._node_to_patch(ctx, ident, patch)
+        _check_new_names(patch, ident)
+        doc = editable_document(node)
+        new_doc = utils.apply_patch(doc, patch, mask=masked_document)
+        changes = utils.changed_fields(doc, new_doc)
+        _check_changes(changes, new_doc)
+        return node, _set_changes(node, changes)
+
+    def _node_to_patch(self, ctx, ident, patch):
+        """The node, once the caller may change every field the patch
+        touches and the node's state allows an update."""
+        rules = policy.node_patch_rules(utils.patch_roots(patch))
+        node = node_lookup.fetch_authorized(rules[0], ident)
+        target = policy.node_target(node, ctx)
+        for rule in rules[1:]:
+            policy.authorize(rule, target, ctx)
+        if not _frees_instance_in_maintenance(node, patch):
+            self._check_updatable(node, ident)
+        return node
 
     @staticmethod
     def _check_shard_patch(patch):
@@ -374,11 +439,3 @@ class NodesController(base.RoutedController):
             raise exception.Conflict(
                 'Cannot update node "%s" while it is in state "inspecting".'
                 % node.uuid)
-
-    @pecan.expose(content_type='application/json')
-    def delete(self, ident, **kwargs):
-        self._not_from_chassis()
-        node = node_lookup.fetch_authorized('baremetal:node:delete', ident)
-        pecan.request.rpcapi.destroy_node(pecan.request.context, node)
-        pecan.response.status = 204
-        return ''
