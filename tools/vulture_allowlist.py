@@ -12,9 +12,9 @@
 # * states constants kept as the state machine's vocabulary;
 # * framework hooks and attributes: oslo.messaging (serialize_context,
 #   client_timeout), oslo.versionedobjects (obj_make_compatible,
-#   registration_hook, OBJ_* namespaces, coerce), waitress (task_class),
-#   SQLAlchemy event listeners (_sqlite_*), signal handler and __exit__
-#   parameters, the entry points named in setup.cfg
+#   obj_relationships, registration_hook, OBJ_* namespaces, coerce),
+#   waitress (task_class), SQLAlchemy event listeners (_sqlite_*), signal
+#   handler and __exit__ parameters, the entry points named in setup.cfg
 #   (get_oslo_policy_enforcer, update_opt_defaults) and the WSGI
 #   ``application``;
 # * RPC methods called through the client by name (add_node_traits...).
@@ -169,11 +169,12 @@ raid_interface  # unused variable (ironic_lite/db/models.py:190)
 rescue_interface  # unused variable (ironic_lite/db/models.py:191)
 storage_interface  # unused variable (ironic_lite/db/models.py:192)
 vendor_interface  # unused variable (ironic_lite/db/models.py:193)
-_.registration_hook  # unused method (ironic_lite/objects/base.py:62)
-OBJ_SERIAL_NAMESPACE  # unused variable (ironic_lite/objects/base.py:164)
-OBJ_PROJECT_NAMESPACE  # unused variable (ironic_lite/objects/base.py:165)
-_.obj_make_compatible  # unused method (ironic_lite/objects/base.py:268)
-OBJ_BASE_CLASS  # unused variable (ironic_lite/objects/base.py:352)
-_.refresh  # unused method (ironic_lite/objects/base.py:395)
+_.registration_hook  # unused method (ironic_lite/objects/base.py:66)
+OBJ_SERIAL_NAMESPACE  # unused variable (ironic_lite/objects/base.py:168)
+OBJ_PROJECT_NAMESPACE  # unused variable (ironic_lite/objects/base.py:169)
+_.obj_make_compatible  # unused method (ironic_lite/objects/base.py:272)
+OBJ_BASE_CLASS  # unused variable (ironic_lite/objects/base.py:365)
+_.refresh  # unused method (ironic_lite/objects/base.py:408)
 _.coerce  # unused method (ironic_lite/objects/fields.py:18)
 _.coerce  # unused method (ironic_lite/objects/fields.py:36)
+obj_relationships  # unused variable (ironic_lite/objects/node.py:101)

@@ -27,7 +27,11 @@ field changes meaning:
 * optionally ``field_upgrade_defaults``: the value a field added after an
   older version takes when such an older object arrives over RPC (default:
   the field's own default or None), and a ``_convert_hook`` for semantic
-  changes between versions.
+  changes between versions;
+* for a field holding an object (``ObjectField``, ``ListOfObjectsField``),
+  ``obj_relationships``: ``{field: [(own version, child version), ...]}``,
+  oldest first, as oslo.versionedobjects reads it to downgrade the child
+  along with its parent.
 """
 
 import datetime
@@ -266,7 +270,16 @@ class IronicObject(ovo_base.VersionedObject):
         self._changed_fields.discard(name)
 
     def obj_make_compatible(self, primitive, target_version):
-        """Downgrade a primitive: drop the fields ``target_version`` lacks."""
+        """Downgrade a primitive to ``target_version``.
+
+        oslo.versionedobjects' own handling first: a child object (an
+        ``ObjectField`` or ``ListOfObjectsField``) is downgraded to the
+        version ``obj_relationships`` (or the version manifest) gives for
+        ``target_version``, and left out if it did not exist then.  Then
+        the fields ``target_version`` lacks are dropped, and
+        ``_primitive_hook`` fixes up what remains.
+        """
+        super().obj_make_compatible(primitive, target_version)
         keep = self.fields_at(target_version)
         for name in list(primitive):
             if name not in keep:

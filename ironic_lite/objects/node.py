@@ -95,6 +95,13 @@ class Node(base.CrudMixin, base.IronicObject):
         '1.2': ('traits',),
     }
 
+    # The version of the child object each version of Node carries (see
+    # IronicObject.obj_make_compatible): a new row with every version
+    # bump of the child.
+    obj_relationships = {
+        'traits': [('1.2', '1.0')],
+    }
+
     _db_create = staticmethod(db_node.create_node)
     _db_update = staticmethod(db_node.update_node)
     _db_destroy = staticmethod(db_node.destroy_node)
