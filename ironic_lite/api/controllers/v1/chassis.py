@@ -5,7 +5,7 @@ import pecan
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import chassis as schema
@@ -20,8 +20,8 @@ def render(chassis, fields=None, caches=None):
     body = {
         'uuid': chassis.uuid, 'description': chassis.description,
         'extra': chassis.extra or {},
-        'created_at': child.isotime(chassis.created_at),
-        'updated_at': child.isotime(chassis.updated_at),
+        'created_at': resource.isotime(chassis.created_at),
+        'updated_at': resource.isotime(chassis.updated_at),
         'links': link.self_and_bookmark('chassis', chassis.uuid),
     }
     if not fields:
@@ -38,7 +38,7 @@ def _check_description(values):
                 % MAX_DESCRIPTION)
 
 
-class ChassisController(child.ChildController):
+class ChassisController(resource.ResourceController):
     KIND = 'chassis'
     RESOURCE = 'chassis'
     FIELD_TABLE = mv.CHASSIS_FIELD_MIN_VERSION

@@ -7,7 +7,7 @@ import pecan
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
@@ -48,8 +48,8 @@ def render(cond, fields=None, caches=None):
         'conductor_group': cond.conductor_group or '',
         'alive': is_alive(cond),
         'drivers': list(cond.drivers or []),
-        'created_at': child.isotime(cond.created_at),
-        'updated_at': child.isotime(cond.updated_at),
+        'created_at': resource.isotime(cond.created_at),
+        'updated_at': resource.isotime(cond.updated_at),
         'links': link.self_and_bookmark('conductors', cond.hostname),
     }
     if fields and any(f in fields for f in mv.CONDUCTOR_OPT_IN_FIELDS):
@@ -59,12 +59,13 @@ def render(cond, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
-class ConductorsController(child.ChildController):
+class ConductorsController(resource.ResourceController):
     KIND = 'conductor'
     RESOURCE = 'conductors'
     FIELD_TABLE = mv.CONDUCTOR_FIELD_MIN_VERSION
     DEFAULT_FIELDS = mv.CONDUCTOR_DEFAULT_LIST_FIELDS
     INVALID_SORT_KEYS = mv.CONDUCTOR_INVALID_SORT_KEYS
+    MARKER_IS_UUID = False  # a conductor's marker is its host name
     BASE_ROUTES = (
         ('GET', (), 'get_all'),
         ('GET', (base.CAPTURE,), 'get_one'),

@@ -9,7 +9,7 @@ from oslo_utils import uuidutils
 import pecan
 
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -44,7 +44,7 @@ def to_object_values(values, ctx):
     _check_llc(values.get('local_link_connection'))
     node = None
     if 'node_uuid' in values:
-        node = child.get_parent_node(ctx, values.pop('node_uuid'))
+        node = resource.get_parent_node(ctx, values.pop('node_uuid'))
         values['node_id'] = node.id
     if 'portgroup_uuid' in values:
         pg_uuid = values.pop('portgroup_uuid')
@@ -81,22 +81,22 @@ def render(port, fields=None, caches=None):
         'pxe_enabled': port.pxe_enabled,
         'physical_network': port.physical_network,
         'is_smartnic': bool(port.is_smartnic),
-        'created_at': child.isotime(port.created_at),
-        'updated_at': child.isotime(port.updated_at),
+        'created_at': resource.isotime(port.created_at),
+        'updated_at': resource.isotime(port.updated_at),
         'links': link.self_and_bookmark('ports', port.uuid),
     }
     # The parents' UUIDs cost a lookup: only when the body shows them.
     table = mv.PORT_FIELD_MIN_VERSION
-    if child.shows(fields, 'node_uuid', table):
-        body['node_uuid'] = child.node_uuid(port.node_id, caches)
-    if child.shows(fields, 'portgroup_uuid', table):
-        body['portgroup_uuid'] = child.portgroup_uuid(port.portgroup_id,
-                                                      caches)
+    if resource.shows(fields, 'node_uuid', table):
+        body['node_uuid'] = resource.node_uuid(port.node_id, caches)
+    if resource.shows(fields, 'portgroup_uuid', table):
+        body['portgroup_uuid'] = resource.portgroup_uuid(
+            port.portgroup_id, caches)
     body = utils.hide_fields(body, table)
     return utils.select_fields(body, fields) if fields else body
 
 
-class PortsController(child.ChildController):
+class PortsController(resource.ResourceController):
     """CRUD of ports; also the sub-collection of a node or port group."""
 
     KIND = 'port'
@@ -132,7 +132,7 @@ class PortsController(child.ChildController):
         if len([g for g in given if g]) > 1:
             raise exception.NotAuthorized('Operation not permitted.')
         if node_ident:
-            filters['node_id'] = child.get_node_for_filter(
+            filters['node_id'] = resource.get_node_for_filter(
                 ctx, node_ident, self.node_ident is not None).id
         pg_ident = self.portgroup_ident or params.get('portgroup')
         if pg_ident:

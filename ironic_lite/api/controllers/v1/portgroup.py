@@ -8,7 +8,7 @@ import pecan
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import child
+from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -31,7 +31,7 @@ def to_object_values(values, ctx, action):
         raise exception.InvalidParameterValue(
             err="Cannot %s portgroup with invalid name '%s'" % (action, name))
     if 'node_uuid' in values:
-        values['node_id'] = child.get_parent_node(
+        values['node_id'] = resource.get_parent_node(
             ctx, values.pop('node_uuid')).id
     if 'mode' in values and values['mode'] is None:
         values['mode'] = CONF.api.default_portgroup_mode
@@ -60,13 +60,13 @@ def render(pg, fields=None, caches=None):
         'extra': pg.extra or {}, 'internal_info': pg.internal_info or {},
         'mode': pg.mode, 'properties': pg.properties or {},
         'standalone_ports_supported': pg.standalone_ports_supported,
-        'created_at': child.isotime(pg.created_at),
-        'updated_at': child.isotime(pg.updated_at),
+        'created_at': resource.isotime(pg.created_at),
+        'updated_at': resource.isotime(pg.updated_at),
         'links': link.self_and_bookmark('portgroups', pg.uuid),
     }
     # The node's UUID costs a lookup: only when the body shows it.
-    if child.shows(fields, 'node_uuid', mv.PORTGROUP_FIELD_MIN_VERSION):
-        body['node_uuid'] = child.node_uuid(pg.node_id, caches)
+    if resource.shows(fields, 'node_uuid', mv.PORTGROUP_FIELD_MIN_VERSION):
+        body['node_uuid'] = resource.node_uuid(pg.node_id, caches)
     if not fields:
         body['ports'] = link.self_and_bookmark('portgroups',
                                                pg.uuid + '/ports')
@@ -74,7 +74,7 @@ def render(pg, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
-class PortgroupsController(child.ChildController):
+class PortgroupsController(resource.ResourceController):
     KIND = 'portgroup'
     RESOURCE = 'portgroups'
     FIELD_TABLE = mv.PORTGROUP_FIELD_MIN_VERSION
@@ -115,7 +115,7 @@ class PortgroupsController(child.ChildController):
                 err='Filtering by node, address, or shard simultaneously is '
                     'not supported.')
         if node_ident:
-            filters['node_id'] = child.get_node_for_filter(
+            filters['node_id'] = resource.get_node_for_filter(
                 pecan.request.context, node_ident,
                 self.node_ident is not None).id
         return self.address_and_shard_filters(params, filters)

@@ -1,5 +1,8 @@
-"""What ports, port groups and chassis share: a CRUD controller written
-directly through the objects, and the lookups of their parents."""
+"""CRUD of a resource written through its object: the base controller of
+ports, port groups, chassis and conductors, and what their bodies and
+filters share (the node and port group a port belongs to, times as text,
+the 406 for a field newer than the request).
+"""
 
 import pecan
 from oslo_utils import uuidutils
@@ -7,8 +10,10 @@ from oslo_utils import uuidutils
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import collection
+from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -30,8 +35,6 @@ def get_parent_node(ctx, node_uuid):
 
 def get_node_for_filter(ctx, ident, from_path):
     """The node of a ``?node=`` filter or of a /v1/nodes/<n>/... path."""
-    from ironic_lite.api.controllers.v1 import node_lookup
-    from ironic_lite.api import microversions as mv
     if not uuidutils.is_uuid_like(ident) and not utils.allows(
             mv.MINOR_5_NODE_NAME):
         if from_path:
@@ -98,8 +101,9 @@ def check_new_fields(values, table):
             raise utils.not_acceptable(needed)
 
 
-class ChildController(base.RoutedController):
-    """CRUD of a resource written directly through its object.
+class ResourceController(base.RoutedController):
+    """CRUD of a resource written through its object (by the conductor of
+    its node, for a resource that has one: see ``_write``).
 
     Subclasses set the class attributes below and implement
     ``get_object``, ``list_filters``, ``render``, ``new_object``,
@@ -113,6 +117,7 @@ class ChildController(base.RoutedController):
     INVALID_SORT_KEYS = ()
     LINK_FIELDS = ('links',)   # keys that ?fields= cannot select
     OBJECT = None          # the objects class: objects.Port
+    MARKER_IS_UUID = True  # False: ?marker= is not checked as a UUID
     BODY_SCHEMA = None     # JSON schema of a created or patched item
     PATCH_ALLOWED = frozenset()
     EXTRA_ROUTES = ()
@@ -200,7 +205,7 @@ class ChildController(base.RoutedController):
         limit = utils.get_limit(params)
         sort_key, sort_dir = utils.get_sort(params, self.FIELD_TABLE,
                                             self.INVALID_SORT_KEYS)
-        marker = utils.get_marker(params, check_uuid=self.KIND != 'conductor')
+        marker = utils.get_marker(params, check_uuid=self.MARKER_IS_UUID)
         filters = self.list_filters(params)
         project = self.project_filter(ctx)
         if project is not None:
