@@ -84,6 +84,71 @@ def _without_remote_traceback(err):
     return err
 
 
+def _check_broker():
+    """503 when the broker refuses a TCP connection: nothing was sent (see
+    ``_broker_unreachable``)."""
+    if not _broker_hosts(CONF.transport_url):
+        return
+    down = _broker_unreachable(CONF.transport_url)
+    if down:
+        raise exception.ServiceUnavailable(
+            reason='The message broker (%s) cannot be reached; the '
+                   'request was not carried out, please retry '
+                   'later.' % down)
+
+
+# The 503 of a call the transport failed to complete, by error class.
+_TRANSPORT_FAILURES = (
+    (messaging.MessagingTimeout,
+     'The conductor did not answer in time; the request may have been '
+     'carried out: please check the resource before you retry.'),
+    (messaging.MessageDeliveryFailure,
+     'The message broker did not accept the request; please check the '
+     'resource before you retry.'),
+)
+
+
+def _error_name(err):
+    """The class name of a messaging error: the conductor's own for a
+    RemoteError (an error raised there)."""
+    if isinstance(err, messaging.RemoteError):
+        return err.exc_type
+    return type(err).__name__
+
+
+def _remote_failure_reason(err):
+    """A conductor's unexpected error, as the API tells it.  The remote
+    message may quote SQL or paths: it goes to the conductor's log only."""
+    what = ('could not reach its database' if err.exc_type in _DB_OUTAGES
+            else 'failed (%s)' % err.exc_type)
+    return ('The conductor %s while carrying out the request; it may or '
+            'may not have been carried out: please check the resource '
+            'before you retry.' % what)
+
+
+def _error_for(err, version_cap):
+    """The error to raise for ``err``, an IronicException or a
+    MessagingException raised by an RPC call."""
+    if isinstance(err, exception.IronicException):
+        return _without_remote_traceback(err)
+    for cls, reason in _TRANSPORT_FAILURES:
+        if isinstance(err, cls):
+            return exception.ServiceUnavailable(reason=reason)
+    if _error_name(err) in _TOO_NEW_FOR_THE_CONDUCTOR:
+        # An API unpinned before the conductors (upgrade step 6.3 before
+        # 6.1): nothing was done; retrying will not help.  (A broker
+        # carries the refusal as a RemoteError; the fake:// transport
+        # raises it as is.)
+        return exception.ConductorTooOld(version=version_cap)
+    if isinstance(err, messaging.RemoteError):
+        return exception.ServiceUnavailable(
+            reason=_remote_failure_reason(err))
+    return exception.ServiceUnavailable(
+        reason='RPC to the conductor failed; the request may or may not '
+               'have been carried out: please check the resource before '
+               'you retry.')
+
+
 def _rpc_errors(func):
     """Turn a dead broker or a silent conductor into a clear 503, and a
     conductor's error into the same error without its traceback.
@@ -93,49 +158,12 @@ def _rpc_errors(func):
     """
     @functools.wraps(func)
     def wrapper(self, *args, **kwargs):
-        if _broker_hosts(CONF.transport_url):
-            down = _broker_unreachable(CONF.transport_url)
-            if down:
-                raise exception.ServiceUnavailable(
-                    reason='The message broker (%s) cannot be reached; the '
-                           'request was not carried out, please retry '
-                           'later.' % down)
+        _check_broker()
         try:
-            result = func(self, *args, **kwargs)
-        except exception.IronicException as err:
-            raise _without_remote_traceback(err)
-        except messaging.MessagingTimeout:
-            raise exception.ServiceUnavailable(
-                reason='The conductor did not answer in time; the request '
-                       'may have been carried out: please check the '
-                       'resource before you retry.')
-        except messaging.MessageDeliveryFailure:
-            raise exception.ServiceUnavailable(
-                reason='The message broker did not accept the request; '
-                       'please check the resource before you retry.')
-        except messaging.RemoteError as err:
-            if err.exc_type in _TOO_NEW_FOR_THE_CONDUCTOR:
-                # An API unpinned before the conductors (upgrade step 6.3
-                # before 6.1): nothing was done; retrying will not help.
-                raise exception.ConductorTooOld(version=self.version_cap)
-            # The remote message may quote SQL or paths: it goes to the
-            # conductor's log only.
-            what = ('could not reach its database'
-                    if err.exc_type in _DB_OUTAGES
-                    else 'failed (%s)' % err.exc_type)
-            raise exception.ServiceUnavailable(
-                reason='The conductor %s while carrying out the request; '
-                       'it may or may not have been carried out: please '
-                       'check the resource before you retry.' % what)
-        except messaging.MessagingException as err:
-            if type(err).__name__ in _TOO_NEW_FOR_THE_CONDUCTOR:
-                # The same refusal, raised as is by the fake:// transport.
-                raise exception.ConductorTooOld(version=self.version_cap)
-            raise exception.ServiceUnavailable(
-                reason='RPC to the conductor failed; the request may or '
-                       'may not have been carried out: please check the '
-                       'resource before you retry.')
-        return result
+            return func(self, *args, **kwargs)
+        except (exception.IronicException,
+                messaging.MessagingException) as err:
+            raise _error_for(err, self.version_cap)
     return wrapper
 
 
