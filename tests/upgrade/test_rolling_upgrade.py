@@ -1,9 +1,10 @@
 """Rolling upgrades between real releases, under load.
 
 Each run (``conftest.rolling_upgrades()``) takes one hop: the newest cut
-release to this tree on PostgreSQL, and on MariaDB the hop into the newest
-cut release from the one before it (both sides built from this
-repository's history, see ``releases.py``).  The old release's real code
+release to this tree on PostgreSQL; with ``IRONIC_LITE_UPGRADE_HOPS=all``
+also on MariaDB, and the hop into the newest cut release from the one
+before it (both sides built from this repository's history, see
+``releases.py``).  The old release's real code
 runs two ``ironic-api`` and two ``ironic-conductor`` processes on RabbitMQ;
 while a mixed workload and a "compute" per shard (``consumers.py``) run
 through a round-robin "load balancer", the test walks the rolling-upgrade
@@ -304,8 +305,8 @@ def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
     began = time.monotonic()
     dep = deployment.Deployment(str(tmp_path), db_url, rabbit_url)
     client = workload.RoundRobinClient(dep.api_urls)
-    # Two backends' runs go side by side on two cores: a steady load of a
-    # few hundred requests per step rather than all the CPU it can take.
+    # A steady load of a few hundred requests per step rather than all
+    # the CPU it can take from the processes being restarted.
     load = workload.Workload(client, threads=2, pace=0.05)
     up = Upgrade(dep, client, load, old, new, (old_name, new_name))
     computes = consumers_mod.Consumers(client)
