@@ -93,3 +93,14 @@ def test_conductor_release_and_pin_only_when_asked(client, database):
     assert client.get('/v1/conductors?sort_key=release').status_int == 400
     assert client.get('/v1/conductors?fields=release',
                       version='1.48').status_int == 404
+
+
+def test_conductor_pages_follow_a_host_name_marker(client, database):
+    """A conductor's marker is its host name, not a UUID (the conductors
+    controller's MARKER_IS_UUID); the other resources still refuse one."""
+    for host in ('cond-a', 'cond-b'):
+        objects.Conductor.register(None, host, ['fake-hardware'], '')
+    resp = client.get('/v1/conductors?limit=1&marker=cond-a')
+    assert resp.status_int == 200
+    assert [c['hostname'] for c in resp.json['conductors']] == ['cond-b']
+    assert client.get('/v1/chassis?marker=cond-a').status_int == 400
