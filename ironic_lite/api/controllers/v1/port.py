@@ -1,8 +1,9 @@
 """``/v1/ports`` (and ``/v1/nodes/<n>/ports``, ``/v1/portgroups/<pg>/ports``).
 
-Ports are written directly through the objects (no conductor involved);
-the database's unique constraints make a duplicate MAC a 409 without a
-partial write.
+Ports are written by the conductor of their node, under the node's lock
+(RPC 1.3, ``ResourceController._write``; directly through the objects
+while pinned below 1.3, as release 2.0 did); the database's unique
+constraints make a duplicate MAC a 409 without a partial write.
 """
 
 from oslo_utils import uuidutils
