@@ -1,6 +1,6 @@
 """``/v1/portgroups`` (1.23) and ``/v1/nodes/<n>/portgroups`` (1.24).
 
-Written directly through the objects, like ports.
+Written by the conductor of their node, like ports (see port.py).
 """
 
 from oslo_utils import uuidutils

@@ -4,8 +4,8 @@ filters share (the node and port group a port belongs to, times as text,
 the 406 for a field newer than the request).
 """
 
-import pecan
 from oslo_utils import uuidutils
+import pecan
 
 from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
