@@ -90,9 +90,12 @@ def test_upgrade_refuses_rows_this_release_cannot_read(db, capsys):
     assert code == dbsync.EXIT_INCOMPATIBLE_DB == 2
     readable = ', '.join(sorted(
         release_mappings.supported_object_versions()['Node']))
-    assert ('  - 2 Node row(s) at version 0.9; this release reads %s\n'
-            % readable) in out
-    assert 'online_data_migrations' in out
+    assert out == (
+        'The database is not compatible with this release:\n'
+        '  - 2 Node row(s) at version 0.9; this release reads %s\n'
+        'Run "ironic-dbsync online_data_migrations" with the previous '
+        'release\'s code until it completes, then run this upgrade again.\n'
+        % readable)
     # Nothing was touched.
     assert node_versions(db) == ['0.9', '0.9']
 
@@ -152,8 +155,9 @@ def test_bad_arguments_exit_127(db, capsys, args):
     code, _out, err = run(capsys, *args)
     assert code == dbsync.EXIT_BAD_ARGS == 127
     if '--max-count' in args:
-        assert ('--max-count must be a positive integer, not %r'
-                % args[-1]) in err
+        assert err.rstrip().endswith(
+            'error: argument --max-count: --max-count must be a positive '
+            'integer, not %r' % args[-1]), err
 
 
 def test_positive_int():
@@ -189,6 +193,8 @@ class Fake(object):
         self.calls = []
 
     def __call__(self, context, max_count, **options):
+        # Migrations run with an admin context (as Ironic's).
+        assert context.is_admin
         self.calls.append((max_count, options))
         if self.fail:
             raise RuntimeError('simulated failure')
@@ -297,8 +303,8 @@ def test_a_migration_that_raises_exits_3(db, capsys, monkeypatch):
     use(monkeypatch, before=before, broken=broken, after=after)
     code, out, err = run(capsys, 'online_data_migrations')
     assert code == dbsync.EXIT_MIGRATION_ERROR == 3
-    assert ('ERROR: online data migration broken failed: simulated '
-            'failure') in err
+    assert errors(err) == [
+        'ERROR: online data migration broken failed: simulated failure']
     # The migrations after it are not run; the summary counts the error.
     assert after.calls == []
     assert '| broken    |            0 |         0 |      1 |' in out
@@ -311,9 +317,12 @@ def test_options_go_to_their_migration(db, capsys, monkeypatch):
     use(monkeypatch, bump_x=x, bump_y=y)
     code, _out, _err = run(
         capsys, 'online_data_migrations', '--option', 'bump_x.size=3',
-        '--option', 'bump_x.mode=a=b', '--option', 'bump_y.flag=')
+        '--option', 'bump_x.mode=a=b', '--option', 'bump_y.flag=',
+        '--option', 'bump_x.db.table=nodes')
     assert code == 0
-    assert x.calls == [(50, {'size': '3', 'mode': 'a=b'})]
+    # The first dot ends the migration's name, the first "=" the key.
+    assert x.calls == [(50, {'size': '3', 'mode': 'a=b',
+                             'db.table': 'nodes'})]
     assert y.calls == [(50, {'flag': ''})]
 
 
@@ -325,10 +334,14 @@ def test_bad_options_exit_127(db, capsys, monkeypatch, option):
     code, _out, err = run(capsys, 'online_data_migrations', '--option',
                           option)
     assert code == dbsync.EXIT_BAD_ARGS
-    assert errors(err)[0].startswith('ERROR: --option %r' % option)
-    assert mig.calls == []
     if option.startswith('nope'):
-        assert "no migration named 'nope' (known: bump_x)" in err
+        assert errors(err) == [
+            "ERROR: --option 'nope.size=1': no migration named 'nope' "
+            "(known: bump_x)"]
+    else:
+        assert errors(err) == [
+            'ERROR: --option %r is not MIGRATION.KEY=VALUE' % option]
+    assert mig.calls == []
 
 
 def test_parse_migration_options():
@@ -363,3 +376,21 @@ def test_rows_of_the_previous_release_are_moved_to_latest(db, capsys,
     assert node_versions(db) == sorted(['0.9', latest, latest, latest])
     # The unreadable row is still there for upgrade to refuse.
     assert run(capsys, 'upgrade')[0] == dbsync.EXIT_INCOMPATIBLE_DB
+
+
+def test_a_confirming_batch_when_another_run_migrated_rows(db, capsys,
+                                                           monkeypatch):
+    """Rows counted but found migrated by another run: one more batch
+    (numbered after the last) tells that none is left."""
+    calls = []
+
+    def migrate(context, max_count):
+        calls.append(max_count)
+        return (5, 0) if len(calls) == 1 else (0, 0)
+    use(monkeypatch, bump_x=migrate)
+    code, out, _err = run(capsys, 'online_data_migrations')
+    assert code == dbsync.EXIT_OK
+    assert calls == [50, 50]
+    assert [line.split(' (')[0] for line in out.splitlines()
+            if line.startswith('batch ')] == [
+        'batch 1: bump_x: 0/5 migrated', 'batch 2: bump_x: 0/5 migrated']
