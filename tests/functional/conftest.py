@@ -88,6 +88,12 @@ def lite_api(request, lite_services):
 
 
 @pytest.fixture(scope='module')
+def lite_noauth(lite_services):
+    """The module's ironic-lite with noauth (the embedded default)."""
+    return lite_services('noauth')
+
+
+@pytest.fixture(scope='module')
 def lite_basic(lite_services):
     """The module's ironic-lite with http_basic (users: BASIC_USERS)."""
     return lite_services('http_basic')

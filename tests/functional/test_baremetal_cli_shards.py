@@ -1,6 +1,7 @@
 """Shards (1.82) with the unmodified ``baremetal`` CLI against a running
-ironic-lite, with ``noauth`` and with ``http_basic``: create in a shard, set,
-unset, list by shard, count, and the port groups of a shard.
+ironic-lite (noauth; the CLI with ``http_basic`` is in test_baremetal_cli.py,
+the shard policies with real tokens in test_keystone_acl.py): create in a
+shard, set, unset, list by shard, count, and the port groups of a shard.
 
 The nodes, ports and groups the lists select from are made over plain HTTP
 (each CLI command is a process of about a second).  python-ironicclient has
@@ -39,7 +40,9 @@ def _shard_of(service, name):
     return body['shard']
 
 
-def test_shards_with_cli(lite_api, cli_env):
+def test_shards_with_cli(lite_noauth, cli_env):
+    lite_api = lite_noauth
+
     def bm(*args, **kwargs):
         return procs.baremetal(lite_api, cli_env, *args, **kwargs)
 
