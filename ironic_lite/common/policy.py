@@ -16,6 +16,7 @@ checked; ``http_basic`` and ``keystone`` requests are checked.
 from oslo_policy import policy
 
 from ironic_lite.common import exception
+from ironic_lite.common import interfaces
 from ironic_lite import conf
 
 CONF = conf.CONF
@@ -234,10 +235,8 @@ NODE_UPDATE_FIELD_RULES = {
     'retired_reason': 'baremetal:node:update:retired',
     'shard': 'baremetal:node:update:shard',
 }
-for _iface in ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
-               'network', 'power', 'raid', 'rescue', 'storage', 'vendor'):
-    NODE_UPDATE_FIELD_RULES['%s_interface' % _iface] = (
-        NODE_UPDATE_FIELD_RULES['driver'])
+for _field in interfaces.INTERFACE_FIELDS:
+    NODE_UPDATE_FIELD_RULES[_field] = NODE_UPDATE_FIELD_RULES['driver']
 
 
 def node_patch_rules(roots):

@@ -8,12 +8,12 @@ it may change (the flow saves it).  Release 1.0 ships only the
 
 import abc
 
+from ironic_lite.common import interfaces
 from ironic_lite.common import states
 
-# Node fields ``<name>_interface``, Ironic's order.
-ALL_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect',
-                  'management', 'network', 'power', 'raid', 'rescue',
-                  'storage', 'vendor')
+# The interface names (node fields ``<name>_interface``), Ironic's order:
+# defined in common, below every layer that needs them.
+ALL_INTERFACES = interfaces.ALL_INTERFACES
 
 
 class BaseInterface(abc.ABC):

@@ -1,13 +1,11 @@
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 
+from ironic_lite.common import interfaces
 from ironic_lite.db import node as db_node
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
 
-_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
-               'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
-INTERFACE_FIELDS = tuple('%s_interface' % i for i in _INTERFACES)
 # What Node.list(fields=...) always reads (Ironic's list too).
 LIST_MANDATORY_FIELDS = frozenset(('id', 'uuid', 'created_at', 'updated_at',
                                    'owner', 'lessee'))
@@ -69,8 +67,10 @@ class Node(base.CrudMixin, base.IronicObject):
         # only through TraitList/Trait (never by save).
         'traits': fields.ObjectField('TraitList', nullable=True),
     }, **{name: fields.StringField(nullable=True)
-          for name in INTERFACE_FIELDS})
+          for name in interfaces.INTERFACE_FIELDS})
 
+    # What each version added, as it was: history, not derived from the
+    # current interfaces (one added later belongs to a later version).
     field_history = {
         '1.0': (
             'created_at', 'updated_at', 'id', 'uuid', 'name', 'chassis_id',

@@ -5,13 +5,11 @@ from ironic_lite.api import schemas as s
 from ironic_lite.api.schemas import port
 from ironic_lite.api.schemas import portgroup
 from ironic_lite.api import validation as v
-
-INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
-              'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
+from ironic_lite.common import interfaces
 
 # Keys of a POST /v1/nodes body.
 CREATE_FIELDS = dict(
-    {'%s_interface' % i: s.TEXT for i in INTERFACES},
+    {name: s.TEXT for name in interfaces.INTERFACE_FIELDS},
     automated_clean=s.BOOL, chassis_uuid=s.TEXT, conductor_group=s.TEXT,
     console_enabled=s.BOOL, description=s.TEXT, driver=s.TEXT,
     driver_info=s.DICT, extra=s.DICT, instance_info=s.DICT,
