@@ -34,14 +34,6 @@ _PATCH_ATTEMPTS = 3
 PATCH_ALLOWED_FIELDS = schema.PATCH_ALLOWED
 
 
-def _check_new_fields(values):
-    """406 for a field newer than the request, given a non-empty value."""
-    for name, value in values.items():
-        needed = mv.NODE_FIELD_MIN_VERSION.get(name, 0)
-        if needed > utils.minor() and value not in (None, '', {}, []):
-            raise utils.not_acceptable(needed)
-
-
 def _check_name(name, error):
     """400 for a name Ironic refuses; ``error`` has a ``%s`` for it."""
     if name is None:
@@ -300,7 +292,7 @@ class NodesController(base.RoutedController):
                          {'node.owner': values.get('owner'),
                           'node.lessee': values.get('lessee'),
                           'project_id': ctx.project_id}, ctx)
-        _check_new_fields(values)
+        utils.check_new_fields(values, mv.NODE_FIELD_MIN_VERSION)
         self._check_shard_create(ctx, values)
         if values.get('name') is not None and not utils.allows(
                 mv.MINOR_5_NODE_NAME):

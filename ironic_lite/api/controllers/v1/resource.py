@@ -1,7 +1,7 @@
 """CRUD of a resource written through its object: the base controller of
 ports, port groups, chassis and conductors, and what their bodies and
-filters share (the node and port group a port belongs to, times as text,
-the 406 for a field newer than the request).
+filters share (the node and port group a port belongs to, times as
+text).
 """
 
 from oslo_utils import uuidutils
@@ -91,14 +91,6 @@ def prefetch_parent_uuids(ctx, objs, fields, table, caches):
             pgs = objects.Portgroup.list(ctx, filters={'id_in': sorted(ids)})
             caches.setdefault('portgroup', {}).update(
                 (pg.id, pg.uuid) for pg in pgs)
-
-
-def check_new_fields(values, table):
-    """406 for a body key newer than the request (with a real value)."""
-    for name, value in values.items():
-        needed = table.get(name, 0)
-        if needed > utils.minor() and value not in (None, '', {}, []):
-            raise utils.not_acceptable(needed)
 
 
 class ResourceController(base.RoutedController):
@@ -261,7 +253,7 @@ class ResourceController(base.RoutedController):
             raise exception.NotAuthorized('Operation not permitted.')
         values = utils.check_body(self.BODY_SCHEMA, utils.json_body(),
                                   self.KIND)
-        check_new_fields(values, self.FIELD_TABLE)
+        utils.check_new_fields(values, self.FIELD_TABLE)
         if values.get('uuid') is not None and not uuidutils.is_uuid_like(
                 values['uuid']):
             raise exception.InvalidUUID(uuid=values['uuid'])

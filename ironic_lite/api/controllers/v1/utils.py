@@ -51,6 +51,17 @@ def hide_fields(body, table, current=None):
     return body
 
 
+def check_new_fields(values, table):
+    """406 for a body key newer than the request (with a real value).
+
+    ``table`` is the resource's ``*_MIN_VERSION`` table of fields.
+    """
+    for name, value in values.items():
+        needed = table.get(name, 0)
+        if needed > minor() and value not in (None, '', {}, []):
+            raise not_acceptable(needed)
+
+
 # -- query parameters -------------------------------------------------------
 
 def query():
