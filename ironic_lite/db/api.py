@@ -9,6 +9,7 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 from oslo_db.sqlalchemy import utils as db_utils
+from oslo_utils import uuidutils
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -188,6 +189,77 @@ def add_identity_filter(query, model, value):
                                   and value.isdigit()):
         return query.filter(model.id == int(value))
     return query.filter(model.uuid == value)
+
+
+def create_row(model, values, on_duplicate):
+    """Insert a row of ``model`` from ``values`` (a UUID made if none).
+
+    :param on_duplicate: ``on_duplicate(err, values)`` raises the
+        resource's error for a DBDuplicateEntry (``values`` with the uuid).
+    """
+    values = dict(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    row = model()
+    row.update(values)
+    try:
+        with writer() as session:
+            session.add(row)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        on_duplicate(err, values)
+    return row
+
+
+def update_row(model, ident, values, known_version, not_found,
+               on_duplicate=None, lock=False, before_update=None):
+    """Update the row of ``model`` whose id or UUID is ``ident``.
+
+    :param not_found: the exception to raise when there is no such row.
+    :param on_duplicate: as for ``create_row`` (``values`` as given); None:
+        a DBDuplicateEntry goes up as it is.
+    :param lock: read the row with SELECT ... FOR UPDATE.
+    :param before_update: ``before_update(row)``, called with the row
+        found (its version checked), before ``values`` are written.
+    """
+    try:
+        with writer() as session:
+            query = add_identity_filter(session.query(model), model, ident)
+            if lock:
+                query = query.with_for_update()
+            row = query.one_or_none()
+            if row is None:
+                raise not_found
+            check_known_version(row, known_version)
+            if before_update is not None:
+                before_update(row)
+            row.update(values)
+            session.flush()
+    except db_exc.DBDuplicateEntry as err:
+        if on_duplicate is None:
+            raise
+        on_duplicate(err, values)
+    return row
+
+
+def delete_row(model, ident, not_found, before_delete=None):
+    """Delete the row of ``model`` whose id or UUID is ``ident``.
+
+    :param not_found: the exception to raise when there is no such row.
+    :param before_delete: ``before_delete(session, row)``, called with the
+        row found before it goes: refuse (raise) or delete what depends
+        on it.  Without it, one DELETE statement, no read first.
+    """
+    with writer() as session:
+        query = add_identity_filter(session.query(model), model, ident)
+        if before_delete is None:
+            if not query.delete(synchronize_session=False):
+                raise not_found
+            return
+        row = query.one_or_none()
+        if row is None:
+            raise not_found
+        before_delete(session, row)
+        session.delete(row)
 
 
 def paginate(query, model, limit=None, marker=None, sort_key=None,

@@ -1,8 +1,5 @@
 """Chassis queries."""
 
-from oslo_db import exception as db_exc
-from oslo_utils import uuidutils
-
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
@@ -35,19 +32,13 @@ def get_chassis_by_uuid(chassis_uuid):
     return _get_chassis('uuid', chassis_uuid)
 
 
+def _raise_duplicate(_err, values):
+    raise exception.ChassisAlreadyExists(uuid=values['uuid'])
+
+
 @api.retry_on_db_errors
 def create_chassis(values):
-    values = dict(values)
-    values.setdefault('uuid', uuidutils.generate_uuid())
-    row = models.Chassis()
-    row.update(values)
-    try:
-        with api.writer() as session:
-            session.add(row)
-            session.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.ChassisAlreadyExists(uuid=values['uuid'])
-    return row
+    return api.create_row(models.Chassis, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors
@@ -55,26 +46,17 @@ def update_chassis(chassis_id, values, known_version=None):
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing chassis.')
-    with api.writer() as session:
-        query = api.add_identity_filter(session.query(models.Chassis),
-                                        models.Chassis, chassis_id)
-        row = query.one_or_none()
-        if row is None:
-            raise exception.ChassisNotFound(chassis=chassis_id)
-        api.check_known_version(row, known_version)
-        row.update(values)
-        session.flush()
-        return row
+    return api.update_row(models.Chassis, chassis_id, values, known_version,
+                          exception.ChassisNotFound(chassis=chassis_id))
+
+
+def _refuse_if_nodes(session, row):
+    if session.query(models.Node).filter_by(chassis_id=row.id).count():
+        raise exception.ChassisNotEmpty(chassis=row.uuid)
 
 
 @api.retry_on_db_errors
 def destroy_chassis(chassis_id):
-    with api.writer() as session:
-        query = api.add_identity_filter(session.query(models.Chassis),
-                                        models.Chassis, chassis_id)
-        row = query.one_or_none()
-        if row is None:
-            raise exception.ChassisNotFound(chassis=chassis_id)
-        if session.query(models.Node).filter_by(chassis_id=row.id).count():
-            raise exception.ChassisNotEmpty(chassis=row.uuid)
-        session.delete(row)
+    api.delete_row(models.Chassis, chassis_id,
+                   exception.ChassisNotFound(chassis=chassis_id),
+                   before_delete=_refuse_if_nodes)

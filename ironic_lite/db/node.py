@@ -1,8 +1,6 @@
 """Node queries."""
 
-from oslo_db import exception as db_exc
 from oslo_utils import timeutils
-from oslo_utils import uuidutils
 import sqlalchemy as sa
 from sqlalchemy import orm
 
@@ -257,17 +255,7 @@ def _raise_duplicate(err, values):
 
 @api.retry_on_db_errors
 def create_node(values):
-    values = dict(values)
-    values.setdefault('uuid', uuidutils.generate_uuid())
-    row = models.Node()
-    row.update(values)
-    try:
-        with api.writer() as session:
-            session.add(row)
-            session.flush()
-    except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, values)
-    return row
+    return api.create_row(models.Node, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors
@@ -278,39 +266,34 @@ def update_node(node_id, values, known_version=None):
             err='Cannot overwrite UUID for an existing node.')
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
-    uuid = node_id
-    try:
-        with api.writer() as session:
-            query = api.add_identity_filter(session.query(models.Node),
-                                            models.Node, node_id)
-            row = query.with_for_update().one_or_none()
-            if row is None:
-                raise exception.NodeNotFound(node=node_id)
-            api.check_known_version(row, known_version)
-            uuid = row.uuid
-            if 'provision_state' in values and (
-                    values['provision_state'] != row.provision_state):
-                values.setdefault('provision_updated_at', timeutils.utcnow())
-            row.update(values)
-            session.flush()
-    except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, dict(values, uuid=uuid))
-    return row
+    seen = {'uuid': node_id}
+
+    def before_update(row):
+        seen['uuid'] = row.uuid
+        if 'provision_state' in values and (
+                values['provision_state'] != row.provision_state):
+            values.setdefault('provision_updated_at', timeutils.utcnow())
+
+    def on_duplicate(err, written):
+        _raise_duplicate(err, dict(written, uuid=seen['uuid']))
+
+    return api.update_row(models.Node, node_id, values, known_version,
+                          exception.NodeNotFound(node=node_id),
+                          on_duplicate=on_duplicate, lock=True,
+                          before_update=before_update)
+
+
+def _delete_children(session, row):
+    session.query(models.Port).filter_by(node_id=row.id).delete()
+    session.query(models.Portgroup).filter_by(node_id=row.id).delete()
+    session.query(models.NodeTrait).filter_by(node_id=row.id).delete()
 
 
 @api.retry_on_db_errors
 def destroy_node(node_id):
     """Delete a node with its ports, port groups and traits."""
-    with api.writer() as session:
-        query = api.add_identity_filter(session.query(models.Node),
-                                        models.Node, node_id)
-        row = query.one_or_none()
-        if row is None:
-            raise exception.NodeNotFound(node=node_id)
-        session.query(models.Port).filter_by(node_id=row.id).delete()
-        session.query(models.Portgroup).filter_by(node_id=row.id).delete()
-        session.query(models.NodeTrait).filter_by(node_id=row.id).delete()
-        session.delete(row)
+    api.delete_row(models.Node, node_id, exception.NodeNotFound(node=node_id),
+                   before_delete=_delete_children)
 
 
 @api.retry_on_db_errors

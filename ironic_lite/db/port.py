@@ -1,8 +1,5 @@
 """Port queries."""
 
-from oslo_db import exception as db_exc
-from oslo_utils import uuidutils
-
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
@@ -60,17 +57,7 @@ def _raise_duplicate(err, values):
 
 @api.retry_on_db_errors
 def create_port(values):
-    values = dict(values)
-    values.setdefault('uuid', uuidutils.generate_uuid())
-    row = models.Port()
-    row.update(values)
-    try:
-        with api.writer() as session:
-            session.add(row)
-            session.flush()
-    except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, values)
-    return row
+    return api.create_row(models.Port, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors
@@ -78,25 +65,11 @@ def update_port(port_id, values, known_version=None):
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing port.')
-    try:
-        with api.writer() as session:
-            query = api.add_identity_filter(session.query(models.Port),
-                                            models.Port, port_id)
-            row = query.one_or_none()
-            if row is None:
-                raise exception.PortNotFound(port=port_id)
-            api.check_known_version(row, known_version)
-            row.update(values)
-            session.flush()
-    except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, values)
-    return row
+    return api.update_row(models.Port, port_id, values, known_version,
+                          exception.PortNotFound(port=port_id),
+                          on_duplicate=_raise_duplicate)
 
 
 @api.retry_on_db_errors
 def destroy_port(port_id):
-    with api.writer() as session:
-        query = api.add_identity_filter(session.query(models.Port),
-                                        models.Port, port_id)
-        if not query.delete(synchronize_session=False):
-            raise exception.PortNotFound(port=port_id)
+    api.delete_row(models.Port, port_id, exception.PortNotFound(port=port_id))

@@ -1,8 +1,5 @@
 """Port group queries."""
 
-from oslo_db import exception as db_exc
-from oslo_utils import uuidutils
-
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
@@ -73,17 +70,7 @@ def _raise_duplicate(err, values):
 
 @api.retry_on_db_errors
 def create_portgroup(values):
-    values = dict(values)
-    values.setdefault('uuid', uuidutils.generate_uuid())
-    row = models.Portgroup()
-    row.update(values)
-    try:
-        with api.writer() as session:
-            session.add(row)
-            session.flush()
-    except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, values)
-    return row
+    return api.create_row(models.Portgroup, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors
@@ -91,31 +78,19 @@ def update_portgroup(portgroup_id, values, known_version=None):
     if 'uuid' in values:
         raise exception.InvalidParameterValue(
             err='Cannot overwrite UUID for an existing portgroup.')
-    try:
-        with api.writer() as session:
-            query = api.add_identity_filter(
-                session.query(models.Portgroup), models.Portgroup,
-                portgroup_id)
-            row = query.one_or_none()
-            if row is None:
-                raise exception.PortgroupNotFound(portgroup=portgroup_id)
-            api.check_known_version(row, known_version)
-            row.update(values)
-            session.flush()
-    except db_exc.DBDuplicateEntry as err:
-        _raise_duplicate(err, values)
-    return row
+    return api.update_row(
+        models.Portgroup, portgroup_id, values, known_version,
+        exception.PortgroupNotFound(portgroup=portgroup_id),
+        on_duplicate=_raise_duplicate)
+
+
+def _refuse_if_ports(session, row):
+    if session.query(models.Port).filter_by(portgroup_id=row.id).count():
+        raise exception.PortgroupNotEmpty(portgroup=row.uuid)
 
 
 @api.retry_on_db_errors
 def destroy_portgroup(portgroup_id):
-    with api.writer() as session:
-        query = api.add_identity_filter(session.query(models.Portgroup),
-                                        models.Portgroup, portgroup_id)
-        row = query.one_or_none()
-        if row is None:
-            raise exception.PortgroupNotFound(portgroup=portgroup_id)
-        if session.query(models.Port).filter_by(
-                portgroup_id=row.id).count():
-            raise exception.PortgroupNotEmpty(portgroup=row.uuid)
-        session.delete(row)
+    api.delete_row(models.Portgroup, portgroup_id,
+                   exception.PortgroupNotFound(portgroup=portgroup_id),
+                   before_delete=_refuse_if_ports)
