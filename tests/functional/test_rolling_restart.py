@@ -1,5 +1,7 @@
-"""Every process of a two-API, two-conductor deployment restarted one at a
-time under load, with no failed request and no lost write.
+"""A conductor, then an API, of a two-API, two-conductor deployment
+restarted one at a time under load, with no failed request and no lost
+write.  (The other process of each kind would repeat the same stop and
+start; the upgrade tests restart all four, at steps 4 to 6.)
 
 The same harness runs the real 1.0 -> 2.0 upgrade in tests/upgrade; this
 test proves the deployment itself (drained conductors, graceful API stops,
@@ -15,8 +17,9 @@ from tests.upgrade import deployment
 from tests.upgrade import workload
 
 
+@pytest.mark.long(50)
 @pytest.mark.backend
-def test_restart_every_process_one_at_a_time(tmp_path, postgresql_url,
+def test_restart_a_conductor_then_an_api(tmp_path, postgresql_url,
                                              rabbit_url):
     release = deployment.Release('this tree', procs.BIN)
     dep = deployment.Deployment(str(tmp_path), postgresql_url, rabbit_url)
@@ -36,7 +39,7 @@ def test_restart_every_process_one_at_a_time(tmp_path, postgresql_url,
         steps.append(('start', dep.describe()))
         load.start()
         time.sleep(3)
-        for label in ('conductor-1', 'conductor-2', 'api-1', 'api-2'):
+        for label in ('conductor-1', 'api-1'):
             client.step = 'restart %s' % label
             steps.append((client.step, dep.describe()))
             dep.restart(label, release)
