@@ -41,6 +41,8 @@ MARKERS = {
     'upgrade': 'old and new releases side by side (tests/upgrade)',
     'faults': 'processes, broker and database failing (tests/faults)',
     'backend': 'needs PostgreSQL, MariaDB or RabbitMQ on 127.0.0.1',
+    'long': 'long(seconds): about how long the test takes on a 2-core '
+            'machine; the longest start first',
 }
 
 
@@ -54,7 +56,17 @@ def pytest_sessionfinish(session, exitstatus):
     db_template.drop_templates()
 
 
+def _expected_seconds(item):
+    marker = item.get_closest_marker('long')
+    return marker.args[0] if marker is not None else 0
+
+
 def pytest_collection_modifyitems(config, items):
+    # Longest first (stable: the others keep their order).  With
+    # "--dist load --maxschedchunk 1" (tools/run-tests.sh) each free xdist
+    # worker takes the next test, so the long ones start at once, on
+    # different workers, instead of ending a level alone.
+    items.sort(key=lambda item: -_expected_seconds(item))
     for item in items:
         parts = item.nodeid.split('/')
         for level in ('functional', 'upgrade', 'faults'):

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # THE test command: set up .venv (python3 -m venv; pip install -e '.[test]'
 # when missing or older than setup.cfg), then run every test level in turn
-# -- unit, functional, faults, docs, upgrade -- each with pytest-xdist,
-# with a header per level and a summary of the wall time of each.
+# -- unit, functional+upgrade, faults, docs -- each with pytest-xdist, with
+# a header per level and a summary of the wall time of each.
 #
 # PostgreSQL (127.0.0.1:5432, postgres), MariaDB (127.0.0.1:3306, root) and
 # RabbitMQ (127.0.0.1:5672, guest) are used when they answer; otherwise
@@ -16,19 +16,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/ensure-venv.sh
 
-# level name, path, default workers, xdist distribution.  The unit and
-# docs levels are CPU bound (one worker per core); the functional and
-# upgrade levels mostly wait for the processes they start, so they run
-# more at once.  (Handing out whole files, --dist loadfile, set each
-# Keystone up once but left one worker with the three slowest files: the
-# functional level took 401 s instead of about 300.)  The fault tests (a
-# cluster each, with timed outages) run one at a time.
+# level name, default workers, xdist distribution, test paths.  The unit
+# and docs levels are CPU bound (one worker per core).  The functional and
+# upgrade tests mostly wait for the processes they start (half of the CPU
+# stays idle with four workers), so they run as one level on six workers,
+# longest first ("longest": --dist load --maxschedchunk 1, with the order
+# of the "long" markers, see tests/conftest.py): the rolling upgrade, the
+# longest test by far, runs beside the rest instead of after it.  (Handing
+# out whole files, --dist loadfile, set each Keystone up once but left one
+# worker with the three slowest files: slower.)  The fault tests (a
+# cluster each, with timed outages) run one at a time, alone.
 LEVELS=(
-    "unit tests/unit auto load"
-    "functional tests/functional 4 load"
-    "faults tests/faults 1 load"
-    "docs tests/docs auto load"
-    "upgrade tests/upgrade 3 load"
+    "unit auto load tests/unit"
+    "functional+upgrade 6 longest tests/functional tests/upgrade"
+    "faults 1 load tests/faults"
+    "docs auto load tests/docs"
 )
 
 run_pytest() {
@@ -36,6 +38,9 @@ run_pytest() {
     shift 2
     if [ "$workers" = 0 ]; then
         .venv/bin/python -m pytest "$@"
+    elif [ "$dist" = longest ]; then
+        .venv/bin/python -m pytest -n "$workers" --dist load \
+            --maxschedchunk 1 "$@"
     else
         .venv/bin/python -m pytest -n "$workers" --dist "$dist" "$@"
     fi
@@ -65,15 +70,16 @@ trap 'kill "$prefetch_pid" 2>/dev/null || true' EXIT
 count=${#LEVELS[@]}
 i=0
 for level in "${LEVELS[@]}"; do
-    read -r name path workers dist <<<"$level"
+    read -r name workers dist paths <<<"$level"
     i=$((i + 1))
     workers=${TEST_WORKERS:-$workers}
     echo
-    echo "=== [$i/$count] $name tests ($path, $workers workers) ==="
+    echo "=== [$i/$count] $name tests ($paths, $workers workers) ==="
     start=$SECONDS
     code=0
     # --durations: each level names its slowest tests, to keep it fast.
-    run_pytest "$workers" "$dist" "$path" --durations=5 "$@" || code=$?
+    # shellcheck disable=SC2086 # paths: one or more, split on spaces
+    run_pytest "$workers" "$dist" $paths --durations=5 "$@" || code=$?
     case $code in
         0) result=passed ;;
         5) result="no tests" ;;     # e.g. -k or -m selected none here

@@ -24,6 +24,7 @@ def _cli(service, env):
     return bm
 
 
+@pytest.mark.long(75)
 def test_node_port_portgroup_lifecycle_with_cli(lite_noauth, cli_env):
     lite_api = lite_noauth
     bm = _cli(lite_api, cli_env)

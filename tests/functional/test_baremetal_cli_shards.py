@@ -10,6 +10,8 @@ no ``port list --shard``; the ports of a shard are read over plain HTTP
 service holds only this test's nodes: the counts are exact.
 """
 
+import pytest
+
 from tests.functional import procs
 
 MACS = {'r1-a': '52:54:00:aa:00:01', 'r2-a': '52:54:00:aa:00:02',
@@ -40,6 +42,7 @@ def _shard_of(service, name):
     return body['shard']
 
 
+@pytest.mark.long(55)
 def test_shards_with_cli(lite_noauth, cli_env):
     lite_api = lite_noauth
 

@@ -259,6 +259,7 @@ def test_status_warns_on_pending_migrations(upgraded, db_path):
     assert 'Node: 1' in result.stdout
 
 
+@pytest.mark.long(25)
 def test_previous_schema_without_the_new_tables(conf):
     """The previous release's schema lacks the services table: status
     reports it and the object checks skip it, and upgrade succeeds."""

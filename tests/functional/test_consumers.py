@@ -11,6 +11,7 @@ from tests.functional import consumers
 from tests.functional import procs
 
 
+@pytest.mark.long(60)
 def test_consumers_on_lite(lite_service, cli_env):
     bm = consumers.connect(lite_service).baremetal
     consumers.enroll(bm, 'compute-1', '52:54:00:c0:00:01', 'c1-node')
@@ -31,6 +32,7 @@ class _Base(object):
         return self._api.log()
 
 
+@pytest.mark.long(40)
 @pytest.mark.backend
 def test_consumers_on_processes(tmp_path, postgresql_url, rabbit_url):
     port = procs.free_port()

@@ -188,6 +188,7 @@ def test_consumer_sequence_as_nova(cloud, lite):
     consumers.compute_sdk(nova, 'shard-nova-compute', drivers=False)
 
 
+@pytest.mark.long(35)
 def test_baremetal_cli_by_catalog(cloud, lite):
     out = cli(cloud, 'sysadmin', 'node', 'create', '--driver',
               'fake-hardware', '--name', 'kn-cli', '--shard', 'shard-cli',

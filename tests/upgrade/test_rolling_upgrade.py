@@ -295,6 +295,7 @@ def use_shards(dep, client, load):
     return node
 
 
+@pytest.mark.long(220)
 @pytest.mark.parametrize('old_name,new_name,backend',
                          conftest.rolling_upgrades(),
                          ids=lambda value: value)

@@ -64,6 +64,7 @@ def _insert_old_node(db_url, version):
         engine.dispose()
 
 
+@pytest.mark.long(30)
 # The refusal is backend-independent code over a version column, and each
 # run is a few commands over a whole schema: the real skip-level case
 # (release 1.0's Node, never migrated by 2.0) on every backend, a version
@@ -112,6 +113,7 @@ def test_dbsync_upgrade_refuses_rows_too_old(tmp_path, db_url, old_release,
 
 # -- a new service unpinned while an old conductor runs -----------------------
 
+@pytest.mark.long(60)
 def test_unpinned_start_refused_while_old_conductor_alive(
         tmp_path, postgresql_url, rabbit_url, old_release, new_release):
     """Unpinning too early is refused at start, unless forced -- and
