@@ -11,10 +11,17 @@
 # Extra arguments go to pytest (e.g. -k migrations, -m "not backend");
 # test paths (tests/...) replace the levels: one pytest run of those.
 # TEST_WORKERS sets the number of xdist workers of every level (0: none,
-# one test at a time, in this process).
+# one test at a time, in this process).  TEST_VENV runs the tests with that
+# virtualenv's python instead of setting up .venv (tox -e py3 does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. tools/ensure-venv.sh
+if [ -n "${TEST_VENV:-}" ]; then
+    venv=$TEST_VENV
+else
+    . tools/ensure-venv.sh
+    venv=.venv
+fi
+python=$venv/bin/python
 
 # level name, default workers, xdist distribution, test paths.  The unit
 # and docs levels are CPU bound (one worker per core).  The functional and
@@ -37,12 +44,12 @@ run_pytest() {
     local workers=$1 dist=$2
     shift 2
     if [ "$workers" = 0 ]; then
-        .venv/bin/python -m pytest "$@"
+        "$python" -m pytest "$@"
     elif [ "$dist" = longest ]; then
-        .venv/bin/python -m pytest -n "$workers" --dist load \
+        "$python" -m pytest -n "$workers" --dist load \
             --maxschedchunk 1 "$@"
     else
-        .venv/bin/python -m pytest -n "$workers" --dist "$dist" "$@"
+        "$python" -m pytest -n "$workers" --dist "$dist" "$@"
     fi
 }
 
@@ -63,8 +70,8 @@ total_start=$SECONDS
 # releases) is built in the background meanwhile (tests/prefetch.py): on a
 # fresh machine that overlaps a few minutes of pip with the unit level.
 # The fixtures wait for a build under way, and retry one that failed.
-prefetch_log=.venv/prefetch.log
-nice -n 5 .venv/bin/python -m tests.prefetch >"$prefetch_log" 2>&1 &
+prefetch_log=$venv/prefetch.log
+nice -n 5 "$python" -m tests.prefetch >"$prefetch_log" 2>&1 &
 prefetch_pid=$!
 trap 'kill "$prefetch_pid" 2>/dev/null || true' EXIT
 count=${#LEVELS[@]}
