@@ -1,0 +1,89 @@
+"""upgrade_state's rules beyond the walk of test_upgrade_state.py: the
+release before the first, the pin to use when several old releases are
+alive, releases ordered as versions ("10.0" after "9.0"), and which API
+pins the 409 note names."""
+
+from oslo_utils import versionutils
+
+from ironic_lite.common import release_mappings
+from ironic_lite.common import upgrade_state as us
+
+R = us.Record
+_vt = versionutils.convert_version_to_tuple
+
+
+def cond(name, release, pin=None):
+    return R(us.CONDUCTOR, name, release, pin)
+
+
+def api(name, release, pin=None):
+    return R(us.API, name, release, pin)
+
+
+def test_previous_release():
+    names = release_mappings.released_names()
+    assert us.previous_release(names[-1]) is None
+    assert us.previous_release('0.1') is None
+    assert us.previous_release(names[0]) == names[1]
+    assert us.previous_release('99.0') == names[0]
+
+
+def test_the_pin_is_the_oldest_release_alive():
+    state = us.assess([cond('c1', '4.0', pin='2.0'), cond('c2', '3.0'),
+                       api('a1', '2.0')], '4.0')
+    assert state.next_step == (
+        'Upgrade conductor(s) c2 to release 4.0 with '
+        '[DEFAULT]/pin_release_version = 2.0, one at a time.')
+
+
+def test_releases_are_ordered_as_versions():
+    # The newest release alive is the target: 10.0, not 9.0.
+    state = us.assess([cond('c1', '10.0', pin='9.0'), cond('c2', '9.0')],
+                      '9.0')
+    assert state.target == '10.0'
+    assert state.next_step == (
+        'Upgrade conductor(s) c2 to release 10.0 with '
+        '[DEFAULT]/pin_release_version = 9.0, one at a time.')
+    # The pin is the oldest: 9.0, not 10.0.
+    state = us.assess([cond('c1', '11.0', pin='9.0'), cond('c2', '10.0'),
+                       cond('c3', '9.0')], '11.0')
+    assert state.next_step == (
+        'Upgrade conductor(s) c2, c3 to release 11.0 with '
+        '[DEFAULT]/pin_release_version = 9.0, one at a time.')
+
+
+def _rpc_note(state):
+    return [n for n in state.notes if 'answer 409' in n]
+
+
+def test_the_409_note_names_each_pin_below_the_newest_rpc():
+    newest = release_mappings.RELEASE_MAPPING['master']['rpc']
+    short = sorted(n for n in release_mappings.released_names()
+                   if _vt(release_mappings.RELEASE_MAPPING[n]['rpc'])
+                   < _vt(newest))
+    assert len(short) >= 2, short
+    records = [cond('c1', '4.0')] + [
+        api('a%d' % i, '4.0', pin=name) for i, name in enumerate(short)]
+    state = us.assess(records, '4.0')
+    assert _rpc_note(state) == [
+        'API services pinned to %s answer 409 (nothing done) to the '
+        'requests that need RPC %s: node trait changes, VIFs, node validate '
+        'and boot device. They work once every conductor and then the API '
+        'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
+                                                    newest)]
+
+
+def test_no_409_note_for_a_pin_that_sends_the_newest_rpc():
+    newest = release_mappings.RELEASE_MAPPING['master']['rpc']
+    same = [n for n in release_mappings.released_names()
+            if release_mappings.RELEASE_MAPPING[n]['rpc'] == newest]
+    assert same
+    state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin=same[0])],
+                      '4.0')
+    assert _rpc_note(state) == []
+
+
+def test_a_pin_to_a_release_not_in_the_mapping_is_no_409_note():
+    state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin='3.5')],
+                      '4.0')
+    assert _rpc_note(state) == []
