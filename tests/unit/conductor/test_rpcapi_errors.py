@@ -1,0 +1,239 @@
+"""How the RPC client turns what goes wrong into the API's answer, without
+a conductor: a broker that refuses connections (503, nothing sent), a
+conductor's own error without its remote traceback, a conductor that
+failed (503, "may or may not have been carried out"), an older conductor
+(409 ConductorTooOld), and a request a pinned API may not send (409
+PinnedRelease)."""
+
+import sys
+import uuid
+
+import oslo_messaging as messaging
+from oslo_messaging._drivers import common as rpc_common
+import pytest
+
+from ironic_lite.common import exception
+from ironic_lite.common import rpc
+from ironic_lite.conductor import rpcapi
+
+
+def _url(*hosts):
+    # A new URL each time: _broker_hosts caches per URL.
+    vhost = uuid.uuid4().hex[:8]
+    return 'rabbit://%s/%s' % (','.join('u:p@%s' % h for h in hosts), vhost)
+
+
+@pytest.fixture
+def connections(monkeypatch):
+    """Fake TCP connections: the hosts in ``connections.up`` accept."""
+    class Connections(list):
+        up = set()
+
+    tried = Connections()
+
+    class Conn(object):
+        def close(self):
+            pass
+
+    def create_connection(address, timeout=None):
+        tried.append((address, timeout))
+        if address not in tried.up:
+            raise ConnectionRefusedError(address)
+        return Conn()
+    monkeypatch.setattr(rpcapi.socket, 'create_connection',
+                        create_connection)
+    return tried
+
+
+def test_every_broker_down_is_named(connections):
+    url = _url('b1:5671', 'b2')
+    assert rpcapi._broker_unreachable(url) == 'b1:5671, b2:5672'
+    # Each tried once, never waiting long (the default port is 5672).
+    assert connections == [(('b1', 5671), 2), (('b2', 5672), 2)]
+
+
+def test_one_broker_up_is_enough(connections):
+    connections.up = {('b2', 5672)}
+    assert rpcapi._broker_unreachable(_url('b1', 'b2', 'b3')) is None
+    assert [a for a, _t in connections] == [('b1', 5672), ('b2', 5672)]
+
+
+def test_in_process_transports_have_no_broker(connections):
+    assert rpcapi._broker_hosts('fake://') == ()
+    assert rpcapi._broker_unreachable('fake://') is None
+    assert connections == []
+
+
+def test_a_call_while_the_broker_is_down_is_503_and_not_sent(
+        connections, conf_fixture):
+    conf_fixture.config(transport_url=_url('b1:5999'))
+    sent = []
+
+    class API(object):
+        version_cap = '1.3'
+
+        @rpcapi._rpc_errors
+        def call(self):
+            sent.append(1)
+    with pytest.raises(exception.ServiceUnavailable) as exc:
+        API().call()
+    assert str(exc.value) == (
+        'The message broker (b1:5999) cannot be reached; the request was '
+        'not carried out, please retry later.')
+    assert sent == []
+
+
+class _Client(object):
+    """An API whose calls raise ``error``."""
+
+    version_cap = '1.1'
+
+    def __init__(self, error):
+        self.error = error
+
+    @rpcapi._rpc_errors
+    def call(self):
+        raise self.error
+
+
+def _raised(error, conf_fixture):
+    conf_fixture.config(transport_url='fake://')
+    with pytest.raises(Exception) as exc:
+        _Client(error).call()
+    return exc.value
+
+
+AFTER = ('while carrying out the request; it may or may not have been '
+         'carried out: please check the resource before you retry.')
+
+
+@pytest.mark.parametrize('exc_type,what', [
+    ('DBConnectionError', 'could not reach its database'),
+    ('DBDeadlock', 'could not reach its database'),
+    ('OperationalError', 'could not reach its database'),
+    ('DBError', 'could not reach its database'),
+    ('KeyError', 'failed (KeyError)'),
+    ('IntegrityError', 'failed (IntegrityError)'),
+])
+def test_a_conductor_failure_is_503_without_its_message(
+        conf_fixture, exc_type, what):
+    err = _raised(messaging.RemoteError(exc_type, 'SELECT * FROM secret',
+                                        ['trace']), conf_fixture)
+    assert type(err) is exception.ServiceUnavailable
+    assert str(err) == 'The conductor %s %s' % (what, AFTER)
+
+
+@pytest.mark.parametrize('error', [
+    messaging.RemoteError('UnsupportedVersion', 'x', []),
+    messaging.RemoteError('IncompatibleObjectVersion', 'x', []),
+    messaging.UnsupportedVersion('1.3'),
+])
+def test_an_older_conductor_is_409_conductor_too_old(conf_fixture, error):
+    err = _raised(error, conf_fixture)
+    assert type(err) is exception.ConductorTooOld
+    assert err.code == 409
+    assert '(RPC 1.1)' in str(err)
+
+
+def test_transport_failures_are_503(conf_fixture):
+    err = _raised(messaging.MessagingTimeout('late'), conf_fixture)
+    assert str(err) == (
+        'The conductor did not answer in time; the request may have been '
+        'carried out: please check the resource before you retry.')
+    err = _raised(messaging.MessageDeliveryFailure('no'), conf_fixture)
+    assert str(err) == (
+        'The message broker did not accept the request; please check the '
+        'resource before you retry.')
+    err = _raised(messaging.MessagingException('odd'), conf_fixture)
+    assert str(err) == (
+        'RPC to the conductor failed; the request may or may not have been '
+        'carried out: please check the resource before you retry.')
+
+
+class _Odd(exception.NodeLocked):
+    """An error class two levels below an IronicException."""
+
+
+def _remote(error):
+    """``error`` as oslo.messaging re-raises a conductor's exception: a
+    ``<Class>_Remote`` class whose message carries the traceback."""
+    try:
+        raise error
+    except Exception:
+        data = rpc_common.serialize_remote_exception(sys.exc_info())
+    return rpc_common.deserialize_remote_exception(
+        data, rpc.ALLOWED_EXMODS + [__name__])
+
+
+def test_a_conductor_error_is_its_own_without_the_traceback(conf_fixture):
+    remote = _remote(exception.NodeLocked(node='n1', host='c1'))
+    assert type(remote).__name__ == 'NodeLocked_Remote'
+    assert 'Traceback' in str(remote)
+    err = _raised(remote, conf_fixture)
+    assert type(err) is exception.NodeLocked
+    assert str(err) == str(exception.NodeLocked(node='n1', host='c1'))
+    assert err.code == 409
+    assert err.remote_traceback.startswith(
+        'Traceback (most recent call last):')
+    assert 'raise error' in err.remote_traceback
+
+
+def test_the_class_is_the_one_raised_not_its_parent(conf_fixture):
+    remote = _remote(_Odd(node='n1', host='c1'))
+    err = _raised(remote, conf_fixture)
+    assert type(err) is _Odd
+
+
+def test_the_other_arguments_are_kept():
+    class Remote_Remote(exception.IronicException):
+        def __str__(self):
+            return self.args[0]
+    err = Remote_Remote('first\nTraceback (most recent call last):\nx')
+    err.args = ('first\nTraceback (most recent call last):\nx', 'b', 'c')
+    err = rpcapi._without_remote_traceback(err)
+    assert type(err) is exception.IronicException
+    assert err.args == ('first', 'b', 'c')
+    assert err.remote_traceback == 'Traceback (most recent call last):\nx'
+
+
+@pytest.mark.parametrize('message,text,trace', [
+    ('boom\n', 'boom', None),
+    ('boom', 'boom', None),
+    ('\nboom\n\n', '\nboom', None),
+    ('boom \n', 'boom ', None),
+    ('\nTraceback (most recent call last):\n  x\n', '',
+     'Traceback (most recent call last):\n  x\n'),
+])
+def test_the_message_and_the_traceback_apart(message, text, trace):
+    class Err_Remote(exception.IronicException):
+        def __str__(self):
+            return self.args[0]
+    err = rpcapi._without_remote_traceback(Err_Remote(message))
+    assert (str(err), err.remote_traceback) == (text, trace)
+    assert type(err) is exception.IronicException
+
+
+def test_an_error_raised_here_is_left_alone():
+    err = exception.NodeLocked(node='n1', host='c1')
+    assert rpcapi._without_remote_traceback(err) is err
+    assert not hasattr(err, 'remote_traceback')
+
+
+def test_a_pinned_api_refuses_rpc_1_2_requests(conf_fixture, monkeypatch):
+    conf_fixture.config(transport_url='fake://', pin_release_version='2.0')
+    monkeypatch.setattr(rpc, 'TRANSPORT', None)
+    api = rpcapi.ConductorAPI(topic='test-%s' % uuid.uuid4().hex)
+    try:
+        assert api.version_cap == '1.1'
+        node = type('Node', (), {'uuid': 'n1', 'driver': 'fake-hardware',
+                                 'conductor_group': ''})()
+        for call in (lambda: api.vif_list(None, node),
+                     lambda: api.add_node_traits(None, node, ['CUSTOM_A'])):
+            with pytest.raises(exception.PinnedRelease) as exc:
+                call()
+            assert exc.value.code == 409
+            assert str(exc.value).startswith(
+                'This request is not available while this API is pinned to '
+                'release 2.0 (RPC 1.2): nothing was changed.')
+    finally:
+        rpc.cleanup()
