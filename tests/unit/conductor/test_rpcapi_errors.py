@@ -201,6 +201,7 @@ def test_the_other_arguments_are_kept():
     ('boom', 'boom', None),
     ('\nboom\n\n', '\nboom', None),
     ('boom \n', 'boom ', None),
+    ('node X\n', 'node X', None),
     ('\nTraceback (most recent call last):\n  x\n', '',
      'Traceback (most recent call last):\n  x\n'),
 ])
