@@ -11,13 +11,13 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import uuid
 
 import pytest
 
 from ironic_lite.common import release_mappings
 from ironic_lite import objects
 from tests.functional import procs
+from tests import node_rows
 
 # The object versions this tree writes, and the previous release's.
 objects.register_all()
@@ -81,22 +81,6 @@ def upgraded(conf):
     return conf
 
 
-def insert_nodes(db_path, count, version=None):
-    with sqlite3.connect(db_path) as conn:
-        for _ in range(count):
-            conn.execute(
-                'INSERT INTO nodes (uuid, driver, maintenance, '
-                'console_enabled, protected, version) '
-                "VALUES (?, 'fake-hardware', 0, 0, 0, ?)",
-                (str(uuid.uuid4()), version))
-
-
-def node_versions(db_path):
-    with sqlite3.connect(db_path) as conn:
-        return sorted(str(v) for (v,) in
-                      conn.execute('SELECT version FROM nodes'))
-
-
 def last_line(result):
     """The command's own output: logging may come before it."""
     return result.stdout.strip().splitlines()[-1]
@@ -130,7 +114,7 @@ def test_stamp(conf):
 
 
 def test_upgrade_refuses_rows_too_old(upgraded, db_path):
-    insert_nodes(db_path, 2, version=None)
+    node_rows.insert_nodes(db_path, 2, version=None)
     result = run('ironic-dbsync', upgraded, 'upgrade')
     assert result.returncode == 2
     assert '2 Node row(s) at version None' in result.stdout
@@ -156,23 +140,23 @@ def summary_row(stdout, name):
 
 def test_online_migrations_max_count_run_again(upgraded, db_path):
     assert PREVIOUS_NODE != LATEST_NODE
-    insert_nodes(db_path, 3, version=PREVIOUS_NODE)
+    node_rows.insert_nodes(db_path, 3, version=PREVIOUS_NODE)
     first = migrate(upgraded, '--max-count', '2')
     assert first.returncode == 1, first.stdout + first.stderr
     assert 'batch 1: update_to_latest_versions: 2/3 migrated' in first.stdout
     # Migration | Total Needed | Completed | Errors
     assert summary_row(first.stdout, 'update_to_latest_versions') == [3, 2, 0]
-    assert sorted(node_versions(db_path)) == sorted(
+    assert sorted(node_rows.node_versions(db_path)) == sorted(
         [LATEST_NODE, LATEST_NODE, PREVIOUS_NODE])
     second = migrate(upgraded, '--max-count', '2')
     assert second.returncode == 0, second.stdout
     assert summary_row(second.stdout, 'update_to_latest_versions') == [1, 1, 0]
-    assert node_versions(db_path) == [LATEST_NODE] * 3
+    assert node_rows.node_versions(db_path) == [LATEST_NODE] * 3
     assert run('ironic-dbsync', upgraded, 'upgrade').returncode == 0
 
 
 def test_online_migrations_without_max_count_finish(upgraded, db_path):
-    insert_nodes(db_path, 120, version=PREVIOUS_NODE)
+    node_rows.insert_nodes(db_path, 120, version=PREVIOUS_NODE)
     result = migrate(upgraded)
     assert result.returncode == 0, result.stdout + result.stderr
     # Batches of 50: progress after each one, then the summary.
@@ -181,11 +165,11 @@ def test_online_migrations_without_max_count_finish(upgraded, db_path):
                 % (batch, done)) in result.stdout, result.stdout
     assert summary_row(result.stdout, 'update_to_latest_versions') == [
         120, 120, 0]
-    assert set(node_versions(db_path)) == {LATEST_NODE}
+    assert set(node_rows.node_versions(db_path)) == {LATEST_NODE}
 
 
 def test_online_migrations_with_nothing_to_do(upgraded, db_path):
-    insert_nodes(db_path, 2, version=LATEST_NODE)
+    node_rows.insert_nodes(db_path, 2, version=LATEST_NODE)
     result = run('ironic-dbsync', upgraded, 'online_data_migrations')
     assert result.returncode == 0, result.stdout + result.stderr
     assert summary_row(result.stdout, 'update_to_latest_versions') == [
@@ -195,22 +179,22 @@ def test_online_migrations_with_nothing_to_do(upgraded, db_path):
 
 def test_online_migrations_leave_unreadable_rows(upgraded, db_path):
     """Rows older than the previous release are not guessed at."""
-    insert_nodes(db_path, 2, version='0.9')
+    node_rows.insert_nodes(db_path, 2, version='0.9')
     result = run('ironic-dbsync', upgraded, 'online_data_migrations')
     assert result.returncode == 0, result.stdout + result.stderr
-    assert node_versions(db_path) == ['0.9', '0.9']
+    assert node_rows.node_versions(db_path) == ['0.9', '0.9']
     assert run('ironic-dbsync', upgraded, 'upgrade').returncode == 2
 
 
 def test_online_migration_error_exits_3(upgraded, db_path):
-    insert_nodes(db_path, 1, version=PREVIOUS_NODE)
+    node_rows.insert_nodes(db_path, 1, version=PREVIOUS_NODE)
     result = run_python(SIMULATED_PREVIOUS + FAILING_MIGRATION, 'dbsync',
                         upgraded, 'online_data_migrations')
     assert result.returncode == 3, result.stdout + result.stderr
     assert 'simulated failure' in result.stderr
     assert summary_row(result.stdout, 'broken') == [0, 0, 1]
     # The later migrations did not run.
-    assert node_versions(db_path) == [PREVIOUS_NODE]
+    assert node_rows.node_versions(db_path) == [PREVIOUS_NODE]
 
 
 @pytest.mark.parametrize('args', [
@@ -246,13 +230,13 @@ def test_status_fails_without_schema(conf):
 
 
 def test_status_fails_on_unreadable_rows(upgraded, db_path):
-    insert_nodes(db_path, 1, version=None)
+    node_rows.insert_nodes(db_path, 1, version=None)
     result = run('ironic-status', upgraded, 'upgrade', 'check')
     assert result.returncode == 2, result.stdout
 
 
 def test_status_warns_on_pending_migrations(upgraded, db_path):
-    insert_nodes(db_path, 1, version=PREVIOUS_NODE)
+    node_rows.insert_nodes(db_path, 1, version=PREVIOUS_NODE)
     result = run_python(SIMULATED_PREVIOUS, 'status', upgraded, 'upgrade',
                         'check')
     assert result.returncode == 1, result.stdout + result.stderr

@@ -10,7 +10,6 @@ arguments.  The mutation run (``tox -e mutation``) uses only unit tests.
 """
 
 import sqlite3
-import uuid
 
 from oslo_log import log as logging
 import pytest
@@ -20,6 +19,7 @@ from ironic_lite.common import release_mappings
 from ironic_lite.db import migration
 from ironic_lite import objects
 from ironic_lite.objects import migrations as obj_migrations
+from tests import node_rows
 
 
 @pytest.fixture
@@ -50,22 +50,6 @@ def errors(err):
     return [line for line in err.splitlines() if line.startswith('ERROR: ')]
 
 
-def insert_nodes(path, count, version):
-    with sqlite3.connect(path) as conn:
-        for _ in range(count):
-            conn.execute(
-                'INSERT INTO nodes (uuid, driver, maintenance, '
-                'console_enabled, protected, version) '
-                "VALUES (?, 'fake-hardware', 0, 0, 0, ?)",
-                (str(uuid.uuid4()), version))
-
-
-def node_versions(path):
-    with sqlite3.connect(path) as conn:
-        return sorted(str(v) for (v,) in
-                      conn.execute('SELECT version FROM nodes'))
-
-
 # -- schema commands ----------------------------------------------------------
 
 def test_upgrade_goes_to_head_by_default(db, capsys):
@@ -85,7 +69,7 @@ def test_upgrade_to_a_given_revision_stops_there(db, capsys):
 
 def test_upgrade_refuses_rows_this_release_cannot_read(db, capsys):
     assert run(capsys, 'upgrade')[0] == 0
-    insert_nodes(db, 2, '0.9')
+    node_rows.insert_nodes(db, 2, '0.9')
     code, out, _err = run(capsys, 'upgrade')
     assert code == dbsync.EXIT_INCOMPATIBLE_DB == 2
     readable = ', '.join(sorted(
@@ -97,7 +81,7 @@ def test_upgrade_refuses_rows_this_release_cannot_read(db, capsys):
         'release\'s code until it completes, then run this upgrade again.\n'
         % readable)
     # Nothing was touched.
-    assert node_versions(db) == ['0.9', '0.9']
+    assert node_rows.node_versions(db) == ['0.9', '0.9']
 
 
 def test_upgrade_refuses_a_schema_of_a_newer_release(db, capsys):
@@ -352,7 +336,7 @@ def test_parse_migration_options():
             known: {'a': '2', 'b': 'x.y=z'}}
 
 
-# -- online data migrations on a real database ---------------------------------
+# -- online data migrations on a real database --------------------------------
 
 def test_rows_of_the_previous_release_are_moved_to_latest(db, capsys,
                                                           monkeypatch):
@@ -365,15 +349,17 @@ def test_rows_of_the_previous_release_are_moved_to_latest(db, capsys,
     monkeypatch.setitem(entry['objects'], 'Node',
                         entry['objects']['Node'] + ['1.0'])
     assert run(capsys, 'upgrade')[0] == 0
-    insert_nodes(db, 3, '1.0')
-    insert_nodes(db, 1, '0.9')
+    node_rows.insert_nodes(db, 3, '1.0')
+    node_rows.insert_nodes(db, 1, '0.9')
     code, out, _err = run(capsys, 'online_data_migrations',
                           '--max-count', '2')
     assert code == dbsync.EXIT_RUN_AGAIN
-    assert node_versions(db) == sorted(['0.9', '1.0', latest, latest])
+    assert node_rows.node_versions(db) == sorted(
+        ['0.9', '1.0', latest, latest])
     code, out, _err = run(capsys, 'online_data_migrations')
     assert code == dbsync.EXIT_OK, out
-    assert node_versions(db) == sorted(['0.9', latest, latest, latest])
+    assert node_rows.node_versions(db) == sorted(
+        ['0.9', latest, latest, latest])
     # The unreadable row is still there for upgrade to refuse.
     assert run(capsys, 'upgrade')[0] == dbsync.EXIT_INCOMPATIBLE_DB
 
