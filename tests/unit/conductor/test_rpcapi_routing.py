@@ -19,7 +19,9 @@ def api(conf_fixture, monkeypatch):
     rpc.cleanup()
 
 
-def test_a_call_goes_to_the_owner_in_the_nodes_group(api, monkeypatch):
+def test_a_call_goes_to_the_owner_in_the_nodes_group(api, monkeypatch,
+                                                    conf_fixture):
+    conf_fixture.config(rpc_send_retries=3, group='conductor')
     asked, prepared = [], []
 
     def get_host(context, node_uuid, driver, conductor_group=''):
@@ -45,5 +47,6 @@ def test_a_call_goes_to_the_owner_in_the_nodes_group(api, monkeypatch):
     assert api.get_conductor_for(ctx, node) == 'cond-rack-7'
     assert api.vif_list(ctx, node) == [{'id': 'vif-1'}]
     assert asked == [(ctx, 'n1', 'ipmi', 'rack-7')] * 2
-    assert [(p['server'], p['version']) for p in prepared] == [
-        ('cond-rack-7', '1.2')]
+    # Sent at the method's version, retried as [conductor] says.
+    assert prepared == [{'server': 'cond-rack-7', 'version': '1.2',
+                         'retry': 3}]
