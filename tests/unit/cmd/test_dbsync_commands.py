@@ -156,7 +156,16 @@ def test_positive_int():
 def test_help_exits_0(db, capsys):
     code, out, _err = run(capsys, 'upgrade', '--help')
     assert code == dbsync.EXIT_OK
+    assert out.startswith('usage: ironic-dbsync upgrade ')
     assert 'exit codes:' in out and '--revision' in out
+
+
+def test_the_arguments_default_to_the_command_line(db, capsys,
+                                                   monkeypatch):
+    monkeypatch.setattr('sys.argv', ['ironic-dbsync', 'version'])
+    capsys.readouterr()
+    assert dbsync.main() == 0
+    assert capsys.readouterr().out == 'None\n'
 
 
 def test_an_invalid_configuration_exits_127(db, capsys):
@@ -371,6 +380,7 @@ def test_a_confirming_batch_when_another_run_migrated_rows(db, capsys,
     calls = []
 
     def migrate(context, max_count):
+        assert context.is_admin
         calls.append(max_count)
         return (5, 0) if len(calls) == 1 else (0, 0)
     use(monkeypatch, bump_x=migrate)
