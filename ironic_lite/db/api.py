@@ -210,10 +210,12 @@ def create_row(model, values, on_duplicate):
     return row
 
 
-def update_row(model, ident, values, known_version, not_found,
+def update_row(model, kind, ident, values, known_version, not_found,
                on_duplicate=None, lock=False, before_update=None):
-    """Update the row of ``model`` whose id or UUID is ``ident``.
+    """Update the row of ``model`` whose id or UUID is ``ident``; a UUID
+    is never overwritten (400).
 
+    :param kind: the resource's name in the messages ("port").
     :param not_found: the exception to raise when there is no such row.
     :param on_duplicate: as for ``create_row`` (``values`` as given); None:
         a DBDuplicateEntry goes up as it is.
@@ -221,6 +223,9 @@ def update_row(model, ident, values, known_version, not_found,
     :param before_update: ``before_update(row)``, called with the row
         found (its version checked), before ``values`` are written.
     """
+    if 'uuid' in values:
+        raise exception.InvalidParameterValue(
+            err='Cannot overwrite UUID for an existing %s.' % kind)
     try:
         with writer() as session:
             query = add_identity_filter(session.query(model), model, ident)

@@ -43,10 +43,8 @@ def create_chassis(values):
 
 @api.retry_on_db_errors
 def update_chassis(chassis_id, values, known_version=None):
-    if 'uuid' in values:
-        raise exception.InvalidParameterValue(
-            err='Cannot overwrite UUID for an existing chassis.')
-    return api.update_row(models.Chassis, chassis_id, values, known_version,
+    return api.update_row(models.Chassis, 'chassis', chassis_id, values,
+                          known_version,
                           exception.ChassisNotFound(chassis=chassis_id))
 
 

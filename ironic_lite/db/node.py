@@ -261,9 +261,6 @@ def create_node(values):
 @api.retry_on_db_errors
 def update_node(node_id, values, known_version=None):
     """Update the columns given; ``node_id`` is an id or a UUID."""
-    if 'uuid' in values:
-        raise exception.InvalidParameterValue(
-            err='Cannot overwrite UUID for an existing node.')
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
     seen = {'uuid': node_id}
@@ -277,7 +274,7 @@ def update_node(node_id, values, known_version=None):
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
 
-    return api.update_row(models.Node, node_id, values, known_version,
+    return api.update_row(models.Node, 'node', node_id, values, known_version,
                           exception.NodeNotFound(node=node_id),
                           on_duplicate=on_duplicate, lock=True,
                           before_update=before_update)

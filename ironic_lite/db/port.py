@@ -62,10 +62,7 @@ def create_port(values):
 
 @api.retry_on_db_errors
 def update_port(port_id, values, known_version=None):
-    if 'uuid' in values:
-        raise exception.InvalidParameterValue(
-            err='Cannot overwrite UUID for an existing port.')
-    return api.update_row(models.Port, port_id, values, known_version,
+    return api.update_row(models.Port, 'port', port_id, values, known_version,
                           exception.PortNotFound(port=port_id),
                           on_duplicate=_raise_duplicate)
 

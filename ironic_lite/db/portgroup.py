@@ -75,11 +75,8 @@ def create_portgroup(values):
 
 @api.retry_on_db_errors
 def update_portgroup(portgroup_id, values, known_version=None):
-    if 'uuid' in values:
-        raise exception.InvalidParameterValue(
-            err='Cannot overwrite UUID for an existing portgroup.')
     return api.update_row(
-        models.Portgroup, portgroup_id, values, known_version,
+        models.Portgroup, 'portgroup', portgroup_id, values, known_version,
         exception.PortgroupNotFound(portgroup=portgroup_id),
         on_duplicate=_raise_duplicate)
 
