@@ -157,6 +157,14 @@ def _check_changes(changes, new_doc):
                      'node')
 
 
+def _create_target(ctx, values):
+    """The policy target of a node not created yet: the owner and lessee
+    its body gives."""
+    return {'node.owner': values.get('owner'),
+            'node.lessee': values.get('lessee'),
+            'project_id': ctx.project_id}
+
+
 def _set_changes(node, changes):
     """Set the changes (normalized) on the node, not saved; return
     {field: value read} of the fields that do change ({} for none)."""
@@ -289,9 +297,7 @@ class NodesController(base.RoutedController):
         ctx = pecan.request.context
         values = utils.check_body(schema.CREATE, utils.json_body(), 'node')
         policy.authorize('baremetal:node:create',
-                         {'node.owner': values.get('owner'),
-                          'node.lessee': values.get('lessee'),
-                          'project_id': ctx.project_id}, ctx)
+                         _create_target(ctx, values), ctx)
         utils.check_new_fields(values, mv.NODE_FIELD_MIN_VERSION)
         self._check_shard_create(ctx, values)
         if values.get('name') is not None and not utils.allows(
@@ -346,9 +352,7 @@ class NodesController(base.RoutedController):
             raise utils.not_acceptable(mv.MINOR_82_NODE_SHARD)
         shard.check_value(values['shard'])
         policy.authorize('baremetal:node:update:shard',
-                         {'node.owner': values.get('owner'),
-                          'node.lessee': values.get('lessee'),
-                          'project_id': ctx.project_id}, ctx)
+                         _create_target(ctx, values), ctx)
 
     @classmethod
     def _checked_patch(cls, params):
