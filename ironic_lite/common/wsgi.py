@@ -136,7 +136,10 @@ class WSGIService(object):
             cleanup_interval=max(1, min(30, client_socket_timeout // 2)),
             connection_limit=max_connections, backlog=128,
             max_request_body_size=MAX_BODY_BYTES,
-            asyncore_use_poll=True, asyncore_loop_timeout=0.5,
+            # waitress reads this option as an int: below 1 it is 0, a
+            # poll() that returns at once, and the loop spins a core when
+            # idle.  Work for the loop (stop's drain included) wakes it.
+            asyncore_use_poll=True, asyncore_loop_timeout=1,
             clear_untrusted_proxy_headers=False, ident='ironic-lite')
         self._thread = None
 
