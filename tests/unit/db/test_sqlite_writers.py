@@ -47,3 +47,44 @@ def test_read_then_write_survives_a_concurrent_commit(sqlite_db):
         # The second writer waited for the first one's lock.
         assert session.query(models.Chassis.description).scalar() == \
             'second'
+
+
+def _begins(engine):
+    """(statements, DBAPI connections) seen while the test runs."""
+    seen = []
+
+    def record(conn, cursor, statement, params, context, many):
+        seen.append((statement.strip().upper(),
+                     id(conn.connection.dbapi_connection)))
+    sa.event.listen(engine, 'before_cursor_execute', record)
+    return seen, lambda: sa.event.remove(engine, 'before_cursor_execute',
+                                         record)
+
+
+def test_connections_are_pooled_and_each_transaction_begins_afresh(
+        sqlite_db):
+    """SQLite file engines keep their connections (no connect and PRAGMAs
+    per transaction), and a connection a reader used still begins a
+    writer's transaction with BEGIN IMMEDIATE."""
+    engine = api.get_engine()
+    assert isinstance(engine.pool, sa.pool.QueuePool)
+    connects = []
+
+    def connected(dbapi_conn, record):
+        connects.append(dbapi_conn)
+    sa.event.listen(engine, 'connect', connected)
+    seen, stop = _begins(engine)
+    try:
+        for _ in range(3):
+            with api.reader() as session:
+                session.query(models.Chassis).count()
+            with api.writer() as session:
+                session.add(models.Chassis(uuid=api.uuidutils
+                                           .generate_uuid()))
+    finally:
+        stop()
+        sa.event.remove(engine, 'connect', connected)
+    assert len(connects) == 1  # one connection served all six
+    begins = [s for s, _c in seen if s.startswith('BEGIN')]
+    assert begins == ['BEGIN', 'BEGIN IMMEDIATE'] * 3
+    assert len({c for _s, c in seen}) == 1
