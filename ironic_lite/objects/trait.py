@@ -38,6 +38,9 @@ class Trait(ovo_base.ComparableVersionedObject, base.IronicObject):
         db_trait.delete_node_trait(node_id, trait)
 
 
+_OBJECTS_ATTR = ovo_base._get_attrname('objects')
+
+
 @base.IronicObjectRegistry.register
 class TraitList(ovo_base.ComparableVersionedObject, ovo_base.ObjectListBase,
                 base.IronicObject):
@@ -54,7 +57,22 @@ class TraitList(ovo_base.ComparableVersionedObject, ovo_base.ObjectListBase,
 
     @classmethod
     def _from_rows(cls, context, rows):
+        if not rows:
+            return cls._empty(context)
         return ovo_base.obj_make_list(context, cls(context), Trait, rows)
+
+    @classmethod
+    def _empty(cls, context):
+        """An empty list, as ``cls(context)`` makes it (no changes, an
+        empty list that coerces what is added to it), without going
+        through the field setter twice: a node list makes one for every
+        node without traits."""
+        empty = cls.__new__(cls)
+        empty._changed_fields = set()
+        empty._context = context
+        empty.__dict__[_OBJECTS_ATTR] = cls.fields['objects'].coerce(
+            empty, 'objects', [])
+        return empty
 
     @classmethod
     def get_by_node_id(cls, context, node_id):

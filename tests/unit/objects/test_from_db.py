@@ -71,3 +71,21 @@ def test_fields_of_other_tables_are_left_to_their_loader(version):
                                              _row(version=version))
     assert node.VERSION == objects.Node.VERSION
     assert not node.obj_attr_is_set('traits')
+
+
+def test_empty_trait_list_is_what_the_constructor_makes():
+    """A node without traits gets its empty TraitList built directly
+    (objects.trait.TraitList._empty): the same object as TraitList()."""
+    ctx = object()
+    fast = objects.TraitList._from_rows(ctx, [])
+    slow = objects.TraitList(ctx)
+    assert fast.obj_to_primitive() == slow.obj_to_primitive()
+    assert fast.obj_what_changed() == slow.obj_what_changed() == set()
+    assert fast._context is ctx
+    assert type(fast.objects) is type(slow.objects)
+    assert fast.obj_attr_is_set('objects')
+    # What is added is still coerced, as in a list the setter made.
+    with pytest.raises(ValueError):
+        fast.objects.append('not a trait')
+    fast.objects.append(objects.Trait(trait='CUSTOM_A', node_id=1))
+    assert fast.get_trait_names() == ['CUSTOM_A']
