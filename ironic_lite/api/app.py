@@ -8,6 +8,7 @@ import pecan
 from ironic_lite.api import auth
 from ironic_lite.api import hooks
 from ironic_lite.api import middleware
+from ironic_lite.api import pecan_argspec
 from ironic_lite import conf
 from ironic_lite import objects
 
@@ -30,6 +31,7 @@ def setup_app(conf=None, rpcapi_factory=None):
         give a fake); by default ``ConductorAPI``, made on first use.
     """
     objects.register_all()
+    pecan_argspec.install()
     from ironic_lite.api.controllers import root
     settings = dict(conf or {})
     app = pecan.make_app(
