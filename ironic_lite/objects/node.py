@@ -2,6 +2,7 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 
 from ironic_lite.common import interfaces
+from ironic_lite.db import api as db_api
 from ironic_lite.db import node as db_node
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
@@ -138,17 +139,23 @@ class Node(base.CrudMixin, base.IronicObject):
             return cls.get_by_uuid(context, node_id)
         return cls.get_by_name(context, node_id)
 
+    # The row and its traits are read in one transaction (the DB calls
+    # join the outer reader): one connection checkout and BEGIN, not two.
+
     @classmethod
     def get_by_id(cls, context, node_id):
-        return cls._load(context, db_node.get_node_by_id(node_id))
+        with db_api.reader():
+            return cls._load(context, db_node.get_node_by_id(node_id))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
-        return cls._load(context, db_node.get_node_by_uuid(uuid))
+        with db_api.reader():
+            return cls._load(context, db_node.get_node_by_uuid(uuid))
 
     @classmethod
     def get_by_name(cls, context, name):
-        return cls._load(context, db_node.get_node_by_name(name))
+        with db_api.reader():
+            return cls._load(context, db_node.get_node_by_name(name))
 
     @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
