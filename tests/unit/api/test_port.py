@@ -123,3 +123,26 @@ def test_node_delete_removes_ports(client, node):
     port = _port(client, node).json
     client.delete('/v1/nodes/node-0')
     assert client.get('/v1/ports/' + port['uuid']).status_int == 404
+
+
+def test_a_port_write_reads_its_node_once(client, node, monkeypatch):
+    """The node of a new port is looked up once per request: for the
+    policy target, the conductor's topic and the body's node_uuid alike."""
+    reads = []
+    for name in ('get_by_id', 'get_by_uuid', 'get_by_name'):
+        original = getattr(objects.Node, name)
+
+        def counted(cls, ctx, ident, _original=original, _name=name):
+            reads.append(_name)
+            return _original(ctx, ident)
+        monkeypatch.setattr(objects.Node, name, classmethod(counted))
+    resp = _port(client, node)
+    assert resp.status_int == 201, resp.text
+    assert resp.json['node_uuid'] == node['uuid']
+    assert reads == ['get_by_uuid']
+    reads.clear()
+    resp = client.post_json('/v1/portgroups', {
+        'address': MAC2, 'node_uuid': node['uuid'], 'name': 'pg0'})
+    assert resp.status_int == 201, resp.text
+    assert resp.json['node_uuid'] == node['uuid']
+    assert reads == ['get_by_uuid']

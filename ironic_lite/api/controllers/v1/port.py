@@ -154,9 +154,6 @@ class PortsController(resource.ResourceController):
         values.setdefault('uuid', uuidutils.generate_uuid())
         return objects.Port(ctx, **values)
 
-    def parent_node_of(self, obj):
-        return objects.Node.get_by_id(pecan.request.context, obj.node_id)
-
     def apply_changes(self, ctx, obj, changes):
         for name, value in to_object_values(changes, ctx).items():
             setattr(obj, name, value)

@@ -23,14 +23,33 @@ def isotime(value):
     return value.isoformat() if value is not None else None
 
 
+def _request_nodes():
+    """{id: node} of the nodes this request has read (a port write needs
+    its node for the node's policy target, the RPC topic and the body's
+    node_uuid: one read, not three)."""
+    return pecan.request.environ.setdefault('ironic_lite.nodes_by_id', {})
+
+
+def request_node(node_id):
+    """The node with this id, read at most once per request."""
+    nodes = _request_nodes()
+    node = nodes.get(node_id)
+    if node is None:
+        node = nodes[node_id] = objects.Node.get_by_id(
+            pecan.request.context, node_id)
+    return node
+
+
 def get_parent_node(ctx, node_uuid):
     """The node a new port/port group belongs to; 400 when unknown."""
     try:
         if node_uuid is None or not uuidutils.is_uuid_like(node_uuid):
             raise exception.NodeNotFound(node=node_uuid)
-        return objects.Node.get_by_uuid(ctx, node_uuid)
+        node = objects.Node.get_by_uuid(ctx, node_uuid)
     except exception.NodeNotFound:
         raise exception.NodeNotFound(node=node_uuid, code=400)
+    _request_nodes()[node.id] = node
+    return node
 
 
 def get_node_for_filter(ctx, ident, from_path):
@@ -53,9 +72,8 @@ def _cached(caches, kind, key, load):
 
 
 def node_uuid(node_id, caches):
-    ctx = pecan.request.context
     return _cached(caches, 'node', node_id,
-                   lambda i: objects.Node.get_by_id(ctx, i).uuid)
+                   lambda i: request_node(i).uuid)
 
 
 def portgroup_uuid(portgroup_id, caches):
@@ -147,7 +165,7 @@ class ResourceController(base.RoutedController):
         return self.node_ident is not None
 
     def parent_node_of(self, obj):
-        return objects.Node.get_by_id(pecan.request.context, obj.node_id)
+        return request_node(obj.node_id)
 
     def policy_target(self, obj):
         return policy.node_target(self.parent_node_of(obj),
