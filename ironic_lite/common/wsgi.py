@@ -40,6 +40,10 @@ ACCESS_LOG = logging.getLogger('ironic_lite.api.access')
 # body ([oslo_middleware]max_request_body_size).
 MAX_BODY_BYTES = 100 * 1024 * 1024
 
+# Responses up to this size are buffered in memory, not in a temporary
+# file (a detailed page of 1,000 nodes is about 2.7 MB).
+OUTBUF_IN_MEMORY_BYTES = 16 * 1024 * 1024
+
 # How often stop() looks at the open connections while it drains them.
 _DRAIN_POLL = 0.05
 
@@ -136,6 +140,10 @@ class WSGIService(object):
             cleanup_interval=max(1, min(30, client_socket_timeout // 2)),
             connection_limit=max_connections, backlog=128,
             max_request_body_size=MAX_BODY_BYTES,
+            # A response above waitress's default (1 MB: a detailed page
+            # of 400 nodes) was spooled to a temporary file and read back;
+            # the application holds the whole body in memory anyway.
+            outbuf_overflow=OUTBUF_IN_MEMORY_BYTES,
             # waitress reads this option as an int: below 1 it is 0, a
             # poll() that returns at once, and the loop spins a core when
             # idle.  Work for the loop (stop's drain included) wakes it.

@@ -55,3 +55,24 @@ def test_stop_closes_an_idle_keep_alive_connection_promptly():
     took = time.monotonic() - began
     conn.close()
     assert took < 3.0, 'stop took %.1f s with one idle connection' % took
+
+
+def test_large_responses_are_buffered_in_memory():
+    """A multi-megabyte body (a detailed node page) is not spooled to a
+    temporary file on its way out (waitress's default above 1 MB)."""
+    body = b'x' * (3 * 1024 * 1024)
+
+    def big(environ, start_response):
+        start_response('200 OK', [('Content-Length', str(len(body)))])
+        return [body]
+    service = wsgi.WSGIService('test-api', big, '127.0.0.1', 0)
+    assert service.server.adj.outbuf_overflow >= len(body)
+    service.start()
+    try:
+        conn = http.client.HTTPConnection(
+            '127.0.0.1', service.server.effective_port, timeout=10)
+        conn.request('GET', '/')
+        assert conn.getresponse().read() == body
+        conn.close()
+    finally:
+        service.stop()
