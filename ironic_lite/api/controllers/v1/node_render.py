@@ -71,67 +71,91 @@ def mask(name, value):
 
 # -- the API value of each field ---------------------------------------------
 #
-# Each function takes the node and the chassis UUIDs a list has already
-# looked up ({chassis id: uuid}, shared by the bodies of one list).
+# Each function takes the node, the request's facts (_Request: looked up
+# once per request, not once per node of a list) and the chassis UUIDs a
+# list has already looked up ({chassis id: uuid}, shared by its bodies).
 
-def _chassis_uuid(node, chassis_cache):
+class _Request(object):
+    """What the API values of a request's nodes depend on."""
+
+    __slots__ = ('context', 'minor', 'shows')
+
+    def __init__(self):
+        self.context = pecan.request.context
+        self.minor = utils.minor()
+        # rule -> whether the caller sees that secret unmasked
+        self.shows = {}
+
+
+def _request():
+    environ = pecan.request.environ
+    req = environ.get('ironic_lite.node_request')
+    if req is None:
+        req = environ['ironic_lite.node_request'] = _Request()
+    return req
+
+
+def _chassis_uuid(node, req, chassis_cache):
     if node.chassis_id is None:
         return None
     cache = chassis_cache if chassis_cache is not None else {}
     if node.chassis_id not in cache:
         cache[node.chassis_id] = objects.Chassis.get(
-            pecan.request.context, node.chassis_id).uuid
+            req.context, node.chassis_id).uuid
     return cache[node.chassis_id]
 
 
-def _conductor(node, _chassis_cache):
+def _conductor(node, req, _chassis_cache):
     """The host the hash ring maps the node to (None when none can)."""
     try:
         return hash_ring.RING_MANAGER.get_host(
-            pecan.request.context, node.uuid, node.driver,
-            node.conductor_group)
+            req.context, node.uuid, node.driver, node.conductor_group)
     except exception.IronicException:
         return None
 
 
-def _traits(node, _chassis_cache):
+def _traits(node, _req, _chassis_cache):
     if not node.obj_attr_is_set('traits') or node.traits is None:
         return []
     return node.traits.get_trait_names()
 
 
-def _no_allocation(_node, _chassis_cache):
+def _no_allocation(_node, _req, _chassis_cache):
     """ironic-lite has no allocations."""
     return None
 
 
-def _provision_state(node, _chassis_cache):
+def _provision_state(node, req, _chassis_cache):
     """The state, as a client older than the state knew it."""
     value = node.provision_state
-    if value == 'available' and not utils.allows(
-            mv.MINOR_2_AVAILABLE_STATE):
+    if value == 'available' and req.minor < mv.MINOR_2_AVAILABLE_STATE:
         return None
-    if value == 'inspect wait' and not utils.allows(
-            mv.MINOR_39_INSPECT_WAIT):
+    if value == 'inspect wait' and req.minor < mv.MINOR_39_INSPECT_WAIT:
         return 'inspecting'
     return value
 
 
 def _masked(name):
     """The function showing secret-bearing field ``name`` (see mask)."""
-    def value(node, _chassis_cache):
-        return mask(name, getattr(node, name))
+    rule, masker = _SECRETS[name]
+
+    def value(node, req, _chassis_cache):
+        shows = req.shows.get(rule)
+        if shows is None:
+            shows = req.shows[rule] = _shows_secrets(rule)
+        raw = getattr(node, name)
+        return raw if shows else masker(raw)
     return value
 
 
-def _driver_internal_info(node, _chassis_cache):
+def _driver_internal_info(node, _req, _chassis_cache):
     value = dict(node.driver_internal_info or {})
     if value.get('agent_secret_token'):
         value['agent_secret_token'] = SECRET
     return value
 
 
-def _conductor_group(node, _chassis_cache):
+def _conductor_group(node, _req, _chassis_cache):
     return node.conductor_group or ''
 
 
@@ -162,29 +186,22 @@ def field_value(node, name, chassis_cache=None):
     compute = _API_VALUES.get(name)
     if compute is None:
         return _stored(node, name)
-    return compute(node, chassis_cache)
+    return compute(node, _request(), chassis_cache)
 
 
 # -- the body ----------------------------------------------------------------
 
-# How render takes a field: as stored, a stored time as ISO 8601 text, or
-# through field_value.
-_PLAIN, _TIME, _COMPUTE = range(3)
+# How render takes a stored field (see _kind).
+_PLAIN = 'plain'
+_TIME = 'time'
 _MISSING = object()
-
-
-def _kind(name):
-    if name in _API_VALUES or name not in objects.Node.fields:
-        return _COMPUTE
-    if isinstance(objects.Node.fields[name], ovo_fields.DateTimeField):
-        return _TIME
-    return _PLAIN
 
 
 def _plan(fields, sub_links):
     """What a node body holds at the request's version, worked out once
     per request (a list renders many bodies with the same plan):
-    ([(name, attribute, kind)], [link names], base URL)."""
+    ([(name, attribute, kind or compute function)], [link names], base
+    URL, the request's facts)."""
     key = (tuple(fields) if fields is not None else None, sub_links)
     plans = pecan.request.environ.setdefault('ironic_lite.node_plans', {})
     plan = plans.get(key)
@@ -202,8 +219,25 @@ def _plan(fields, sub_links):
             links.insert(0, 'links')
         plan = plans[key] = (
             [(n, ovo_base._get_attrname(n), _kind(n)) for n in shown],
-            links, pecan.request.public_url)
+            links, pecan.request.public_url, _request())
     return plan
+
+
+def _kind(name):
+    """How render takes a field: as stored, a stored time as ISO 8601
+    text, or through its _API_VALUES function (or _stored, for a name
+    that is not a Node field)."""
+    if name in _API_VALUES:
+        return _API_VALUES[name]
+    if name not in objects.Node.fields:
+        return _stored_value
+    if isinstance(objects.Node.fields[name], ovo_fields.DateTimeField):
+        return _TIME
+    return _PLAIN
+
+
+def _stored_value(node, _req, _chassis_cache, name):
+    return _stored(node, name)
 
 
 def render(node, fields=None, sub_links=True, chassis_cache=None):
@@ -213,20 +247,23 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
     :param sub_links: add the ports/states/portgroups/volume links
         (only when ``fields`` is not given, as in Ironic).
     """
-    shown, links, url = _plan(fields, sub_links)
+    shown, links, url, req = _plan(fields, sub_links)
     stored = node.__dict__
     body = {}
     for name, attr, kind in shown:
-        if kind == _COMPUTE:
-            body[name] = field_value(node, name, chassis_cache)
-            continue
-        value = stored.get(attr, _MISSING)
-        if value is _MISSING:
-            value = getattr(node, name)  # what the object does when unset
-        if kind == _TIME and value is not None:
-            value = value.isoformat()
-        body[name] = value
+        if kind is _PLAIN or kind is _TIME:
+            value = stored.get(attr, _MISSING)
+            if value is _MISSING:
+                value = getattr(node, name)  # what the object does unset
+            if kind is _TIME and value is not None:
+                value = value.isoformat()
+            body[name] = value
+        elif kind is _stored_value:
+            body[name] = _stored(node, name)
+        else:
+            body[name] = kind(node, req, chassis_cache)
+    uuid = stored.get('_obj_uuid') or node.uuid
     for sub in links:
-        args = node.uuid if sub == 'links' else '%s/%s' % (node.uuid, sub)
+        args = uuid if sub == 'links' else '%s/%s' % (uuid, sub)
         body[sub] = link.self_and_bookmark_at(url, 'nodes', args)
     return body
