@@ -37,6 +37,8 @@ LOG = logging.getLogger(__name__)
 # lock of a task that is taking it.
 _HELD = collections.Counter()
 _HELD_LOCK = threading.Lock()
+# Notified when a key leaves _HELD (its lock released, or not taken).
+_HELD_GONE = threading.Condition(_HELD_LOCK)
 
 
 def _hold(key, delta):
@@ -44,22 +46,51 @@ def _hold(key, delta):
         _HELD[key] += delta
         if _HELD[key] <= 0:
             del _HELD[key]
+            _HELD_GONE.notify_all()
+
+
+def _wait_for_local_holder(key, deadline):
+    """When a task of this process holds ``key``: wait until it lets go,
+    up to ``deadline`` (monotonic).  'free' when it did, 'late' when the
+    deadline came first, None when no task here holds it."""
+    with _HELD_LOCK:
+        if key not in _HELD:
+            return None
+        released = _HELD_GONE.wait_for(
+            lambda: key not in _HELD,
+            max(0.0, deadline - time.monotonic()))
+        return 'free' if released else 'late'
 
 
 def _reserve(context, node_id, retry):
-    """Take the node's lock, retrying while another host holds it."""
-    attempts = 1 + (CONF.conductor.node_locked_retry_attempts if retry
-                    else 0)
-    for attempt in range(attempts):
-        _hold(str(node_id), 1)
+    """Take the node's lock, retrying while another host holds it.
+
+    A lock held by another task of this process (several port writes on
+    one node, say) is waited for: the next attempt is made as soon as that
+    task releases it, rather than after a fixed interval, and such waits
+    do not use up attempts; they end within the time the retries would
+    take (``node_locked_retry_attempts`` x ``node_locked_retry_interval``).
+    """
+    key = str(node_id)
+    retries = CONF.conductor.node_locked_retry_attempts if retry else 0
+    interval = CONF.conductor.node_locked_retry_interval
+    deadline = time.monotonic() + retries * interval
+    attempt = 0
+    while True:
+        _hold(key, 1)
         try:
             return objects.Node.reserve(context, CONF.host, node_id)
         except Exception as err:
-            _hold(str(node_id), -1)
-            if (not isinstance(err, exception.NodeLocked)
-                    or attempt + 1 >= attempts):
+            _hold(key, -1)
+            if not isinstance(err, exception.NodeLocked):
                 raise
-            time.sleep(CONF.conductor.node_locked_retry_interval)
+            waited = _wait_for_local_holder(key, deadline)
+            if waited == 'free':
+                continue
+            attempt += 1
+            if waited == 'late' or attempt > retries:
+                raise
+            time.sleep(interval)
 
 
 def reclaim_stale_locks(context, host):

@@ -165,3 +165,57 @@ def test_failed_node_can_be_retried(monkeypatch, context, rpc_api,
     rpc_api.do_node_deploy(context, node, rebuild=True)
     node = wait_node(node.uuid, 'active', target_provision_state=None)
     assert node.last_error is None
+
+
+def test_a_lock_held_in_this_process_is_taken_as_soon_as_released(
+        config, context, make_node):
+    """Tasks of one conductor on one node (port writes, say) follow each
+    other as soon as the lock is free, without a retry interval's sleep
+    and without using up attempts."""
+    import time
+    config.set_override('node_locked_retry_attempts', 1, 'conductor')
+    config.set_override('node_locked_retry_interval', 5.0, 'conductor')
+    node = make_node()
+    order = []
+    holding = threading.Event()
+
+    def first():
+        with task_manager.acquire(context, node.uuid):
+            holding.set()
+            time.sleep(0.1)
+            order.append('first done')
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        assert holding.wait(10)
+        began = time.monotonic()
+        with task_manager.acquire(context, node.uuid) as task:
+            took = time.monotonic() - began
+            order.append('second in')
+            assert task.node.reservation == 'test-conductor'
+    finally:
+        thread.join(10)
+    assert order == ['first done', 'second in']
+    assert took < 2.0   # not the 5 s retry interval
+    node.refresh()
+    assert node.reservation is None
+
+
+def test_waiting_for_a_local_holder_ends_with_the_retry_budget(
+        config, context, make_node):
+    import time
+    config.set_override('node_locked_retry_attempts', 2, 'conductor')
+    config.set_override('node_locked_retry_interval', 0.1, 'conductor')
+    node = make_node()
+    with task_manager.acquire(context, node.uuid):
+        began = time.monotonic()
+        with pytest.raises(exception.NodeLocked):
+            task_manager.acquire(context, node.uuid)
+        took = time.monotonic() - began
+    assert 0.15 < took < 1.5
+    with pytest.raises(exception.NodeLocked):
+        with task_manager.acquire(context, node.uuid):
+            began = time.monotonic()
+            task_manager.acquire(context, node.uuid, retry=False)
+    assert time.monotonic() - began < 0.5
