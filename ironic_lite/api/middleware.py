@@ -71,10 +71,39 @@ class ParsableErrorMiddleware(object):
         self.app = app
 
     def __call__(self, environ, start_response):
-        req = webob.Request(environ)
-        resp = req.get_response(self.app)
-        if resp.status_int < 400:
-            return resp(environ, start_response)
+        # A success passes through as the application sends it (no copy
+        # of its body); an error response is held back and rewritten.
+        error = []
+        passed = []
+
+        def _start_response(status, headers, exc_info=None):
+            if int(status.split(' ', 1)[0]) < 400:
+                passed.append(status)
+                return start_response(status, headers, exc_info)
+            error[:] = [status, headers]
+            written = error.append   # the body, if written this way
+            return lambda data: written(data)
+
+        app_iter = self.app(environ, _start_response)
+        if passed:
+            return app_iter
+        try:
+            # An error, or an application that starts its response only
+            # when iterated: read it all.
+            chunks = list(app_iter)
+        finally:
+            if hasattr(app_iter, 'close'):
+                app_iter.close()
+        if not error:
+            return chunks
+        body = b''.join(error[2:] + chunks)
+        resp = webob.Response(status=error[0], headerlist=list(error[1]),
+                              body=body)
+        return self._rewrite(resp)(environ, start_response)
+
+    @staticmethod
+    def _rewrite(resp):
+        """An error response with Ironic's JSON error body."""
         body = resp.body
         try:
             already = 'error_message' in json.loads(body)
@@ -89,7 +118,7 @@ class ParsableErrorMiddleware(object):
             resp.body = errors.wrap(document)
         resp.content_type = 'application/json'
         resp.charset = None
-        return resp(environ, start_response)
+        return resp
 
 
 def _plain_text(resp):
