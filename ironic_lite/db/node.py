@@ -172,14 +172,16 @@ def get_shard_list():
     alone (an index-only scan) instead of reading every row.
     """
     with api.reader() as session:
-        count = sa.func.count()
-        return (session.query(models.Node.shard, count)
-                .group_by(models.Node.shard)
-                # Ties: named shards by name, then the unsharded row, the
-                # same on every backend (they place NULL differently).
-                .order_by(count.desc(), models.Node.shard.is_(None),
-                          models.Node.shard)
-                .all())
+        return session.execute(_SHARD_LIST).all()
+
+
+_COUNT = sa.func.count()
+_SHARD_LIST = (sa.select(models.Node.shard, _COUNT)
+               .group_by(models.Node.shard)
+               # Ties: named shards by name, then the unsharded row, the
+               # same on every backend (they place NULL differently).
+               .order_by(_COUNT.desc(), models.Node.shard.is_(None),
+                         models.Node.shard))
 
 
 def get_node_list(filters=None, limit=None, marker=None, sort_key=None,
@@ -219,9 +221,16 @@ def get_nodeinfo_list(columns, filters=None, limit=None):
         return query.all()
 
 
+# One node by a unique column: built once (building the statement was a
+# tenth of a one-node GET); the value is a bound parameter.
+_NODE_BY = {column: sa.select(models.Node).where(
+    getattr(models.Node, column) == sa.bindparam('value'))
+    for column in ('id', 'uuid', 'name')}
+
+
 def _get_node(session, column, value, not_found_id):
-    row = (session.query(models.Node)
-           .filter(getattr(models.Node, column) == value).one_or_none())
+    row = session.execute(_NODE_BY[column],
+                          {'value': value}).scalar_one_or_none()
     if row is None:
         raise exception.NodeNotFound(node=not_found_id)
     return row

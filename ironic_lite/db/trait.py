@@ -7,6 +7,8 @@ next-key locks make two trait replacements on different nodes deadlock
 now and then.
 """
 
+import sqlalchemy as sa
+
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
@@ -29,9 +31,14 @@ def _check_count(node_id, count):
                               'max': MAX_TRAITS_PER_NODE})
 
 
+# A node's traits by name; built once, the node id a bound parameter.
+_OF_NODE = (sa.select(models.NodeTrait)
+            .where(models.NodeTrait.node_id == sa.bindparam('node_id'))
+            .order_by(models.NodeTrait.trait))
+
+
 def _rows(session, node_id):
-    return (session.query(models.NodeTrait).filter_by(node_id=node_id)
-            .order_by(models.NodeTrait.trait).all())
+    return session.execute(_OF_NODE, {'node_id': node_id}).scalars().all()
 
 
 def get_node_traits_by_node_id(node_id):
