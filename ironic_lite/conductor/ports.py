@@ -1,6 +1,11 @@
-"""RPC 1.3: ports and port groups written under their node's lock (as
+"""RPC 1.3: ports and port groups written as under their node's lock (as
 Ironic's conductor does), so a port is never created on a node being
-deleted or changed by another conductor operation."""
+deleted or changed by another conductor operation.
+
+Each write is one transaction that checks no task holds the node's lock
+and keeps one from taking it until the write commits
+(``task_manager.write_unless_locked``): one commit, where taking and
+releasing the lock around the write made three."""
 
 import oslo_messaging as messaging
 
@@ -18,9 +23,9 @@ _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.ObjectVersionTooNew)
 
 
-def _locked(context, obj, purpose):
-    return task_manager.acquire(context, obj.node_id, load_driver=False,
-                                purpose=purpose)
+def _write(context, obj, purpose, write):
+    return task_manager.write_unless_locked(context, obj.node_id, write,
+                                            purpose)
 
 
 class PortsMixin(object):
@@ -28,34 +33,34 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_port(self, context, port_obj):
-        with _locked(context, port_obj, 'port create'):
-            port_obj.create(context)
+        _write(context, port_obj, 'port create',
+               lambda: port_obj.create(context))
         return port_obj
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_port(self, context, port_obj):
-        with _locked(context, port_obj, 'port update'):
-            port_obj.save(context)
+        _write(context, port_obj, 'port update',
+               lambda: port_obj.save(context))
         return port_obj
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_port(self, context, port):
-        with _locked(context, port, 'port deletion'):
-            port.destroy(context)
+        _write(context, port, 'port deletion',
+               lambda: port.destroy(context))
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_portgroup(self, context, portgroup_obj):
-        with _locked(context, portgroup_obj, 'port group create'):
-            portgroup_obj.create(context)
+        _write(context, portgroup_obj, 'port group create',
+               lambda: portgroup_obj.create(context))
         return portgroup_obj
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_portgroup(self, context, portgroup_obj):
-        with _locked(context, portgroup_obj, 'port group update'):
-            portgroup_obj.save(context)
+        _write(context, portgroup_obj, 'port group update',
+               lambda: portgroup_obj.save(context))
         return portgroup_obj
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_portgroup(self, context, portgroup):
-        with _locked(context, portgroup, 'port group deletion'):
-            portgroup.destroy(context)
+        _write(context, portgroup, 'port group deletion',
+               lambda: portgroup.destroy(context))

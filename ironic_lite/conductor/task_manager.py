@@ -49,15 +49,16 @@ def _hold(key, delta):
             _HELD_GONE.notify_all()
 
 
-def _wait_for_local_holder(key, deadline):
-    """When a task of this process holds ``key``: wait until it lets go,
+def _wait_for_local_holder(keys, deadline):
+    """When a task of this process holds the node (under any of ``keys``:
+    its id and UUID, as tasks name it either way): wait until it lets go,
     up to ``deadline`` (monotonic).  'free' when it did, 'late' when the
     deadline came first, None when no task here holds it."""
     with _HELD_LOCK:
-        if key not in _HELD:
+        if not any(key in _HELD for key in keys):
             return None
         released = _HELD_GONE.wait_for(
-            lambda: key not in _HELD,
+            lambda: not any(key in _HELD for key in keys),
             max(0.0, deadline - time.monotonic()))
         return 'free' if released else 'late'
 
@@ -72,25 +73,52 @@ def _reserve(context, node_id, retry):
     take (``node_locked_retry_attempts`` x ``node_locked_retry_interval``).
     """
     key = str(node_id)
+
+    def reserve():
+        _hold(key, 1)
+        try:
+            return objects.Node.reserve(context, CONF.host, node_id)
+        except Exception:
+            _hold(key, -1)
+            raise
+    return _retry_while_locked(key, retry, reserve)
+
+
+def _retry_while_locked(key, retry, attempt_to):
+    """``attempt_to()`` again while it raises NodeLocked: at once when a
+    task of this process held the lock and let it go, else after
+    ``node_locked_retry_interval``, up to ``node_locked_retry_attempts``
+    more times (none without ``retry``)."""
     retries = CONF.conductor.node_locked_retry_attempts if retry else 0
     interval = CONF.conductor.node_locked_retry_interval
     deadline = time.monotonic() + retries * interval
     attempt = 0
     while True:
-        _hold(key, 1)
         try:
-            return objects.Node.reserve(context, CONF.host, node_id)
-        except Exception as err:
-            _hold(key, -1)
-            if not isinstance(err, exception.NodeLocked):
-                raise
-            waited = _wait_for_local_holder(key, deadline)
+            return attempt_to()
+        except exception.NodeLocked as err:
+            # The error names the node by UUID, a task may hold it by id.
+            keys = {key, str(err.kwargs.get('node'))}
+            waited = _wait_for_local_holder(keys, deadline)
             if waited == 'free':
                 continue
             attempt += 1
             if waited == 'late' or attempt > retries:
                 raise
             time.sleep(interval)
+
+
+def write_unless_locked(context, node_id, write, purpose):
+    """Run ``write()`` (a port or port group change) as if under the
+    node's lock, in one transaction: no task may hold the node's lock,
+    and none can take it until the write commits (see
+    ``Node.write_unless_locked``).  Retried while the node is locked, as
+    ``acquire`` is.  Returns what ``write`` returns."""
+    result = _retry_while_locked(
+        str(node_id), True,
+        lambda: objects.Node.write_unless_locked(context, node_id, write))
+    LOG.debug('Node %s written for %s', node_id, purpose)
+    return result
 
 
 def reclaim_stale_locks(context, host):

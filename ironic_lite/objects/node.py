@@ -201,6 +201,13 @@ class Node(base.CrudMixin, base.IronicObject):
         return cls._load(context, db_node.reserve_node(tag, node_id))
 
     @classmethod
+    def write_unless_locked(cls, context, node_id, write):
+        """``write()`` in one transaction that also makes sure no task
+        holds the node's lock and keeps one from taking it meanwhile
+        (NodeLocked otherwise)."""
+        return db_node.write_if_unlocked(node_id, write)
+
+    @classmethod
     def release(cls, context, tag, node_id):
         db_node.release_node(tag, node_id)
 

@@ -219,3 +219,86 @@ def test_waiting_for_a_local_holder_ends_with_the_retry_budget(
             began = time.monotonic()
             task_manager.acquire(context, node.uuid, retry=False)
     assert time.monotonic() - began < 0.5
+
+
+def _port(context, node, address='52:54:00:00:00:01'):
+    port = objects.Port(context, node_id=node.id, address=address,
+                        uuid='1be26c0b-03f2-4d2e-ae87-c02d7f33c7%02d'
+                        % int(address[-2:], 16))
+    return port
+
+
+def test_port_writes_take_no_reservation_and_block_one(
+        context, conductor, rpc_api, make_node, monkeypatch):
+    """A port write is one transaction: the node's reservation is checked
+    and kept from being taken, never written."""
+    node = make_node()
+    reserved = []
+    real = objects.Node.reserve.__func__
+    monkeypatch.setattr(objects.Node, 'reserve', classmethod(
+        lambda cls, *a: reserved.append(a) or real(cls, *a)))
+    port = rpc_api.create_port(context, _port(context, node), node)
+    assert port.id is not None and reserved == []
+    port.extra = {'a': 1}
+    rpc_api.update_port(context, port, node)
+    assert objects.Port.get(context, port.uuid).extra == {'a': 1}
+    rpc_api.destroy_port(context, port, node)
+    assert objects.Port.list(context) == []
+    node.refresh()
+    assert node.reservation is None and reserved == []
+
+
+def test_a_node_cannot_be_reserved_while_a_port_write_runs(
+        config, context, make_node):
+    """The write holds the node's row (SQLite: the write lock) until it
+    commits: a conductor reserving the node meanwhile waits for it."""
+    node = make_node()
+    events = []
+
+    def reserve():
+        objects.Node.reserve(context, 'other-host', node.uuid)
+        events.append('reserved')
+
+    other = threading.Thread(target=reserve)
+
+    def write():
+        other.start()
+        other.join(0.3)
+        events.append('written')
+        return _port(context, node).create(context)
+
+    task_manager.write_unless_locked(context, node.id, write, 'test')
+    other.join(30)
+    assert events == ['written', 'reserved']
+    assert len(objects.Port.list(context)) == 1
+
+
+def test_a_port_write_waits_for_a_local_task_then_runs(
+        config, context, make_node):
+    import time
+    config.set_override('node_locked_retry_attempts', 1, 'conductor')
+    config.set_override('node_locked_retry_interval', 5.0, 'conductor')
+    node = make_node()
+    holding = threading.Event()
+
+    def hold():
+        with task_manager.acquire(context, node.uuid):
+            holding.set()
+            time.sleep(0.1)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert holding.wait(10)
+    began = time.monotonic()
+    task_manager.write_unless_locked(
+        context, node.id, lambda: _port(context, node).create(context),
+        'test')
+    assert time.monotonic() - began < 2.0
+    thread.join(10)
+    assert len(objects.Port.list(context)) == 1
+
+
+def test_a_port_write_on_a_missing_node_is_node_not_found(context):
+    with pytest.raises(exception.NodeNotFound):
+        task_manager.write_unless_locked(
+            context, 424242, lambda: pytest.fail('written'), 'test')
