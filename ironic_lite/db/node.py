@@ -225,7 +225,7 @@ def get_nodeinfo_list(columns, filters=None, limit=None):
 # tenth of a one-node GET); the value is a bound parameter.
 _NODE_BY = {column: sa.select(models.Node).where(
     getattr(models.Node, column) == sa.bindparam('value'))
-    for column in ('id', 'uuid', 'name')}
+    for column in ('id', 'uuid')}
 
 
 def _get_node(session, column, value, not_found_id):
@@ -236,19 +236,32 @@ def _get_node(session, column, value, not_found_id):
     return row
 
 
-def get_node_by_id(node_id):
+# A node and its traits from one statement: (node, trait or None) rows,
+# one per trait, the traits by name.
+_NODE_AND_TRAITS_BY = {
+    column: (sa.select(models.Node, models.NodeTrait)
+             .outerjoin(models.NodeTrait,
+                        models.NodeTrait.node_id == models.Node.id)
+             .where(getattr(models.Node, column) == sa.bindparam('value'))
+             .order_by(models.NodeTrait.trait))
+    for column in ('id', 'uuid', 'name')}
+
+
+def get_node_and_traits(column, value):
+    """(node row, [trait rows]) of the node whose ``column`` (id, uuid or
+    name) is ``value``, read in one statement (a node shown by the API
+    is read with its traits: one round trip, not two)."""
     with api.reader() as session:
-        return _get_node(session, 'id', node_id, node_id)
+        rows = session.execute(_NODE_AND_TRAITS_BY[column],
+                               {'value': value}).all()
+    if not rows:
+        raise exception.NodeNotFound(node=value)
+    return rows[0][0], [trait for _node, trait in rows if trait is not None]
 
 
 def get_node_by_uuid(node_uuid):
     with api.reader() as session:
         return _get_node(session, 'uuid', node_uuid, node_uuid)
-
-
-def get_node_by_name(node_name):
-    with api.reader() as session:
-        return _get_node(session, 'name', node_name, node_name)
 
 
 def _raise_duplicate(err, values):

@@ -2,7 +2,6 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 
 from ironic_lite.common import interfaces
-from ironic_lite.db import api as db_api
 from ironic_lite.db import node as db_node
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
@@ -139,23 +138,28 @@ class Node(base.CrudMixin, base.IronicObject):
             return cls.get_by_uuid(context, node_id)
         return cls.get_by_name(context, node_id)
 
-    # The row and its traits are read in one transaction (the DB calls
-    # join the outer reader): one connection checkout and BEGIN, not two.
+    # The row and its traits are read in one statement (an outer join).
+
+    @classmethod
+    def _get_by(cls, context, column, value):
+        from ironic_lite.objects import trait
+        row, traits = db_node.get_node_and_traits(column, value)
+        node = cls._from_db_object(context, cls(), row)
+        node.traits = trait.TraitList._from_rows(context, traits)
+        node.obj_reset_changes(['traits'])
+        return node
 
     @classmethod
     def get_by_id(cls, context, node_id):
-        with db_api.reader():
-            return cls._load(context, db_node.get_node_by_id(node_id))
+        return cls._get_by(context, 'id', node_id)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
-        with db_api.reader():
-            return cls._load(context, db_node.get_node_by_uuid(uuid))
+        return cls._get_by(context, 'uuid', uuid)
 
     @classmethod
     def get_by_name(cls, context, name):
-        with db_api.reader():
-            return cls._load(context, db_node.get_node_by_name(name))
+        return cls._get_by(context, 'name', name)
 
     @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,

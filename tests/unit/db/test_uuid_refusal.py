@@ -26,5 +26,5 @@ def test_every_update_refuses_a_new_uuid(sqlite_db):
             update(row.id, {'uuid': new, 'extra': {'x': 1}})
         assert str(refused.value) == (
             'Cannot overwrite UUID for an existing %s.' % kind)
-    assert db_node.get_node_by_id(node.id).uuid == node.uuid
-    assert db_node.get_node_by_id(node.id).extra in (None, {})
+    assert db_node.get_node_and_traits('id', node.id)[0].uuid == node.uuid
+    assert db_node.get_node_and_traits('id', node.id)[0].extra in (None, {})
