@@ -10,6 +10,7 @@ themselves: ``common/rpc_service.py`` (a conductor),
 (the API); the signals: ``common/signals.py``.
 """
 
+import gc
 import signal
 import threading
 
@@ -58,6 +59,27 @@ class Launcher(object):
         return clean
 
 
+# The collector's thresholds while serving: (objects allocated before a
+# young collection, young collections per middle one, middle per full).
+# Python's defaults (700, 10, 10) collect hundreds of times during one
+# detailed page of 1,000 nodes (about 200,000 objects, all alive until
+# the response is sent), several of them full collections of the whole
+# heap.
+GC_THRESHOLDS = (50000, 20, 20)
+
+
+def tune_gc():
+    """Move what the process built to start (modules, config, the ORM's
+    metadata, the app) out of the collector's sight, and collect less
+    often: the start-up objects live as long as the process, and a full
+    collection walked all of them again and again while a large response
+    was being built (a third of the time of a detailed page of 1,000
+    nodes).  Garbage cycles are still collected, in fewer passes."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def run(services):
     """Run ``services`` until SIGTERM/SIGINT; returns the exit code.
 
@@ -76,6 +98,7 @@ def _start_wait_stop(launcher):
     refused = None
     try:
         launcher.start()
+        tune_gc()
     except exception.ServiceStartRefused as err:
         refused = str(err)
     except Exception:
