@@ -28,20 +28,35 @@ def _write(context, obj, purpose, write):
                                             purpose)
 
 
+def _on_a_copy(context, obj, action):
+    """The write ``obj.<action>(context)`` (create or save), made on a
+    copy of ``obj`` at each attempt; returns the copy written.
+
+    The transaction runs again from the start after a deadlock or a
+    dropped connection, possibly after the object was written and marked
+    unchanged (its commit is what failed).  Writing the object itself
+    again would then write nothing of what the API sent -- a fresh UUID,
+    no address: the acknowledged port lost.  Each attempt starts from
+    the object as received."""
+    def write():
+        attempt = obj.obj_clone()
+        getattr(attempt, action)(context)
+        return attempt
+    return write
+
+
 class PortsMixin(object):
     """The port and port group methods of ``ConductorManager``."""
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_port(self, context, port_obj):
-        _write(context, port_obj, 'port create',
-               lambda: port_obj.create(context))
-        return port_obj
+        return _write(context, port_obj, 'port create',
+                      _on_a_copy(context, port_obj, 'create'))
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_port(self, context, port_obj):
-        _write(context, port_obj, 'port update',
-               lambda: port_obj.save(context))
-        return port_obj
+        return _write(context, port_obj, 'port update',
+                      _on_a_copy(context, port_obj, 'save'))
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_port(self, context, port):
@@ -50,15 +65,13 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_portgroup(self, context, portgroup_obj):
-        _write(context, portgroup_obj, 'port group create',
-               lambda: portgroup_obj.create(context))
-        return portgroup_obj
+        return _write(context, portgroup_obj, 'port group create',
+                      _on_a_copy(context, portgroup_obj, 'create'))
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_portgroup(self, context, portgroup_obj):
-        _write(context, portgroup_obj, 'port group update',
-               lambda: portgroup_obj.save(context))
-        return portgroup_obj
+        return _write(context, portgroup_obj, 'port group update',
+                      _on_a_copy(context, portgroup_obj, 'save'))
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_portgroup(self, context, portgroup):

@@ -302,3 +302,45 @@ def test_a_port_write_on_a_missing_node_is_node_not_found(context):
     with pytest.raises(exception.NodeNotFound):
         task_manager.write_unless_locked(
             context, 424242, lambda: pytest.fail('written'), 'test')
+
+
+def test_a_retried_port_write_writes_what_the_api_sent(
+        context, conductor, make_node, monkeypatch):
+    """The transaction of a port write runs again after a dropped
+    connection -- possibly after the port was written and marked
+    unchanged, when it is the commit that failed.  The second attempt
+    still writes the port as the API sent it (same UUID and address):
+    an acknowledged port is never lost."""
+    from oslo_db import exception as db_exc
+    node = make_node()
+    real_create = objects.Port.create
+    failures = []
+
+    def create_then_lose_the_connection(self, context=None):
+        real_create(self, context)
+        if not failures:
+            failures.append(self.uuid)
+            raise db_exc.DBConnectionError('connection lost at commit')
+    monkeypatch.setattr(objects.Port, 'create',
+                        create_then_lose_the_connection)
+    sent = _port(context, node, address='52:54:00:00:00:07')
+    written = conductor.manager.create_port(context, sent)
+    assert failures == [sent.uuid]
+    assert written.uuid == sent.uuid
+    ports = objects.Port.list(context)
+    assert [(p.uuid, p.address, p.node_id) for p in ports] == [
+        (sent.uuid, '52:54:00:00:00:07', node.id)]
+    # An update retried the same way keeps its change.
+    real_save = objects.Port.save
+    failures.clear()
+
+    def save_then_lose_the_connection(self, context=None):
+        real_save(self, context)
+        if not failures:
+            failures.append(self.uuid)
+            raise db_exc.DBConnectionError('connection lost at commit')
+    monkeypatch.setattr(objects.Port, 'save', save_then_lose_the_connection)
+    written.extra = {'rack': 'r1'}
+    saved = conductor.manager.update_port(context, written)
+    assert saved.extra == {'rack': 'r1'}
+    assert objects.Port.get(context, sent.uuid).extra == {'rack': 'r1'}
