@@ -81,8 +81,7 @@ class ParsableErrorMiddleware(object):
                 passed.append(status)
                 return start_response(status, headers, exc_info)
             error[:] = [status, headers]
-            written = error.append   # the body, if written this way
-            return lambda data: written(data)
+            return error.append   # write(): the body, if sent this way
 
         app_iter = self.app(environ, _start_response)
         if passed:

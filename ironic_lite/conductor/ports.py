@@ -23,26 +23,23 @@ _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.ObjectVersionTooNew)
 
 
-def _write(context, obj, purpose, write):
-    return task_manager.write_unless_locked(context, obj.node_id, write,
-                                            purpose)
-
-
-def _on_a_copy(context, obj, action):
-    """The write ``obj.<action>(context)`` (create or save), made on a
-    copy of ``obj`` at each attempt; returns the copy written.
+def _write(context, obj, purpose, action):
+    """``obj.<action>(context)`` (create, save or destroy) as under the
+    node's lock (``task_manager.write_unless_locked``); returns the object
+    written.
 
     The transaction runs again from the start after a deadlock or a
     dropped connection, possibly after the object was written and marked
     unchanged (its commit is what failed).  Writing the object itself
     again would then write nothing of what the API sent -- a fresh UUID,
-    no address: the acknowledged port lost.  Each attempt starts from
-    the object as received."""
+    no address: the acknowledged port lost.  So each attempt works on a
+    copy of the object as received."""
     def write():
         attempt = obj.obj_clone()
         getattr(attempt, action)(context)
         return attempt
-    return write
+    return task_manager.write_unless_locked(context, obj.node_id, write,
+                                            purpose)
 
 
 class PortsMixin(object):
@@ -50,30 +47,24 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_port(self, context, port_obj):
-        return _write(context, port_obj, 'port create',
-                      _on_a_copy(context, port_obj, 'create'))
+        return _write(context, port_obj, 'port create', 'create')
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_port(self, context, port_obj):
-        return _write(context, port_obj, 'port update',
-                      _on_a_copy(context, port_obj, 'save'))
+        return _write(context, port_obj, 'port update', 'save')
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_port(self, context, port):
-        _write(context, port, 'port deletion',
-               lambda: port.destroy(context))
+        _write(context, port, 'port deletion', 'destroy')
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_portgroup(self, context, portgroup_obj):
-        return _write(context, portgroup_obj, 'port group create',
-                      _on_a_copy(context, portgroup_obj, 'create'))
+        return _write(context, portgroup_obj, 'port group create', 'create')
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_portgroup(self, context, portgroup_obj):
-        return _write(context, portgroup_obj, 'port group update',
-                      _on_a_copy(context, portgroup_obj, 'save'))
+        return _write(context, portgroup_obj, 'port group update', 'save')
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_portgroup(self, context, portgroup):
-        _write(context, portgroup, 'port group deletion',
-               lambda: portgroup.destroy(context))
+        _write(context, portgroup, 'port group deletion', 'destroy')

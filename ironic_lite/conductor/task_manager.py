@@ -66,11 +66,12 @@ def _wait_for_local_holder(keys, deadline):
 def _reserve(context, node_id, retry):
     """Take the node's lock, retrying while another host holds it.
 
-    A lock held by another task of this process (several port writes on
-    one node, say) is waited for: the next attempt is made as soon as that
-    task releases it, rather than after a fixed interval, and such waits
-    do not use up attempts; they end within the time the retries would
-    take (``node_locked_retry_attempts`` x ``node_locked_retry_interval``).
+    A lock held by another task of this process (two operations on one
+    node from this conductor, say) is waited for: the next attempt is
+    made as soon as that task releases it, rather than after a fixed
+    interval, and such waits do not use up attempts; they end within the
+    time the retries would take (``node_locked_retry_attempts`` x
+    ``node_locked_retry_interval``).
     """
     key = str(node_id)
 

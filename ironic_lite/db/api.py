@@ -91,6 +91,7 @@ def _pool_sqlite(engine):
     whole log (milliseconds of I/O).  Pooled connections stay open: the
     log is checkpointed as it grows (every 1,000 pages), and each commit
     is as durable as before.
+
     SQLAlchemy's own default for a file is ``QueuePool`` (its connections
     are made with ``check_same_thread=False`` for that), and oslo.db's
     BEGIN and end-of-transaction listeners mark each connection's state

@@ -221,19 +221,9 @@ def get_nodeinfo_list(columns, filters=None, limit=None):
         return query.all()
 
 
-# One node by a unique column: built once (building the statement was a
-# tenth of a one-node GET); the value is a bound parameter.
-_NODE_BY = {column: sa.select(models.Node).where(
-    getattr(models.Node, column) == sa.bindparam('value'))
-    for column in ('id', 'uuid')}
-
-
-def _get_node(session, column, value, not_found_id):
-    row = session.execute(_NODE_BY[column],
-                          {'value': value}).scalar_one_or_none()
-    if row is None:
-        raise exception.NodeNotFound(node=not_found_id)
-    return row
+# One node by UUID (a refresh): built once, the UUID a bound parameter.
+_NODE_BY_UUID = sa.select(models.Node).where(
+    models.Node.uuid == sa.bindparam('uuid'))
 
 
 # A node and its traits from one statement: (node, trait or None) rows,
@@ -261,7 +251,11 @@ def get_node_and_traits(column, value):
 
 def get_node_by_uuid(node_uuid):
     with api.reader() as session:
-        return _get_node(session, 'uuid', node_uuid, node_uuid)
+        row = session.execute(_NODE_BY_UUID,
+                              {'uuid': node_uuid}).scalar_one_or_none()
+    if row is None:
+        raise exception.NodeNotFound(node=node_uuid)
+    return row
 
 
 def _raise_duplicate(err, values):

@@ -117,11 +117,16 @@ class Node(base.CrudMixin, base.IronicObject):
             changes.pop(name, None)
         return changes
 
-    def _load_traits(self, context):
-        from ironic_lite.objects import trait
-        self.traits = trait.TraitList.get_by_node_id(context, self.id)
+    def _set_traits(self, traits):
+        """Attach the node's TraitList as read (not a change to save)."""
+        self.traits = traits
         self.obj_reset_changes(['traits'])
         return self
+
+    def _load_traits(self, context):
+        from ironic_lite.objects import trait
+        return self._set_traits(
+            trait.TraitList.get_by_node_id(context, self.id))
 
     @classmethod
     def _load(cls, context, row):
@@ -144,10 +149,8 @@ class Node(base.CrudMixin, base.IronicObject):
     def _get_by(cls, context, column, value):
         from ironic_lite.objects import trait
         row, traits = db_node.get_node_and_traits(column, value)
-        node = cls._from_db_object(context, cls(), row)
-        node.traits = trait.TraitList._from_rows(context, traits)
-        node.obj_reset_changes(['traits'])
-        return node
+        return cls._from_db_object(context, cls(), row)._set_traits(
+            trait.TraitList._from_rows(context, traits))
 
     @classmethod
     def get_by_id(cls, context, node_id):
@@ -183,8 +186,7 @@ class Node(base.CrudMixin, base.IronicObject):
             found = trait.TraitList.get_for_nodes(
                 context, [n.id for n in nodes])
             for node in nodes:
-                node.traits = found[node.id]
-                node.obj_reset_changes(['traits'])
+                node._set_traits(found[node.id])
         return nodes
 
     @classmethod

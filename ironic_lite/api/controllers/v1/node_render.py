@@ -53,27 +53,7 @@ _SECRETS = {'driver_info': ('show_password', _mask_driver_info),
             'instance_info': ('show_instance_secrets', _mask_instance_info)}
 
 
-def _shows_secrets(rule):
-    """Whether this request's caller passes ``rule``: checked once per
-    request, not once per node of a list."""
-    cache = pecan.request.environ.setdefault('ironic_lite.shows', {})
-    if rule not in cache:
-        cache[rule] = policy.reveals(rule, pecan.request.context)
-    return cache[rule]
-
-
-def mask(name, value):
-    """A secret-bearing dict field (driver_info, instance_info) as shown
-    to this request's caller."""
-    rule, masker = _SECRETS[name]
-    return value if _shows_secrets(rule) else masker(value)
-
-
-# -- the API value of each field ---------------------------------------------
-#
-# Each function takes the node, the request's facts (_Request: looked up
-# once per request, not once per node of a list) and the chassis UUIDs a
-# list has already looked up ({chassis id: uuid}, shared by its bodies).
+# -- the request's facts -----------------------------------------------------
 
 class _Request(object):
     """What the API values of a request's nodes depend on."""
@@ -94,6 +74,28 @@ def _request():
         req = environ['ironic_lite.node_request'] = _Request()
     return req
 
+
+def _reveals(req, rule):
+    """Whether this request's caller passes ``rule``: checked once per
+    request, not once per node of a list."""
+    shows = req.shows.get(rule)
+    if shows is None:
+        shows = req.shows[rule] = policy.reveals(rule, req.context)
+    return shows
+
+
+def mask(name, value):
+    """A secret-bearing dict field (driver_info, instance_info) as shown
+    to this request's caller."""
+    rule, masker = _SECRETS[name]
+    return value if _reveals(_request(), rule) else masker(value)
+
+
+# -- the API value of each field ---------------------------------------------
+#
+# Each function takes the node, the request's facts (_Request: looked up
+# once per request, not once per node of a list) and the chassis UUIDs a
+# list has already looked up ({chassis id: uuid}, shared by its bodies).
 
 def _chassis_uuid(node, req, chassis_cache):
     if node.chassis_id is None:
@@ -140,11 +142,8 @@ def _masked(name):
     rule, masker = _SECRETS[name]
 
     def value(node, req, _chassis_cache):
-        shows = req.shows.get(rule)
-        if shows is None:
-            shows = req.shows[rule] = _shows_secrets(rule)
         raw = getattr(node, name)
-        return raw if shows else masker(raw)
+        return raw if _reveals(req, rule) else masker(raw)
     return value
 
 
@@ -191,9 +190,10 @@ def field_value(node, name, chassis_cache=None):
 
 # -- the body ----------------------------------------------------------------
 
-# How render takes a stored field (see _kind).
+# How render takes a field that has no _API_VALUES function (see _kind).
 _PLAIN = 'plain'
 _TIME = 'time'
+_STORED = 'stored'
 _MISSING = object()
 
 
@@ -225,19 +225,15 @@ def _plan(fields, sub_links):
 
 def _kind(name):
     """How render takes a field: as stored, a stored time as ISO 8601
-    text, or through its _API_VALUES function (or _stored, for a name
-    that is not a Node field)."""
+    text, through ``_stored`` (a name that is not a Node field), or
+    through its _API_VALUES function."""
     if name in _API_VALUES:
         return _API_VALUES[name]
     if name not in objects.Node.fields:
-        return _stored_value
+        return _STORED
     if isinstance(objects.Node.fields[name], ovo_fields.DateTimeField):
         return _TIME
     return _PLAIN
-
-
-def _stored_value(node, _req, _chassis_cache, name):
-    return _stored(node, name)
 
 
 def render(node, fields=None, sub_links=True, chassis_cache=None):
@@ -258,7 +254,7 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
             if kind is _TIME and value is not None:
                 value = value.isoformat()
             body[name] = value
-        elif kind is _stored_value:
+        elif kind is _STORED:
             body[name] = _stored(node, name)
         else:
             body[name] = kind(node, req, chassis_cache)
