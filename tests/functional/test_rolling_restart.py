@@ -20,7 +20,7 @@ from tests.upgrade import workload
 @pytest.mark.long(50)
 @pytest.mark.backend
 def test_restart_a_conductor_then_an_api(tmp_path, postgresql_url,
-                                             rabbit_url):
+                                         rabbit_url):
     release = deployment.Release('this tree', procs.BIN)
     dep = deployment.Deployment(str(tmp_path), postgresql_url, rabbit_url)
     dep.dbsync(release, 'upgrade')

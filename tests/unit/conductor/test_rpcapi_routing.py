@@ -20,7 +20,7 @@ def api(conf_fixture, monkeypatch):
 
 
 def test_a_call_goes_to_the_owner_in_the_nodes_group(api, monkeypatch,
-                                                    conf_fixture):
+                                                     conf_fixture):
     conf_fixture.config(rpc_send_retries=3, group='conductor')
     asked, prepared = [], []
 
