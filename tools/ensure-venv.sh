@@ -1,7 +1,14 @@
 # Sourced by the tools/run-*.sh scripts: create .venv and install
-# ironic-lite (editable, with the test extras) when it is missing or older
-# than setup.cfg.  pip's own output goes to .venv/install.log (shown when
-# the install fails); the terminal gets one line per step.
+# ironic-lite into it (editable) when it is missing or older than setup.cfg.
+#
+# VENV_EXTRAS says what the caller needs: unset or empty, the service's
+# runtime only (tools/run-service.sh); "test", also everything the tests
+# use (tools/run-tests.sh: pytest, the clients, sphinx, reno...).  A venv
+# set up for the tests serves the service too.
+#
+# pip's own output goes to .venv/install.log (shown when the install
+# fails); the terminal gets a line per step, and on a terminal a progress
+# line that counts the packages pip has collected.
 PYTHON=${PYTHON:-python3}
 if [ -f .venv ] && [ ! -L .venv ]; then
     # A PEP 832 redirect file (tox >= 4.6x writes one naming a .tox
@@ -11,19 +18,67 @@ if [ -f .venv ] && [ ! -L .venv ]; then
          "with ironic-lite's own .venv directory" >&2
     rm -f .venv
 fi
-if [ ! -x .venv/bin/python ] || [ setup.cfg -nt .venv/.installed ]; then
-    _venv_start=$SECONDS
-    echo "Setting up .venv: ironic-lite and its test dependencies" \
-         "(about a minute the first time; log: .venv/install.log)" >&2
-    "$PYTHON" -m venv .venv
-    if ! { .venv/bin/python -m pip install --upgrade pip &&
-           .venv/bin/python -m pip install -e '.[test]'; } \
-            >.venv/install.log 2>&1; then
-        tail -n 40 .venv/install.log >&2
-        echo "ERROR: installing ironic-lite into .venv failed;" \
-             "the whole log is .venv/install.log" >&2
-        exit 1
+
+# _venv_current MARKER: the venv exists and MARKER is newer than setup.cfg.
+_venv_current() {
+    [ -x .venv/bin/python ] && [ -e "$1" ] && ! [ setup.cfg -nt "$1" ]
+}
+
+# _venv_pip ARGS...: pip into .venv, its output appended to install.log,
+# with a progress line on a terminal while it runs.
+_venv_pip() {
+    .venv/bin/python -m pip --disable-pip-version-check "$@" \
+        >>.venv/install.log 2>&1 &
+    local pid=$! count
+    if [ -t 2 ]; then
+        while kill -0 "$pid" 2>/dev/null; do
+            count=$(grep -c '^Collecting ' .venv/install.log || true)
+            printf '\r  %s packages collected...' "$count" >&2
+            sleep 1
+        done
+        printf '\r\033[K' >&2
     fi
-    touch .venv/.installed
-    echo ".venv ready in $((SECONDS - _venv_start)) s" >&2
+    wait "$pid"
+}
+
+# pip 21.3 is the first that installs a setup.cfg project editable
+# (PEP 660); the venv's own pip comes from the interpreter.
+_venv_pip_is_new() {
+    .venv/bin/python - <<'EOF'
+import sys
+from pip import __version__ as v
+sys.exit(0 if tuple(int(p) for p in v.split('.')[:2]) >= (22, 0) else 1)
+EOF
+}
+
+_venv_setup() {
+    local what=$1 target=$2 marker=$3 start=$SECONDS
+    echo "Setting up .venv: $what (log: .venv/install.log)" >&2
+    "$PYTHON" -m venv .venv && : >.venv/install.log || return 1
+    if ! _venv_pip_is_new >/dev/null 2>&1; then
+        _venv_pip install --upgrade pip || return 1
+    fi
+    # --no-compile: Python compiles what it imports, on first import; pip
+    # would compile every module of every package first.
+    _venv_pip install --no-compile -e "$target" || return 1
+    touch "$marker"
+    echo ".venv ready in $((SECONDS - start)) s" >&2
+}
+
+if [ "${VENV_EXTRAS:-}" = test ]; then
+    if ! _venv_current .venv/.installed-test; then
+        _venv_setup "ironic-lite and its test dependencies" '.[test]' \
+            .venv/.installed-test ||
+            _venv_failed=1
+    fi
+elif ! _venv_current .venv/.installed-service &&
+        ! _venv_current .venv/.installed-test; then
+    _venv_setup "ironic-lite (the service's libraries only)" . \
+        .venv/.installed-service || _venv_failed=1
+fi
+if [ -n "${_venv_failed:-}" ]; then
+    tail -n 40 .venv/install.log >&2
+    echo "ERROR: installing ironic-lite into .venv failed;" \
+         "the whole log is .venv/install.log" >&2
+    exit 1
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# THE test command: set up .venv (python3 -m venv; pip install -e '.[test]'
-# when missing or older than setup.cfg), then run every test level in turn
-# -- unit, functional+upgrade, faults, docs -- each with pytest-xdist, with
-# a header per level and a summary of the wall time of each.
+# THE test command: set up .venv (tools/ensure-venv.sh: pip install -e
+# '.[test]' when missing or older than setup.cfg), then run every test
+# level in turn -- unit, functional+upgrade, faults, docs -- each with
+# pytest-xdist, with a header per level and a summary of the wall time of
+# each.
 #
 # PostgreSQL (127.0.0.1:5432, postgres), MariaDB (127.0.0.1:3306, root) and
 # RabbitMQ (127.0.0.1:5672, guest) are used when they answer; otherwise
@@ -18,6 +19,7 @@ cd "$(dirname "$0")/.."
 if [ -n "${TEST_VENV:-}" ]; then
     venv=$TEST_VENV
 else
+    VENV_EXTRAS=test
     . tools/ensure-venv.sh
     venv=.venv
 fi
