@@ -147,10 +147,15 @@ class Checks(upgradecheck.UpgradeCommands):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ['--version']:
+        # oslo.upgradecheck parses the command line itself, with no
+        # version option: answer it as the other commands do.
+        print(version.VERSION_STRING)
+        return 0
     objects.register_all()
     return upgradecheck.main(
-        CONF, project='ironic', upgrade_command=Checks(),
-        argv=sys.argv[1:] if argv is None else argv)
+        CONF, project='ironic', upgrade_command=Checks(), argv=argv)
 
 
 if __name__ == '__main__':

@@ -10,6 +10,7 @@ from oslo_log import log as logging
 from ironic_lite.common import release_mappings
 from ironic_lite import conf
 from ironic_lite import objects
+from ironic_lite import version
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ def parse_args(argv, prog, default_config_files=None):
         _quiet_logging()
         _LOGGING_REGISTERED = True
     CONF(argv, project='ironic', prog=prog,
+         version=version.VERSION_STRING,
          default_config_files=default_config_files)
     logging.setup(CONF, 'ironic')
     check_pin()
