@@ -9,12 +9,14 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 
 # A stand-in for "python3 -m venv DIR" and "DIR/bin/python -m pip ...":
 # the script under test only needs the venv's python to exist.
+# Each pip command line is appended to pip-calls next to the clone.
 FAKE_PYTHON = '''#!/bin/sh
 if [ "$1 $2" = "-m venv" ]; then
     mkdir -p "$3/bin"
     cp "$0" "$3/bin/python"
 else
     echo "pip noise" >&2
+    echo "$*" >>"$(dirname "$0")/../../../pip-calls"
 fi
 exit 0
 '''
@@ -32,10 +34,17 @@ def _checkout(tmp_path):
     return root, python
 
 
-def _ensure_venv(root, python):
+def _ensure_venv(root, python, extras=''):
     return subprocess.run(['bash', '-c', '. tools/ensure-venv.sh'],
                           cwd=root, capture_output=True, text=True,
-                          env=dict(os.environ, PYTHON=str(python)))
+                          env=dict(os.environ, PYTHON=str(python),
+                                   VENV_EXTRAS=extras))
+
+
+def _installed(tmp_path):
+    """What the fake pip was asked to install editable, in order."""
+    calls = (tmp_path / 'pip-calls').read_text().splitlines()
+    return [call.split(' -e ', 1)[1] for call in calls if ' -e ' in call]
 
 
 def test_ensure_venv_replaces_a_tox_redirect_file(tmp_path):
@@ -65,3 +74,17 @@ def test_tox_writes_no_venv_redirect():
     tox = configparser.ConfigParser()
     tox.read(os.path.join(REPO, 'tox.ini'))
     assert tox.getboolean('tox', 'venv_redirect') is False
+
+
+def test_the_service_gets_its_runtime_and_the_tests_the_rest(tmp_path):
+    root, python = _checkout(tmp_path)
+    assert _ensure_venv(root, python).returncode == 0
+    assert _installed(tmp_path) == ['.']
+    # The test command adds the test extras to the service's venv...
+    result = _ensure_venv(root, python, extras='test')
+    assert result.returncode == 0, result.stderr
+    assert _installed(tmp_path) == ['.', '.[test]']
+    # ... and a venv set up for the tests serves the service as it is.
+    again = _ensure_venv(root, python)
+    assert again.returncode == 0 and again.stderr == ''
+    assert _installed(tmp_path) == ['.', '.[test]']
