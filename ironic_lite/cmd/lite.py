@@ -4,7 +4,8 @@ Unless configured otherwise it uses SQLite under ``[DEFAULT]/state_path``
 and the in-process ``fake://`` transport, listens on 127.0.0.1 only (it
 has no authentication by default), and it brings the database schema up
 to date at start, so it runs with no setup at all.  ``--host`` and
-``--port`` choose where the API listens without a configuration file.
+``--port`` choose where the API listens, ``--state-path`` where the state
+is kept, without a configuration file.
 """
 
 import sys
@@ -32,7 +33,21 @@ CLI_OPTS = [
     cfg.PortOpt('port', dest='listen_port', metavar='PORT',
                 help='The TCP port the API listens on (overrides '
                      '[api]port; default 6385).'),
+    cfg.StrOpt('state-path', dest='cli_state_path', metavar='DIR',
+               help='The directory of the service state, the SQLite '
+                    'database of the embedded default included '
+                    '(overrides [DEFAULT]state_path).'),
 ]
+
+
+def _cli_overrides():
+    """The command line's --host, --port and --state-path win."""
+    for name, opt, group in (('listen_host', 'host_ip', 'api'),
+                             ('listen_port', 'port', 'api'),
+                             ('cli_state_path', 'state_path', None)):
+        value = CONF[name]
+        if value is not None:
+            CONF.set_override(opt, value, group=group)
 
 
 def parse_args(argv):
@@ -41,11 +56,7 @@ def parse_args(argv):
     CONF.set_default('host_ip', DEFAULT_HOST_IP, group='api')
     if 'listen_host' not in CONF:
         CONF.register_cli_opts(CLI_OPTS)
-    config.parse_args(argv, prog='ironic-lite')
-    if CONF.listen_host is not None:
-        CONF.set_override('host_ip', CONF.listen_host, group='api')
-    if CONF.listen_port is not None:
-        CONF.set_override('port', CONF.listen_port, group='api')
+    config.parse_args(argv, prog='ironic-lite', overrides=_cli_overrides)
 
 
 def main(argv=None):

@@ -41,12 +41,15 @@ def _quiet_logging():
         amqp_logger.addFilter(_ClosingChannelFilter())
 
 
-def parse_args(argv, prog, default_config_files=None):
+def parse_args(argv, prog, default_config_files=None, overrides=None):
     """Parse the command line and config files, as Ironic's commands do.
 
     The project name is ``ironic`` so ``/etc/ironic/ironic.conf`` is found
     like Ironic's.  Exits with a clear message when the configuration is
     not valid (an unknown ``pin_release_version`` above all).
+    ``overrides``, when given, is called once the command line is parsed
+    and before anything reads the options (a command's own options that
+    override configuration options).
     """
     global _LOGGING_REGISTERED
     if not _LOGGING_REGISTERED:
@@ -59,6 +62,8 @@ def parse_args(argv, prog, default_config_files=None):
     CONF(argv, project='ironic', prog=prog,
          version=version.VERSION_STRING,
          default_config_files=default_config_files)
+    if overrides is not None:
+        overrides()
     logging.setup(CONF, 'ironic')
     check_pin()
     _ensure_sqlite_dir()

@@ -49,11 +49,15 @@ opts = [
                help='Path to the Apache format user authentication file '
                     'used when auth_strategy=http_basic.'),
     cfg.StrOpt('state_path',
-               default=os.path.join(os.path.expanduser('~'),
-                                    '.local', 'state', 'ironic-lite'),
+               default=os.path.join(
+                   os.environ.get('XDG_STATE_HOME')
+                   or os.path.join(os.path.expanduser('~'), '.local',
+                                   'state'), 'ironic-lite'),
                sample_default='$HOME/.local/state/ironic-lite',
                help='Top-level directory for the service state (the '
-                    'default SQLite database lives here).'),
+                    'default SQLite database lives here).  By default '
+                    'ironic-lite under $XDG_STATE_HOME, or under '
+                    '$HOME/.local/state when XDG_STATE_HOME is not set.'),
     cfg.BoolOpt('debug_tracebacks_in_api',
                 default=False,
                 help='Return server tracebacks in API error responses.'),

@@ -42,3 +42,28 @@ def test_a_bad_port_is_refused(config_file):
     with pytest.raises(SystemExit) as exc:
         lite.parse_args(config_file() + ['--port', '70000'])
     assert exc.value.code != 0
+
+
+def test_state_path_option_moves_the_database(config_file, tmp_path):
+    # (The connection is the default one, written out: a test before this
+    # one may have cleared the defaults.)
+    args = config_file(
+        '[DEFAULT]\nstate_path = %s\n[database]\nconnection = '
+        'sqlite:///$state_path/ironic-lite.sqlite\n' % (tmp_path / 'conf'))
+    lite.parse_args(args + ['--state-path', str(tmp_path / 'cli')])
+    assert CONF.state_path == str(tmp_path / 'cli')
+    assert CONF.database.connection == (
+        'sqlite:///%s/ironic-lite.sqlite' % (tmp_path / 'cli'))
+    # The directory of the database is created where the option says.
+    assert (tmp_path / 'cli').is_dir() and not (tmp_path / 'conf').exists()
+
+
+def test_state_path_follows_xdg_state_home(monkeypatch, tmp_path):
+    import importlib
+    from ironic_lite.conf import default
+    monkeypatch.setenv('XDG_STATE_HOME', str(tmp_path))
+    opts = {o.name: o for o in importlib.reload(default).opts}
+    assert opts['state_path'].default == str(tmp_path / 'ironic-lite')
+    monkeypatch.delenv('XDG_STATE_HOME')
+    opts = {o.name: o for o in importlib.reload(default).opts}
+    assert opts['state_path'].default.endswith('/.local/state/ironic-lite')
