@@ -6,9 +6,9 @@ configuration read at import time, as ``ironic-api`` reads it:
 * ``IRONIC_LITE_CONFIG``: the configuration files to read, separated by
   commas (later files win), for example
   ``/etc/ironic/ironic.conf,/etc/ironic/api-1.conf``;
-* when it is not set, the usual places: ``/etc/ironic/ironic.conf`` (and
-  ``~/.ironic/ironic.conf``, ``~/ironic.conf``, ``/etc/ironic.conf``),
-  and the files of ``/etc/ironic/ironic.conf.d/``.
+* when it is not set, the usual places, as every command reads them: the
+  first ``ironic.conf`` of ``~/.ironic/``, ``~/``, ``/etc/ironic/`` and
+  ``/etc/``, and the files of ``/etc/ironic/ironic.conf.d/``.
 
 The server's own command line (``sys.argv`` of uwsgi or gunicorn) is not
 parsed.  The HTTP server, its threads and timeouts are then the WSGI
