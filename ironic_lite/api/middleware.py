@@ -2,6 +2,7 @@
 error bodies."""
 
 import json
+import logging as stdlib_logging
 import time
 from urllib import parse
 
@@ -23,6 +24,9 @@ ACCESS_LOG = logging.getLogger('ironic_lite.api.access')
 
 # Paths answered without a version (and without authentication).
 ROOT_PATHS = ('', '/')
+# Set in the environment when VersionMiddleware answers 406 to a version
+# outside the supported range: a client negotiating, not an error.
+NEGOTIATION_KEY = 'ironic_lite.version_negotiation'
 
 
 class AccessLog(object):
@@ -35,6 +39,9 @@ class AccessLog(object):
     carries that id -- not the context an earlier request left in this
     thread.  (pecan's ContextHook then replaces it with one that also has
     the caller's identity, and the same request id.)
+
+    The line is at INFO, except for the 406 of a client negotiating its
+    microversion (every ``baremetal`` command starts with one): DEBUG.
     """
 
     def __init__(self, app):
@@ -71,7 +78,11 @@ def _log_access(environ, status, elapsed, ctx):
     length = next((v for k, v in headers
                    if k.lower() == 'content-length'), '-')
     query = environ.get('QUERY_STRING')
-    ACCESS_LOG.info(
+    level = stdlib_logging.INFO
+    if code == '406' and environ.get(NEGOTIATION_KEY):
+        level = stdlib_logging.DEBUG
+    ACCESS_LOG.log(
+        level,
         '%(ip)s "%(method)s %(path)s%(query)s" status: %(code)s '
         'len: %(len)s time: %(time).4f request_id: %(rid)s', {
             'ip': environ.get('REMOTE_ADDR', '-'),
@@ -101,6 +112,8 @@ class VersionMiddleware(object):
             try:
                 version = versions.negotiate(req.headers)
             except exception.NotAcceptable as exc:
+                environ[NEGOTIATION_KEY] = isinstance(
+                    exc, exception.VersionNotSupported)
                 resp = errors.fault_response(
                     exc.code, str(exc), versions.response_headers())
                 return resp(environ, start_response)

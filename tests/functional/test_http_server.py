@@ -126,6 +126,27 @@ def test_access_log_line_with_request_id(server):
     assert len(_access_lines(server, request_id)) == 1, server.log()
 
 
+def test_version_negotiation_is_not_logged_at_info(server):
+    """A client asking for a version that is too new (every ``baremetal``
+    command does, first) gets its 406; the service logs at INFO, and the
+    line of a 406 answered by the negotiation is at DEBUG."""
+    conn = _conn(server)
+    try:
+        resp, _ = _get(conn, '/v1/nodes',
+                       headers={'X-OpenStack-Ironic-API-Version': '1.999'})
+        assert resp.status == 406
+        refused = resp.getheader('X-OpenStack-Request-Id')
+        resp, _ = _get(conn, '/v1/nodes')
+        assert resp.status == 200
+        answered = resp.getheader('X-OpenStack-Request-Id')
+    finally:
+        conn.close()
+    # The 406's line would have been written before its response was.
+    procs.wait_for(lambda: _access_lines(server, answered), timeout=10,
+                   what='the access log line of the second request')
+    assert _access_lines(server, refused) == []
+
+
 def _node_names(server):
     status, _, body = procs.http('GET', server.base + '/v1/nodes')
     assert status == 200

@@ -140,11 +140,23 @@ def test_every_line_of_a_request_carries_its_request_id(
     assert [_one_access_line(lines, i)[0] for i in ids] == ids
 
 
+@pytest.mark.parametrize('version', ['1.999', '2.0'])
+def test_version_negotiation_406_is_logged_at_debug(port, lines, version):
+    """Every baremetal command first asks for a version that is too new:
+    its 406 is no error worth an INFO line."""
+    status, request_id = _get(port, '/v1/nodes', version=version)
+    assert status == 406
+    context_id, level, _name, message = _one_access_line(lines, request_id)
+    assert level == 'DEBUG'
+    assert context_id == request_id
+    assert 'status: 406' in message
+
+
 @pytest.mark.parametrize('path, version, expected', [
-    ('/v1/nodes', '1.x', 406),        # a malformed version
+    ('/v1/nodes', '1.x', 406),        # a malformed version: an error
     ('/v1/no-such-thing', 'latest', 404),
 ])
-def test_errors_are_logged_at_info(port, lines, path, version, expected):
+def test_other_errors_stay_at_info(port, lines, path, version, expected):
     status, request_id = _get(port, path, version=version)
     assert status == expected
     assert _one_access_line(lines, request_id)[1] == 'INFO'
