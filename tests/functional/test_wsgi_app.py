@@ -65,3 +65,8 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
         proc.wait(30)
         log.close()
     assert proc.returncode is not None
+    # The application imports alembic once logging is set up: its plugin
+    # set-up lines are not logged.
+    with open(str(tmp_path / 'wsgi.log'), errors='replace') as f:
+        started = f.read()
+    assert 'alembic.runtime.plugins' not in started, started
