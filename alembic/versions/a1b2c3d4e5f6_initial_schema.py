@@ -1,5 +1,7 @@
-"""Initial schema of release 1.0: chassis, conductors, nodes, portgroups,
-ports -- each with the object ``version`` column.
+"""Release 1.0: the initial schema.
+
+Chassis, conductors, nodes, portgroups and ports -- each with the object
+``version`` column.
 
 Revision ID: a1b2c3d4e5f6
 Revises:

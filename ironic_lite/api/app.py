@@ -63,5 +63,9 @@ def setup_app(conf=None, rpcapi_factory=None):
     CONF.register_opts(http_proxy_to_wsgi.OPTS, group='oslo_middleware')
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         app = http_proxy_to_wsgi.HTTPProxyToWSGI(app)
+    # In the application, not the server: ironic-api, ironic-lite and any
+    # WSGI server (uwsgi, gunicorn ...) log each request once, with the
+    # request id RequestId gives it.
+    app = middleware.AccessLog(app)
     app = request_id.RequestId(app)
     return app

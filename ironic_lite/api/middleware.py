@@ -1,21 +1,97 @@
-"""WSGI middleware of the API: version negotiation and error bodies."""
+"""WSGI middleware of the API: the access log, version negotiation and
+error bodies."""
 
 import json
+import logging as stdlib_logging
+import time
 from urllib import parse
 
+from oslo_context import context as oslo_context
+from oslo_log import log as logging
+from oslo_middleware import request_id
 import webob
 import webob.exc
 
 from ironic_lite.api import errors
 from ironic_lite.api import validation
 from ironic_lite.api import versions
+from ironic_lite.common import context
 from ironic_lite.common import exception
 from ironic_lite import conf
 
 CONF = conf.CONF
+ACCESS_LOG = logging.getLogger('ironic_lite.api.access')
 
 # Paths answered without a version (and without authentication).
 ROOT_PATHS = ('', '/')
+# Set in the environment when VersionMiddleware answers 406 to a version
+# outside the supported range: a client negotiating, not an error.
+NEGOTIATION_KEY = 'ironic_lite.version_negotiation'
+
+
+class AccessLog(object):
+    """One line per request on ``ironic_lite.api.access``.
+
+    Installed just inside oslo.middleware's ``RequestId``, whatever the
+    HTTP server.  At the start of each request a context holding the
+    request id the client receives (``X-OpenStack-Request-Id``) becomes
+    the thread's current one, so every line logged while serving it
+    carries that id -- not the context an earlier request left in this
+    thread.  (pecan's ContextHook then replaces it with one that also has
+    the caller's identity, and the same request id.)
+
+    The line is at INFO, except for the 406 of a client negotiating its
+    microversion (every ``baremetal`` command starts with one): DEBUG.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        began = time.monotonic()
+        ctx = context.RequestContext(
+            request_id=environ.get(request_id.ENV_REQUEST_ID),
+            global_request_id=environ.get(request_id.GLOBAL_REQ_ID))
+        status = []
+
+        def _start_response(code, headers, exc_info=None):
+            status[:] = [code.split(' ', 1)[0], headers]
+            return start_response(code, headers, exc_info)
+
+        try:
+            return self.app(environ, _start_response)
+        finally:
+            _log_access(environ, status, time.monotonic() - began, ctx)
+
+
+def _log_context(ctx):
+    """The thread's current context if it is still this request's (it has
+    the caller's identity), else the request's own."""
+    current = oslo_context.get_current()
+    if current is not None and current.request_id == ctx.request_id:
+        return current
+    return ctx
+
+
+def _log_access(environ, status, elapsed, ctx):
+    code, headers = status or ('-', [])
+    length = next((v for k, v in headers
+                   if k.lower() == 'content-length'), '-')
+    query = environ.get('QUERY_STRING')
+    level = stdlib_logging.INFO
+    if code == '406' and environ.get(NEGOTIATION_KEY):
+        level = stdlib_logging.DEBUG
+    ACCESS_LOG.log(
+        level,
+        '%(ip)s "%(method)s %(path)s%(query)s" status: %(code)s '
+        'len: %(len)s time: %(time).4f request_id: %(rid)s', {
+            'ip': environ.get('REMOTE_ADDR', '-'),
+            'method': environ.get('REQUEST_METHOD'),
+            'path': environ.get('PATH_INFO', ''),
+            'query': '?' + query if query else '',
+            'code': code, 'len': length, 'time': elapsed,
+            'rid': ctx.request_id},
+        context=_log_context(ctx))
 
 
 class VersionMiddleware(object):
@@ -36,6 +112,8 @@ class VersionMiddleware(object):
             try:
                 version = versions.negotiate(req.headers)
             except exception.NotAcceptable as exc:
+                environ[NEGOTIATION_KEY] = isinstance(
+                    exc, exception.VersionNotSupported)
                 resp = errors.fault_response(
                     exc.code, str(exc), versions.response_headers())
                 return resp(environ, start_response)

@@ -64,8 +64,9 @@ def _requested(headers):
 def negotiate(headers):
     """The version of a request, from its headers (a dict-like).
 
-    :raises: NotAcceptable (406) when the header is malformed or asks for a
-        version outside the supported range.
+    :raises: NotAcceptable (406) when the header is malformed, its
+        subclass VersionNotSupported when it asks for a version outside
+        the supported range.
     """
     text = _requested(headers)
     high = max_version()
@@ -79,13 +80,13 @@ def negotiate(headers):
         raise exception.NotAcceptable(
             'Invalid value for %s header' % LEGACY_HEADER)
     if version.major != MIN_VERSION.major:
-        raise exception.NotAcceptable(
+        raise exception.VersionNotSupported(
             'Mutually exclusive versions requested. Version %(ver)s '
             'requested but not supported by this service. The supported '
             'version range is: [%(min)s, %(max)s].'
             % {'ver': version, 'min': MIN_VERSION, 'max': high})
     if not MIN_VERSION <= version <= high:
-        raise exception.NotAcceptable(
+        raise exception.VersionNotSupported(
             'Version %(ver)s was requested but the minor version is not '
             'supported by this service. The supported version range is: '
             '[%(min)s, %(max)s].'

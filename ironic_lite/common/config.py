@@ -17,8 +17,13 @@ LOG = logging.getLogger(__name__)
 _LOGGING_REGISTERED = False
 
 # oslo.service logs three INFO lines about choosing its (threading)
-# backend in every command: nothing an operator can act on.
-QUIET_LOGGERS = ['oslo_service.backend=WARN']
+# backend in every command, and alembic seven "setup plugin" lines when
+# it is imported after logging is set up (the objects import it through
+# ironic_lite.db.migration: each process of the WSGI application did):
+# nothing an operator can act on.  What alembic migrates ("Running
+# upgrade ...") is still logged.
+QUIET_LOGGERS = ['oslo_service.backend=WARN',
+                 'alembic.runtime.plugins=WARN']
 
 
 class _ClosingChannelFilter(stdlib_logging.Filter):

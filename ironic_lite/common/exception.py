@@ -90,6 +90,12 @@ class NotAcceptable(IronicException):
     code = http_client.NOT_ACCEPTABLE
 
 
+class VersionNotSupported(NotAcceptable):
+    """A well-formed microversion outside the supported range: how
+    clients negotiate (they ask for the newest they know, then for the
+    maximum the 406 names)."""
+
+
 class NotAuthorized(IronicException):
     _msg_fmt = 'Not authorized.'
     code = http_client.FORBIDDEN

@@ -7,7 +7,9 @@ reverse order, so ``ironic-api``, ``ironic-conductor`` and the combined
 ``ironic-lite`` share one well-tested shutdown path.  The services
 themselves: ``common/rpc_service.py`` (a conductor),
 ``common/service_reporter.py`` (the services table), ``common/wsgi.py``
-(the API); the signals: ``common/signals.py``.
+(the API); the signals: ``common/signals.py``.  Once they have stopped
+the database connections are closed (``db/api.py``: an SQLite file is
+checkpointed first).
 """
 
 import gc
@@ -19,6 +21,7 @@ from oslo_log import log as logging
 from ironic_lite.common import exception
 from ironic_lite.common import rpc
 from ironic_lite.common import signals
+from ironic_lite.db import api as db_api
 
 LOG = logging.getLogger(__name__)
 
@@ -92,6 +95,10 @@ def run(services):
             return _start_wait_stop(launcher)
     finally:
         rpc.cleanup()
+        # Every service has stopped: close the database connections (an
+        # SQLite file gets its write-ahead log back, so that the file
+        # alone holds the data).
+        db_api.reset()
 
 
 def _start_wait_stop(launcher):

@@ -19,7 +19,8 @@ it was carried out.  So ``stop()``:
    ``shutdown_timeout`` seconds;
 3. stops the event loop and the worker threads.
 
-Each request is logged at INFO once answered, with its request id.
+The access log is the application's (``ironic_lite.api.middleware``), so
+that it is the same under any WSGI server.
 """
 
 import socket
@@ -32,7 +33,6 @@ from waitress import server as w_server
 from waitress import task as w_task
 
 LOG = logging.getLogger(__name__)
-ACCESS_LOG = logging.getLogger('ironic_lite.api.access')
 
 # waitress refuses bodies above this itself (a plain 413, before the
 # application sees the request) so that no client makes it spool gigabytes
@@ -46,39 +46,6 @@ OUTBUF_IN_MEMORY_BYTES = 16 * 1024 * 1024
 
 # How often stop() looks at the open connections while it drains them.
 _DRAIN_POLL = 0.05
-
-
-class AccessLog(object):
-    """WSGI middleware: one INFO line per request, with its request id."""
-
-    def __init__(self, app):
-        self.app = app
-
-    def __call__(self, environ, start_response):
-        began = time.monotonic()
-        status = []
-
-        def _start_response(code, headers, exc_info=None):
-            status[:] = [code.split(' ', 1)[0], headers]
-            return start_response(code, headers, exc_info)
-
-        try:
-            return self.app(environ, _start_response)
-        finally:
-            code, headers = status or ('-', [])
-            length = next((v for k, v in headers
-                           if k.lower() == 'content-length'), '-')
-            query = environ.get('QUERY_STRING')
-            ACCESS_LOG.info(
-                '%(ip)s "%(method)s %(path)s%(query)s" status: %(code)s '
-                'len: %(len)s time: %(time).4f request_id: %(rid)s', {
-                    'ip': environ.get('REMOTE_ADDR', '-'),
-                    'method': environ.get('REQUEST_METHOD'),
-                    'path': environ.get('PATH_INFO', ''),
-                    'query': '?' + query if query else '',
-                    'code': code, 'len': length,
-                    'time': time.monotonic() - began,
-                    'rid': environ.get('openstack.request_id', '-')})
 
 
 def _capitalized(name):
@@ -135,7 +102,7 @@ class WSGIService(object):
         self.name = name
         self.shutdown_timeout = shutdown_timeout
         self.server = _Server(
-            AccessLog(app), map={}, host=host, port=port, threads=threads,
+            app, map={}, host=host, port=port, threads=threads,
             channel_timeout=client_socket_timeout,
             cleanup_interval=max(1, min(30, client_socket_timeout // 2)),
             connection_limit=max_connections, backlog=128,

@@ -9,12 +9,15 @@ from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 from oslo_db.sqlalchemy import utils as db_utils
+from oslo_log import log as logging
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from ironic_lite.common import exception
+
+LOG = logging.getLogger(__name__)
 
 # The transaction context is a thread-local: a query function opens a
 # reader or writer block and a nested block joins the outer transaction.
@@ -169,12 +172,48 @@ def get_engine():
     return _facade().writer.get_engine()
 
 
+def _checkpoint_sqlite(engine):
+    """Move what an SQLite file's write-ahead log holds into the file.
+
+    In WAL mode a commit goes to ``<file>-wal``; SQLite copies the log
+    into the database file as it grows (every 1,000 pages), or when the
+    last connection to the file closes -- which a pooled connection never
+    did before the process exited.  Checkpointed with TRUNCATE (the log
+    emptied), the database file alone holds the data: a copy of it is a
+    backup.
+    """
+    if engine.dialect.name != 'sqlite' or engine.url.database in (
+            None, '', ':memory:'):
+        return
+    conn = engine.raw_connection()
+    try:
+        cursor = conn.cursor()
+        cursor.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+        busy = (cursor.fetchone() or (0,))[0]
+        cursor.close()
+    finally:
+        conn.close()
+    if busy:
+        LOG.warning('Could not write the SQLite log into %s: it is in '
+                    'use; the data stays in its -wal file',
+                    engine.url.database)
+
+
 def reset():
-    """Forget the engine, so the next call reads [database] again."""
+    """Forget the engine, so the next call reads [database] again, and
+    close its connections (an SQLite file checkpointed first).
+
+    The services call it when they stop (see common/launcher.py).
+    """
     global _FACADE
     with _LOCK:
         old = _FACADE
         _FACADE = _new_facade()
+    try:
+        if getattr(old, '_lite_ready', False):
+            _checkpoint_sqlite(old.writer.get_engine())
+    except Exception:
+        LOG.exception('Could not checkpoint the SQLite database')
     try:
         old.dispose_pool()
     except Exception:  # never started, nothing to dispose

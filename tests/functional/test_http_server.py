@@ -98,7 +98,14 @@ def test_half_header_connections_do_not_stall_the_api(server):
             sock.close()
 
 
+def _access_lines(server, request_id):
+    return [ln for ln in server.log().splitlines()
+            if 'ironic_lite.api.access' in ln and request_id in ln]
+
+
 def test_access_log_line_with_request_id(server):
+    """One line, whose oslo.log context prefix and ``request_id`` field
+    both hold the id the client received."""
     conn = _conn(server)
     try:
         resp, _ = _get(conn, '/v1/nodes?limit=3')
@@ -107,11 +114,37 @@ def test_access_log_line_with_request_id(server):
     request_id = resp.getheader('X-OpenStack-Request-Id')
     assert request_id and request_id.startswith('req-')
     line = procs.wait_for(
-        lambda: next((ln for ln in server.log().splitlines()
-                      if request_id in ln and 'status: 200' in ln), None),
+        lambda: next(iter(_access_lines(server, request_id)), None),
         timeout=10, what='the access log line')
     assert ' INFO ' in line
-    assert '"GET /v1/nodes?limit=3"' in line
+    assert '"GET /v1/nodes?limit=3" status: 200' in line
+    prefix, _, message = line.partition('] ')
+    ids = [word for word in prefix.split('[', 1)[1].split()
+           if word.startswith('req-')]
+    assert ids == [request_id], line
+    assert message.endswith('request_id: %s' % request_id)
+    assert len(_access_lines(server, request_id)) == 1, server.log()
+
+
+def test_version_negotiation_is_not_logged_at_info(server):
+    """A client asking for a version that is too new (every ``baremetal``
+    command does, first) gets its 406; the service logs at INFO, and the
+    line of a 406 answered by the negotiation is at DEBUG."""
+    conn = _conn(server)
+    try:
+        resp, _ = _get(conn, '/v1/nodes',
+                       headers={'X-OpenStack-Ironic-API-Version': '1.999'})
+        assert resp.status == 406
+        refused = resp.getheader('X-OpenStack-Request-Id')
+        resp, _ = _get(conn, '/v1/nodes')
+        assert resp.status == 200
+        answered = resp.getheader('X-OpenStack-Request-Id')
+    finally:
+        conn.close()
+    # The 406's line would have been written before its response was.
+    procs.wait_for(lambda: _access_lines(server, answered), timeout=10,
+                   what='the access log line of the second request')
+    assert _access_lines(server, refused) == []
 
 
 def _node_names(server):

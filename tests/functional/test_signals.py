@@ -1,7 +1,12 @@
-"""SIGHUP reloads the configuration; the service keeps serving."""
+"""SIGHUP reloads the configuration; the service keeps serving.  SIGTERM
+and SIGINT stop it, leaving its SQLite data in the database file."""
 
 import os
+import shutil
 import signal
+import sqlite3
+
+import pytest
 
 from tests.functional import procs
 
@@ -43,3 +48,27 @@ def test_sighup_reloads_and_keeps_serving(lite_service):
     assert status == 200 and body['provision_state'] == 'available', body
     # ... and the service kept serving.
     assert lite_service.alive()
+
+
+@pytest.mark.parametrize('signum', [signal.SIGTERM, signal.SIGINT])
+def test_clean_stop_leaves_the_data_in_the_sqlite_file(
+        lite_service, tmp_path, signum):
+    """After a clean stop the write-ahead log is empty or gone: a copy of
+    the ``.sqlite`` file alone -- a backup -- holds every node."""
+    names = ['wal-%d' % i for i in range(3)]
+    for name in names:
+        status, _, body = procs.http('POST', lite_service.base + '/v1/nodes',
+                                     {'driver': 'fake-hardware',
+                                      'name': name})
+        assert status == 201, body
+    lite_service.proc.send_signal(signum)
+    assert lite_service.stop() == 0, lite_service.log()
+    database = str(tmp_path / 'state' / 'ironic-lite.sqlite')
+    wal = database + '-wal'
+    assert not os.path.exists(wal) or os.path.getsize(wal) == 0
+    backup = str(tmp_path / 'backup.sqlite')
+    shutil.copyfile(database, backup)
+    with sqlite3.connect(backup) as conn:
+        copied = [row[0] for row in conn.execute(
+            'SELECT name FROM nodes ORDER BY name')]
+    assert copied == names

@@ -12,6 +12,12 @@ import subprocess
 from tests.functional import procs
 
 
+def _access_lines(path, request_id):
+    with open(str(path), errors='replace') as f:
+        return [line for line in f
+                if 'ironic_lite.api.access' in line and request_id in line]
+
+
 def test_entry_point_serves_with_config_from_env(tmp_path):
     port = procs.free_port()
     db = 'sqlite:///%s' % (tmp_path / 'ironic.sqlite')
@@ -38,8 +44,16 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
             timeout=60, what='the WSGI application')
         status, headers, body = procs.http('GET', base + '/v1/nodes')
         assert status == 200 and body == {'nodes': []}, body
-        names = {name.lower() for name in headers}
+        names = {name.lower(): value for name, value in headers.items()}
         assert 'x-openstack-ironic-api-maximum-version' in names, headers
+        # The application logs its access line under any server: once,
+        # with the request id the client received.
+        request_id = names['x-openstack-request-id']
+        line = procs.wait_for(
+            lambda: _access_lines(tmp_path / 'wsgi.log', request_id),
+            timeout=10, what='the access line')
+        assert len(line) == 1 and ' INFO ' in line[0], line
+        assert '"GET /v1/nodes" status: 200' in line[0], line
         # The second file's limit is in force: a 413 in Ironic's shape.
         status, _, body = procs.http('POST', base + '/v1/nodes', {
             'driver': 'fake-hardware', 'extra': {'b': 'x' * 4096}})
@@ -51,3 +65,8 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
         proc.wait(30)
         log.close()
     assert proc.returncode is not None
+    # The application imports alembic once logging is set up: its plugin
+    # set-up lines are not logged.
+    with open(str(tmp_path / 'wsgi.log'), errors='replace') as f:
+        started = f.read()
+    assert 'alembic.runtime.plugins' not in started, started

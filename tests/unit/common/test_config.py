@@ -14,6 +14,18 @@ def test_commands_do_not_log_the_oslo_service_backend(tmp_path):
         logging.INFO)
 
 
+def test_commands_do_not_log_alembic_plugins(tmp_path):
+    """Every service imports alembic (ironic_lite.db.migration); its seven
+    "setup plugin" INFO lines are not logged, what it migrates is."""
+    conf_file = tmp_path / 'ironic.conf'
+    conf_file.write_text('[DEFAULT]\nstate_path = %s\n' % tmp_path)
+    config.parse_args(['--config-file', str(conf_file)], prog='test')
+    assert not logging.getLogger('alembic.runtime.plugins').isEnabledFor(
+        logging.INFO)
+    assert logging.getLogger('alembic.runtime.migration').isEnabledFor(
+        logging.INFO)
+
+
 def test_amqp_closing_channel_warning_is_dropped():
     config._quiet_logging()
     amqp = logging.getLogger('amqp')

@@ -66,6 +66,17 @@ def test_single_head():
     assert len(scripts.get_heads()) == 1
 
 
+def test_each_migration_is_logged_on_one_line():
+    """alembic logs "Running upgrade A -> B, <message>", the message being
+    the first paragraph of the script's docstring: one line, or the log
+    line wraps."""
+    scripts = alembic_script.ScriptDirectory.from_config(alembic_cfg(None))
+    for script in scripts.walk_revisions('base', 'heads'):
+        assert script.doc and '\n' not in script.doc, (
+            '%s: the first paragraph of the docstring is not one line: %r'
+            % (script.revision, script.doc))
+
+
 def test_walk_upgrades_one_step_at_a_time(engine):
     for revision in revisions_oldest_first():
         upgrade(engine, revision)
