@@ -5,6 +5,7 @@ import pytest
 import webtest
 
 from ironic_lite.api import app as api_app
+from ironic_lite.api import microversions as mv
 from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
 from ironic_lite import conf
@@ -13,7 +14,9 @@ from tests.unit.api import fakes
 from tests.unit.api import utils
 
 CONF = conf.CONF
-LATEST = '1.82'
+# The newest microversion served: a field or route added at a new
+# microversion is what the tests see by default.
+LATEST = mv.MAX_VERSION_STRING
 
 
 @pytest.fixture
