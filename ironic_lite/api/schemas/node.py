@@ -24,12 +24,15 @@ del PATCH_FIELDS['uuid']
 
 CREATE = s.body('nodes', CREATE_FIELDS, required=('driver',))
 PATCHED = s.body('nodes', PATCH_FIELDS, required=('driver',))
-# Fields a PATCH may not change (Ironic answers "Cannot patch /<f>. Only
-# the following can be updated: ...").
-READ_ONLY = tuple(sorted(
-    set(mv.NODE_FIELD_MIN_VERSION) - set(PATCH_FIELDS)
-    - set(mv.NODE_LINK_FIELDS))) + ('uuid', 'console_enabled')
+# What a PATCH may change: console_enabled is set through its own
+# endpoint in Ironic, not patched.
 PATCH_ALLOWED = frozenset(PATCH_FIELDS) - {'console_enabled'}
+# Fields a PATCH may not change (Ironic answers "Cannot patch /<f>. Only
+# the following can be updated: ..."): every other field of the body, each
+# once (uuid and console_enabled included), alphabetically.
+READ_ONLY = tuple(sorted(
+    set(mv.NODE_FIELD_MIN_VERSION) - PATCH_ALLOWED
+    - set(mv.NODE_LINK_FIELDS)))
 
 POWER = s.body('nodes', {'target': ('string',),
                          'timeout': ('integer', 'string', 'null')},

@@ -5,15 +5,19 @@ import pytest
 import webtest
 
 from ironic_lite.api import app as api_app
+from ironic_lite.api import microversions as mv
 from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
+from ironic_lite.common import release_mappings
 from ironic_lite import conf
 from ironic_lite import objects
 from tests.unit.api import fakes
 from tests.unit.api import utils
 
 CONF = conf.CONF
-LATEST = '1.82'
+# The newest microversion served: a field or route added at a new
+# microversion is what the tests see by default.
+LATEST = mv.MAX_VERSION_STRING
 
 
 @pytest.fixture
@@ -90,8 +94,14 @@ def node(client):
 
 
 @pytest.fixture
-def config_pin(database):
-    """Pin the API to a release for one test (cleared by ``database``)."""
+def config_pin(database, client):
+    """Pin the API to a release for one test (cleared by ``database``).
+
+    ``client`` then asks for the newest microversion the pinned release
+    serves: a newer one is refused (406) while pinned, whatever the test
+    is about.
+    """
     def pin(release):
         CONF.set_override('pin_release_version', release)
+        client.version = release_mappings.get_release(release)['api']
     return pin

@@ -12,6 +12,7 @@ from urllib import parse
 
 from hypothesis import strategies as st
 
+from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas
 from ironic_lite.api import validation as v
 
@@ -33,8 +34,8 @@ def weighted(draw, *choices):
 
 
 VERSIONS = weighted(
-    (6, st.sampled_from(['latest', '1.82'])),
-    (3, st.integers(1, 82).map(lambda m: '1.%d' % m)),
+    (6, st.sampled_from(['latest', mv.MAX_VERSION_STRING])),
+    (3, st.integers(1, mv.MINOR_MAX_VERSION).map(lambda m: '1.%d' % m)),
     (1, st.sampled_from(['2.0', '1.999', 'x', ''])))
 
 JSON_VALUES = st.recursive(
@@ -267,9 +268,9 @@ def body_of(draw, route, minor, fields, idents):
 def requests(draw, route, idents, fields):
     """(method, url, body, content type, version) for ``route``."""
     version = draw(VERSIONS)
-    minor = 82
+    minor = mv.MINOR_MAX_VERSION
     if version.startswith('1.') and version[2:].isdigit():
-        minor = min(int(version[2:]), 82)
+        minor = min(int(version[2:]), mv.MINOR_MAX_VERSION)
     url = draw(path_of(route, idents))
     query = draw(query_of(route, idents))
     if query:

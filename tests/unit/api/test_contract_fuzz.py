@@ -196,7 +196,8 @@ def _check_limits(db_url, use_db):
             if route.method != 'POST' or route.path not in MINIMAL:
                 continue
             for name, prop, kind, limit in _limited(
-                    route.body_schema(82), TABLES_OF[route.path]):
+                    route.body_schema(mv.MINOR_MAX_VERSION),
+                    TABLES_OF[route.path]):
                 for extra in (0, 1):
                     before = _snapshot()
                     body = dict(MINIMAL[route.path](), **{name: _over(

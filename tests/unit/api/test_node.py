@@ -1,5 +1,6 @@
 """Node create/show/update/delete, states, power, provision, maintenance."""
 
+from ironic_lite.api import microversions as mv
 from ironic_lite.common import policy
 from ironic_lite import objects
 from tests.unit.api import utils
@@ -108,6 +109,20 @@ def test_show_hides_newer_fields(client, node, make_client):
     assert 'states' not in body
     # name lookups need 1.5
     assert make_client('1.1').get('/v1/nodes/node-0').status_int == 404
+
+
+def test_show_has_each_field_from_its_microversion(client, node):
+    # A node field's first microversion is declared once, in
+    # NODE_FIELD_MIN_VERSION: the body at each version is exactly the
+    # fields (and sub-resource links) declared at or below it.
+    for minor in sorted(set(mv.NODE_FIELD_MIN_VERSION.values())
+                        | {mv.MINOR_MAX_VERSION}):
+        for at in {minor - 1, minor} - {0}:
+            body = client.get('/v1/nodes/' + node['uuid'],
+                              version='1.%d' % at).json
+            assert set(body) == {
+                name for name, since in mv.NODE_FIELD_MIN_VERSION.items()
+                if since <= at}, at
 
 
 def test_show_fields(client, node):

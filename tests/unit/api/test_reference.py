@@ -37,3 +37,10 @@ def test_reference_names_every_route():
     text = reference.render()
     for route in schemas.routes():
         assert '%s %s\n' % (route.method, route.path) in text
+
+
+def test_read_only_fields_are_listed_once():
+    from ironic_lite.api import schemas
+    for route in schemas.routes():
+        assert len(set(route.read_only)) == len(route.read_only), (
+            route.method, route.path, route.read_only)
