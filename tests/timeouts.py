@@ -25,4 +25,4 @@ INSTALL_HANG = 6 * HANG
 # An interval or a timeout that a test must never see run out (a retry
 # interval it must not sleep, an idle timeout it must not wait for): well
 # beyond HANG, so that waiting it out fails the test as a hang would.
-NEVER = 4 * HANG
+NEVER = 2 * HANG
