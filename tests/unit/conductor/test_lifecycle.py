@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import threading
+from unittest import mock
 
 from oslo_utils import timeutils
 import pytest
@@ -22,12 +23,9 @@ from . import conftest
 
 def _register_dead_conductor(context, host='dead-host'):
     """A conductor whose last heartbeat is an hour old."""
-    timeutils.set_time_override(timeutils.utcnow()
-                                - datetime.timedelta(hours=1))
-    try:
+    an_hour_ago = timeutils.utcnow() - datetime.timedelta(hours=1)
+    with mock.patch.object(timeutils, 'utcnow', return_value=an_hour_ago):
         objects.Conductor.register(context, host, ['fake-hardware'], '')
-    finally:
-        timeutils.clear_time_override()
 
 
 def test_manager_matches_rpcapi():
