@@ -16,11 +16,11 @@ import pytest
 
 from ironic_lite.common import rpc
 from ironic_lite import objects
+from tests import timeouts
 from tests.unit.api import conftest as api_conftest
 from tests.unit.api import fakes
 from tests.unit.api import utils
 from tests.unit.conductor import conftest as cond_conftest
-from tests import timeouts
 
 from ironic_lite.api import app as api_app
 
