@@ -10,6 +10,7 @@ import os
 import subprocess
 
 from tests.functional import procs
+from tests import timeouts
 
 
 def test_entry_point_serves_with_config_from_env(tmp_path):
@@ -35,7 +36,7 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
     try:
         procs.wait_for(lambda: proc.poll() is None and procs.http(
             'GET', base + '/v1', version=None)[0] == 200,
-            timeout=60, what='the WSGI application')
+            what='the WSGI application')
         status, headers, body = procs.http('GET', base + '/v1/nodes')
         assert status == 200 and body == {'nodes': []}, body
         names = {name.lower() for name in headers}
@@ -48,6 +49,6 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
             body['error_message'])['faultstring'].lower()
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(timeouts.HANG)
         log.close()
     assert proc.returncode is not None
