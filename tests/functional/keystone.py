@@ -75,7 +75,7 @@ def _install(root, venv):
             conftest.unavailable(
                 'Keystone %s could not be installed from PyPI into %s (%s; '
                 'log: %s):\n%s' % (KEYSTONE_VERSION, venv, err, log_path,
-                                    '\n'.join(tail) or '(no output)'))
+                                   '\n'.join(tail) or '(no output)'))
     with open(os.path.join(venv, COMPLETE_MARKER), 'w') as f:
         f.write(KEYSTONE_VERSION + '\n')
 
