@@ -21,6 +21,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests import db_template
+from tests import timeouts
 
 POSTGRESQL_URL = 'postgresql+psycopg2://postgres@127.0.0.1:5432'
 MYSQL_URL = 'mysql+pymysql://root@127.0.0.1:3306'
@@ -85,7 +86,10 @@ def unavailable(reason):
     pytest.skip(reason)
 
 
-def reachable(host, port, timeout=2.0):
+def reachable(host, port, timeout=timeouts.HANG):
+    """Whether a server accepts connections there (a closed port is
+    refused at once: the timeout only bounds a server too busy to
+    accept)."""
     try:
         with socket.create_connection((host, port), timeout=timeout):
             return True
@@ -163,7 +167,7 @@ def rabbit_url():
     import kombu
     try:
         with kombu.Connection(RABBIT_URL.replace('rabbit://', 'amqp://'),
-                              connect_timeout=5) as conn:
+                              connect_timeout=timeouts.HANG) as conn:
             conn.connect()
     except Exception as err:
         unavailable('RabbitMQ at %s does not accept guest: %s'
@@ -197,7 +201,7 @@ def delete_from_broker(exchanges=(), queues=()):
     """Delete what a test created on the RabbitMQ broker (over AMQP)."""
     import kombu
     with kombu.Connection(RABBIT_URL.replace('rabbit://', 'amqp://'),
-                          connect_timeout=5) as conn:
+                          connect_timeout=timeouts.HANG) as conn:
         channel = conn.default_channel
         for queue in queues:
             channel.queue_delete(queue)

@@ -10,7 +10,11 @@ class RequestContext(context.RequestContext):
     """Ironic's request context: oslo.context with policy values."""
 
     def to_policy_values(self):
-        values = super().to_policy_values()
+        # A plain dict: oslo.context's own mapping takes every key added
+        # to it for a deprecated one, and warns each time oslo.policy (or
+        # the target built from it) reads one -- but these keys are part
+        # of the policy defaults, Ironic's "service_role" rule included.
+        values = dict(super().to_policy_values())
         values['project_name'] = self.project_name
         # As Ironic: the "service_role" rule matches the service project
         # only when the operator gives service users elevated access.

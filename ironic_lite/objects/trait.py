@@ -59,7 +59,13 @@ class TraitList(ovo_base.ComparableVersionedObject, ovo_base.ObjectListBase,
     def _from_rows(cls, context, rows):
         if not rows:
             return cls._empty(context)
-        return ovo_base.obj_make_list(context, cls(context), Trait, rows)
+        # What ovo_base.obj_make_list(context, cls(context), Trait, rows)
+        # does: passing it the item class is deprecated now, and the
+        # older releases setup.cfg allows need it.
+        traits = cls(context)
+        traits.objects = Trait._from_db_object_list(context, rows)
+        traits.obj_reset_changes()
+        return traits
 
     @classmethod
     def _empty(cls, context):

@@ -23,6 +23,8 @@ import sys
 import pytest
 import yaml
 
+from tests import timeouts
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 DOC_SOURCE = os.path.join(ROOT, 'doc', 'source')
@@ -32,7 +34,7 @@ RENO = [sys.executable, '-c',
         'import sys; from reno.main import main; sys.exit(main(sys.argv[1:]))']
 
 
-def run(args, timeout=120, cwd=ROOT):
+def run(args, timeout=timeouts.HANG, cwd=ROOT):
     """Run a command (from the repository root); (exit code, output).
 
     The output stops before the "Exception ignored in" noise that reno's

@@ -19,10 +19,13 @@ import threading
 import sqlalchemy as sa
 
 from tests.functional import procs
+from tests import timeouts
 from tests.upgrade import deployment
 from tests.upgrade import workload
 
-# Short fake work, short failure detection: the level stays fast.
+# Short fake work, short failure detection: the level stays fast.  What a
+# test waits for (recovery after a kill, the reclaim of stale locks) it
+# waits for with a hang's bound (tests/timeouts.py), not these.
 FAKE_DELAY = 3
 # Well above the heartbeat interval (1 s): a loaded CI machine must not
 # make a live conductor look dead.
@@ -32,6 +35,9 @@ RECLAIM_INTERVAL = 2
 
 EXTRA = {
     'DEFAULT': {'rpc_response_timeout': 10},
+    # A silent client connection is kept for NEVER: a test sees whether
+    # it holds a worker, not whether it is closed in time.
+    'api': {'client_socket_timeout': timeouts.NEVER},
     'conductor': {'heartbeat_interval': 1,
                   'heartbeat_timeout': HEARTBEAT_TIMEOUT,
                   'check_provision_state_interval': 1,
@@ -106,7 +112,8 @@ class TcpProxy(object):
                 client.close()
                 return
             try:
-                server = socket.create_connection(self.target, timeout=5)
+                server = socket.create_connection(self.target,
+                                                  timeout=timeouts.HANG)
             except OSError:
                 client.close()
                 continue
@@ -214,7 +221,7 @@ class Cluster(deployment.Deployment):
         """kill -9."""
         service = self.services[label]
         service.proc.send_signal(signal.SIGKILL)
-        service.proc.wait(30)
+        service.proc.wait(timeouts.HANG)
 
     def revive(self, label):
         """Start a killed process again."""
@@ -224,14 +231,15 @@ class Cluster(deployment.Deployment):
     def request(self, method, path, body=None, version='1.82'):
         return self.client.request(method, path, body, version=version)
 
-    def wait_state(self, uuid, predicate, timeout=60, what='state'):
+    def wait_state(self, uuid, predicate, timeout=timeouts.HANG,
+                   what='state'):
         def check():
             status, node = self.request('GET', '/v1/nodes/%s' % uuid)
             return node if status == 200 and predicate(node) else None
         return procs.wait_for(check, timeout=timeout, interval=0.3,
                               what='node %s %s' % (uuid, what))
 
-    def make_available(self, uuid, timeout=60):
+    def make_available(self, uuid, timeout=timeouts.HANG):
         for verb, state in (('manage', 'manageable'),
                             ('provide', 'available')):
             status, body = self.request(

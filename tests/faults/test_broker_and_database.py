@@ -18,6 +18,8 @@ from tests.upgrade import workload
 pytestmark = pytest.mark.backend
 
 BURSTS = 5
+# Requests of the load before the bursts begin, and after they end.
+LOAD_REQUESTS = 30
 
 
 def _parsed(raw):
@@ -34,15 +36,21 @@ def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
     assert status == 201, body
     cluster.broker.down()
     try:
+        # The API gives up by itself ([DEFAULT]rpc_response_timeout, 10 s
+        # here) with a retry-safe 503; a request it left hanging would be
+        # a client timeout (a hang's bound), no 503.  The seconds each
+        # took are shown, not asserted.
         answers = []
         for _ in range(3):
             began = time.monotonic()
             status, body = cluster.request('POST', '/v1/nodes',
                                            {'driver': 'fake-hardware'})
-            answers.append((status, time.monotonic() - began, body))
+            answers.append((status, round(time.monotonic() - began, 1),
+                            body))
         for status, seconds, body in answers:
             assert cluster_mod.retry_safe(status, body), answers
-            assert seconds < 30, answers
+        print('answers with the broker down (status, seconds, body): %s'
+              % (answers,))
         # Reads need no broker.
         status, body = cluster.request('GET', '/v1/nodes')
         assert status == 200, body
@@ -50,7 +58,7 @@ def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
         cluster.broker.up()
     began = time.monotonic()
     procs.wait_for(lambda: cluster.request('POST', '/v1/nodes', {
-        'driver': 'fake-hardware'})[0] == 201, timeout=60, interval=0.5,
+        'driver': 'fake-hardware'})[0] == 201, interval=0.5,
         what='a write after the broker came back')
     print('recovered %.1fs after the broker came back'
           % (time.monotonic() - began))
@@ -61,29 +69,37 @@ def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
 
 def test_terminate_backend_bursts_under_load(scanned):
     """pg_terminate_backend bursts while clients read and write: after the
-    burst and one lock-reclaim interval no node is locked, no acknowledged
+    bursts no node stays locked (a lock whose release failed is cleared
+    by the periodic reclaim, every RECLAIM_INTERVAL), no acknowledged
     write is lost, and every 5xx was a retry-safe 503."""
     cluster = scanned
     seen = len(cluster.client.results)
     errors_seen = len(cluster.client.error_bodies)
     load = workload.Workload(cluster.client, threads=4, nodes_per_thread=2)
+    cluster.client.step = 'before the bursts'
     load.start()
     try:
         time.sleep(3)
+        # The load is measured in requests (a slow machine makes fewer
+        # in the same seconds): some before the bursts, some after.
+        cluster.client.wait_for_results(cluster.client.step, LOAD_REQUESTS)
+        cluster.client.step = 'bursts'
         killed = 0
         for _ in range(BURSTS):
             killed += cluster.terminate_backends()
             time.sleep(0.7)
+        cluster.client.step = 'after the bursts'
         time.sleep(2)
+        cluster.client.wait_for_results(cluster.client.step, LOAD_REQUESTS)
         load.pause()
-        # Work in flight (fake deploy/clean) ends, then the reclaim runs.
-        procs.wait_for(lambda: not cluster.locked_nodes(),
-                       timeout=cluster_mod.FAKE_DELAY
-                       + cluster_mod.RECLAIM_INTERVAL + 15,
-                       interval=0.5, what='no node locked after the bursts')
+        # Work in flight (fake deploy/clean) ends, then the reclaim runs
+        # (within FAKE_DELAY + RECLAIM_INTERVAL; waited for as a hang).
+        procs.wait_for(lambda: not cluster.locked_nodes(), interval=0.5,
+                       what='no node locked after the bursts')
         problems = load.verify()
     finally:
         load.stop()
+        cluster.client.step = 'setup'
     assert killed, 'no database session was terminated'
     assert not problems, '\n'.join(problems[:20])
     results = cluster.client.results[seen:]

@@ -4,12 +4,11 @@ and cleaning."""
 
 import socket
 import threading
-import time
 
 import pytest
 
-from tests.faults import cluster as cluster_mod
 from tests.functional import procs
+from tests import timeouts
 
 pytestmark = pytest.mark.backend
 
@@ -20,21 +19,22 @@ SETTLED = {'enroll', 'manageable', 'available', 'active', 'deploy failed',
 
 def test_half_open_connections_do_not_stall_an_api(scanned):
     """8 clients that send half a header and go silent (as a client whose
-    machine vanished would) take no worker of api-1 away."""
+    machine vanished would) take no worker of api-1 away.  (The cluster
+    keeps a silent connection for NEVER: had they held its workers, no
+    request would be answered within a hang's bound.)"""
     cluster = scanned
     port = cluster.api_ports['api-1']
     slow = []
     try:
         for _ in range(8):
-            sock = socket.create_connection(('127.0.0.1', port), 5)
+            sock = socket.create_connection(('127.0.0.1', port),
+                                            timeouts.HANG)
             sock.sendall(b'GET /v1/nodes HTTP/1.1\r\nHost: x\r\nX-Half: ')
             slow.append(sock)
-        began = time.monotonic()
         for _ in range(10):
             status, _, body = procs.http(
-                'GET', cluster.api_url('api-1') + '/v1/nodes', timeout=5)
+                'GET', cluster.api_url('api-1') + '/v1/nodes')
             assert status == 200, body
-        assert time.monotonic() - began < 10
     finally:
         for sock in slow:
             sock.close()
@@ -60,7 +60,7 @@ def _in_parallel(func, items):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(120)
+        thread.join(timeouts.HANG)
 
 
 def _provision(cluster, uuid, verb):
@@ -85,24 +85,31 @@ def test_conductor_kill_9_mid_deploy_and_clean(scanned):
     for uuid in clean:
         cluster.wait_state(uuid, lambda n: n['provision_state'] ==
                            'manageable' and not n['reservation'])
-    _in_parallel(lambda u: _provision(cluster, u, 'active'), deploy)
-    _in_parallel(lambda u: _provision(cluster, u, 'provide'), clean)
     owners = {}
-    for uuid in nodes:
+    lock = threading.Lock()
+
+    def start(uuid, verb):
+        _provision(cluster, uuid, verb)
+        # Read right after its own action was accepted, not after all of
+        # them: the node is at work for FAKE_DELAY seconds from then.
         node = cluster.request('GET', '/v1/nodes/%s' % uuid)[1]
         if node['provision_state'] in ('deploying', 'cleaning',
                                        'wait call-back', 'clean wait'):
-            owners.setdefault(node['conductor'], []).append(uuid)
+            with lock:
+                owners.setdefault(node['conductor'], []).append(uuid)
+    _in_parallel(lambda u: start(u, 'active'), deploy)
+    _in_parallel(lambda u: start(u, 'provide'), clean)
     assert owners, 'no node was still at work: the fake work is too short'
     victim = max(owners, key=lambda host: len(owners[host]))
     cluster.kill(victim)
     try:
-        deadline = cluster_mod.HEARTBEAT_TIMEOUT + 40
+        # Found dead after HEARTBEAT_TIMEOUT (10 s); waited for as long as
+        # a hang.
         for uuid in nodes:
             node = cluster.wait_state(
                 uuid, lambda n: n['provision_state'] in SETTLED
                 and not n['reservation'],
-                timeout=deadline, what='settled after %s died' % victim)
+                what='settled after %s died' % victim)
             if uuid in owners[victim]:
                 assert node['provision_state'] in (
                     'deploy failed', 'clean failed', 'active',

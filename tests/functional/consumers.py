@@ -8,6 +8,7 @@ import uuid as uuidlib
 from openstack import connection
 
 from tests.functional import procs
+from tests import timeouts
 
 # What nova's ironic driver asks a node list for (_NODE_FIELDS).
 NOVA_FIELDS = ('uuid', 'power_state', 'target_power_state',
@@ -35,7 +36,8 @@ def enroll(bm, shard, mac, name):
     bm.create_port(node_id=node.id, address=mac, physical_network='physnet1',
                    local_link_connection=LLC, pxe_enabled=True)
     for verb in ('manage', 'provide'):
-        bm.set_node_provision_state(node, verb, wait=True, timeout=120)
+        bm.set_node_provision_state(node, verb, wait=True,
+                                    timeout=timeouts.HANG)
     return node
 
 
@@ -82,16 +84,19 @@ def compute_sdk(bm, shard, drivers=True):
     assert bm.get_node_supported_boot_devices(node) == {
         'supported_boot_devices': ['pxe', 'disk']}
     bm.set_node_provision_state(node, 'active', config_drive='H4sI',
-                                wait=True, timeout=120)
+                                wait=True, timeout=timeouts.HANG)
     shown = bm.get_node(node.id)
     # Stored for the deploy (shown masked, as Ironic does).
     assert shown.instance_info.get('configdrive') == '******'
-    bm.set_node_power_state(node, 'rebooting', wait=True, timeout=120)
+    bm.set_node_power_state(node, 'rebooting', wait=True,
+                            timeout=timeouts.HANG)
     assert sorted(bm.get_node(node.id).traits) == ['CUSTOM_GOLD',
                                                    'HW_CPU_X86_AVX2']
     assert bm.list_node_vifs(node) == [vif]
-    bm.set_node_provision_state(node, 'deleted', wait=True, timeout=120)
-    bm.wait_for_nodes_provision_state([node], 'available', timeout=120)
+    bm.set_node_provision_state(node, 'deleted', wait=True,
+                                timeout=timeouts.HANG)
+    bm.wait_for_nodes_provision_state([node], 'available',
+                                      timeout=timeouts.HANG)
     bm.detach_vif_from_node(node, vif)
     bm.patch_node(node, [{'op': 'remove', 'path': '/instance_uuid'},
                          {'op': 'remove', 'path': '/instance_info'}])

@@ -21,10 +21,12 @@ import sys
 
 from tests import conftest
 from tests.functional import procs
+from tests import timeouts
 
 KEYSTONE_VERSION = '30.0.0'
 COMPLETE_MARKER = '.complete'
-INSTALL_TIMEOUT = 600
+# Lines of the install log a failure shows (the whole log stays there).
+LOG_TAIL = 30
 REGION = 'RegionOne'
 ADMIN_PASSWORD = 'admin-secret'
 
@@ -53,22 +55,27 @@ def _complete(venv):
 
 
 def _install(root, venv):
+    """A venv with Keystone from PyPI.  pip's output goes to install.log
+    and is shown only when the install fails: -qq leaves errors alone,
+    without the warnings a machine's pip configuration can print for
+    every package (an extra index that is not there, say)."""
     log_path = os.path.join(root, 'install.log')
     shutil.rmtree(venv, ignore_errors=True)
     with open(log_path, 'w') as log:
         try:
             for args in ([sys.executable, '-m', 'venv', venv],
                          [os.path.join(venv, 'bin', 'python'), '-m', 'pip',
-                          'install', '--disable-pip-version-check', '-q',
-                          'keystone==%s' % KEYSTONE_VERSION]):
+                          'install', '-qq', '--disable-pip-version-check',
+                          '--no-input', 'keystone==%s' % KEYSTONE_VERSION]):
                 subprocess.run(args, stdout=log, stderr=subprocess.STDOUT,
-                               check=True, timeout=INSTALL_TIMEOUT)
+                               check=True, timeout=timeouts.INSTALL_HANG)
         except (OSError, subprocess.SubprocessError) as err:
             with open(log_path) as f:
-                tail = f.read()[-3000:]
-            conftest.unavailable('Keystone %s could not be installed from '
-                                 'PyPI into %s (%s):\n%s'
-                                 % (KEYSTONE_VERSION, venv, err, tail))
+                tail = f.read().splitlines()[-LOG_TAIL:]
+            conftest.unavailable(
+                'Keystone %s could not be installed from PyPI into %s (%s; '
+                'log: %s):\n%s' % (KEYSTONE_VERSION, venv, err, log_path,
+                                   '\n'.join(tail) or '(no output)'))
     with open(os.path.join(venv, COMPLETE_MARKER), 'w') as f:
         f.write(KEYSTONE_VERSION + '\n')
 
@@ -115,7 +122,7 @@ class Keystone(object):
         result = subprocess.run(
             [os.path.join(self.bindir, 'keystone-manage'), '--config-file',
              self.config] + list(args),
-            capture_output=True, text=True, timeout=300)
+            capture_output=True, text=True, timeout=timeouts.HANG)
         if result.returncode != 0:
             raise AssertionError('keystone-manage %s exited %s:\n%s'
                                  % (args[0], result.returncode,
@@ -170,14 +177,14 @@ class Keystone(object):
             [python, '-c', SERVER_SCRIPT, '127.0.0.1', str(self.port),
              self.config], stdout=log, stderr=subprocess.STDOUT)
         log.close()
-        procs.wait_for(self._ready, timeout=120, what='Keystone up')
+        procs.wait_for(self._ready, what='Keystone up')
         self._point_endpoints_here()
 
     def _ready(self):
         if self.proc.poll() is not None:
             raise AssertionError('Keystone exited %s:\n%s'
                                  % (self.proc.returncode, self.log()))
-        try:
+        try:   # a probe that gets no answer in 5 s is simply tried again
             return procs.http('GET', self.url, version=None,
                               timeout=5)[0] == 200
         except OSError:
@@ -191,7 +198,7 @@ class Keystone(object):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(30)
+                self.proc.wait(timeouts.HANG)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()

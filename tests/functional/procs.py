@@ -13,6 +13,8 @@ import time
 import urllib.error
 import urllib.request
 
+from tests import timeouts
+
 BIN = os.path.dirname(sys.executable)
 
 
@@ -68,12 +70,12 @@ def command(name):
     return os.path.join(BIN, name)
 
 
-def run(name, *args, check=True, timeout=120):
+def run(name, *args, check=True, timeout=timeouts.HANG):
     """Run one of this venv's console scripts to completion."""
     return run_command(command(name), *args, check=check, timeout=timeout)
 
 
-def run_command(path, *args, check=True, timeout=120):
+def run_command(path, *args, check=True, timeout=timeouts.HANG):
     result = subprocess.run([path] + list(args),
                             capture_output=True, text=True, timeout=timeout)
     if check and result.returncode != 0:
@@ -150,7 +152,7 @@ def baremetal(service, env, *args, expect_json=True, expect_ok=True,
     if expect_json and expect_ok:
         cmd += ['-f', 'json']
     result = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                            timeout=180)
+                            timeout=timeouts.HANG)
     if not expect_ok:
         assert result.returncode != 0, (args, result.stdout)
         return result.stderr
@@ -192,8 +194,9 @@ class Service(object):
             self.proc.send_signal(signal.SIGTERM)
             self._terminated = True
 
-    def stop(self, timeout=60):
-        """Graceful stop (SIGTERM); returns the exit code."""
+    def stop(self, timeout=timeouts.HANG):
+        """Graceful stop (SIGTERM); returns the exit code (killed, -9,
+        when still running after ``timeout``: a hang)."""
         if self.alive():
             self.terminate()
             try:
@@ -206,7 +209,7 @@ class Service(object):
 
 
 def http(method, url, body=None, version='latest', headers=None,
-         timeout=30):
+         timeout=timeouts.HANG):
     """A small JSON HTTP client: returns (status, headers, parsed body)."""
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, method=method)
@@ -239,7 +242,10 @@ def api(service, method, path, body=None, credentials=None, **kwargs):
     return http(method, service.base + path, body, headers=headers, **kwargs)
 
 
-def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
+def wait_for(predicate, timeout=timeouts.HANG, interval=0.2,
+             what='condition'):
+    """Poll ``predicate`` until it returns a true value; fail after
+    ``timeout`` seconds (a hang)."""
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
@@ -254,7 +260,7 @@ def wait_for(predicate, timeout=60, interval=0.2, what='condition'):
                          % (what, last))
 
 
-def wait_http(url, service=None, timeout=60):
+def wait_http(url, service=None, timeout=timeouts.HANG):
     def ready():
         if service is not None and not service.alive():
             raise AssertionError('%s died:\n%s' % (service.label,
@@ -263,7 +269,8 @@ def wait_http(url, service=None, timeout=60):
     return wait_for(ready, timeout=timeout, what=url)
 
 
-def wait_provision_state(base, node, state, timeout=60, headers=None):
+def wait_provision_state(base, node, state, timeout=timeouts.HANG,
+                         headers=None):
     def reached():
         status, _, body = http('GET', '%s/v1/nodes/%s' % (base, node),
                                headers=headers)
@@ -280,7 +287,8 @@ def wait_provision_state(base, node, state, timeout=60, headers=None):
                     what='node %s in %s' % (node, state))
 
 
-def wait_power_state(base, node, state, timeout=60, headers=None):
+def wait_power_state(base, node, state, timeout=timeouts.HANG,
+                     headers=None):
     """Wait for a node's power state; a failed power action (its error in
     ``last_error``, nothing in progress) fails at once, with the error."""
     def reached():

@@ -18,6 +18,7 @@ from ironic_lite.common import release_mappings
 from ironic_lite import objects
 from tests.functional import procs
 from tests import node_rows
+from tests import timeouts
 
 # The object versions this tree writes, and the previous release's.
 objects.register_all()
@@ -49,7 +50,7 @@ FAILING_MIGRATION = textwrap.dedent('''
 def run(name, conf, *args):
     return subprocess.run([procs.command(name), '--config-file', conf]
                           + list(args), capture_output=True, text=True,
-                          timeout=120)
+                          timeout=timeouts.HANG)
 
 
 def run_python(prelude, module, conf, *args):
@@ -58,7 +59,7 @@ def run_python(prelude, module, conf, *args):
         'sys.exit(%s.main(sys.argv[1:]))\n' % (module, module))
     return subprocess.run([sys.executable, '-c', code, '--config-file',
                            conf] + list(args), capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=timeouts.HANG)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import pytest
 from tests.functional import consumers
 from tests.functional import keystone
 from tests.functional import procs
+from tests import timeouts
 
 PASSWORD = 'secret-%d' % os.getpid()
 # cloud name -> (user, role, project or None for the system)
@@ -106,7 +107,7 @@ def cli(cloud, name, *args, expect_ok=True):
             del env[key]
     result = subprocess.run(
         [procs.command('baremetal'), '--os-cloud', name] + list(args),
-        capture_output=True, text=True, env=env, timeout=180)
+        capture_output=True, text=True, env=env, timeout=timeouts.HANG)
     assert (result.returncode == 0) == expect_ok, (args, result.stdout,
                                                    result.stderr)
     return result.stdout if expect_ok else result.stderr
@@ -239,4 +240,4 @@ def test_api_and_conductor_processes(cloud, tmp_path, postgresql_url,
         request_id = {k.lower(): v for k, v in headers.items()}[
             'x-openstack-request-id']
         procs.wait_for(lambda: request_id in conductor.log(),
-                       timeout=30, what='request id in the conductor log')
+                       what='request id in the conductor log')

@@ -7,12 +7,13 @@ import pytest
 from tests import conftest
 from tests.functional import procs
 from tests.functional import scenarios
+from tests import timeouts
 
 
 def _queue_consumers(name):
     """Consumers of a queue on the broker (fails if there is no queue)."""
     with kombu.Connection(conftest.RABBIT_URL.replace('rabbit://', 'amqp://'),
-                          connect_timeout=5) as conn:
+                          connect_timeout=timeouts.HANG) as conn:
         return conn.default_channel.queue_declare(
             name, passive=True).consumer_count
 

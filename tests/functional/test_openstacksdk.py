@@ -15,6 +15,7 @@ import pytest
 
 from tests.functional import conftest
 from tests.functional import procs
+from tests import timeouts
 
 MAC = '52:54:00:5d:00:01'
 GROUP_MAC = '52:54:00:5d:00:02'
@@ -83,12 +84,12 @@ def test_node_port_portgroup_lifecycle_with_sdk(lite_api):
                                  ('active', 'active', 'power on'),
                                  ('deleted', 'available', 'power off')):
         done = bm.set_node_provision_state(node, target, wait=True,
-                                           timeout=60)
+                                           timeout=timeouts.HANG)
         assert done.provision_state == state, target
         assert bm.get_node(node.id).power_state == power, target
 
     for state in ('power on', 'power off'):
-        bm.set_node_power_state(node, state, wait=True, timeout=60)
+        bm.set_node_power_state(node, state, wait=True, timeout=timeouts.HANG)
         assert bm.get_node(node.id).power_state == state
 
     shards = bm.get('/shards', microversion='1.82')
@@ -136,7 +137,8 @@ def test_sdk_project_member_sees_and_writes_only_what_policy_allows(
             bm.create_node(driver='fake-hardware', name='sdk-mine')
         assert _absent(admin, 'sdk-mine')
         # Members of the owner project may power their nodes.
-        bm.set_node_power_state(owned, 'power on', wait=True, timeout=60)
+        bm.set_node_power_state(owned, 'power on', wait=True,
+                                timeout=timeouts.HANG)
         assert admin.get_node(owned.id).power_state == 'power on'
     finally:
         admin.delete_node(owned)

@@ -16,6 +16,10 @@ from tests.functional import procs
 from tests.upgrade import deployment
 from tests.upgrade import workload
 
+# Requests of the load on the whole deployment before the restarts, and
+# after them (a slow machine makes fewer in the same seconds).
+LOAD_REQUESTS = 60
+
 
 @pytest.mark.long(50)
 @pytest.mark.backend
@@ -39,6 +43,7 @@ def test_restart_a_conductor_then_an_api(tmp_path, postgresql_url,
         steps.append(('start', dep.describe()))
         load.start()
         time.sleep(3)
+        client.wait_for_results('start', LOAD_REQUESTS)
         for label in ('conductor-1', 'api-1'):
             client.step = 'restart %s' % label
             steps.append((client.step, dep.describe()))
@@ -46,6 +51,7 @@ def test_restart_a_conductor_then_an_api(tmp_path, postgresql_url,
         client.step = 'end'
         steps.append(('end', dep.describe()))
         time.sleep(3)
+        client.wait_for_results('end', LOAD_REQUESTS)
         load.stop()
         problems = load.verify()
     finally:

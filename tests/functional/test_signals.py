@@ -43,7 +43,7 @@ def test_sighup_reloads_and_keeps_serving(lite_service):
     # in the signal handler: once it is logged, it is done) ...
     procs.wait_for(
         lambda: procs.http('DELETE', '%s/v1/nodes/%s' % (base, second))[0]
-        == 409, timeout=10, what='the reloaded option in force')
+        == 409, what='the reloaded option in force')
     status, _, body = procs.http('GET', '%s/v1/nodes/%s' % (base, second))
     assert status == 200 and body['provision_state'] == 'available', body
     # ... and the service kept serving.

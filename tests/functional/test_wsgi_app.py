@@ -10,6 +10,7 @@ import os
 import subprocess
 
 from tests.functional import procs
+from tests import timeouts
 
 
 def _access_lines(path, request_id):
@@ -41,7 +42,7 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
     try:
         procs.wait_for(lambda: proc.poll() is None and procs.http(
             'GET', base + '/v1', version=None)[0] == 200,
-            timeout=60, what='the WSGI application')
+            what='the WSGI application')
         status, headers, body = procs.http('GET', base + '/v1/nodes')
         assert status == 200 and body == {'nodes': []}, body
         names = {name.lower(): value for name, value in headers.items()}
@@ -51,7 +52,7 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
         request_id = names['x-openstack-request-id']
         line = procs.wait_for(
             lambda: _access_lines(tmp_path / 'wsgi.log', request_id),
-            timeout=10, what='the access line')
+            what='the access line')
         assert len(line) == 1 and ' INFO ' in line[0], line
         assert '"GET /v1/nodes" status: 200' in line[0], line
         # The second file's limit is in force: a 413 in Ironic's shape.
@@ -62,7 +63,7 @@ def test_entry_point_serves_with_config_from_env(tmp_path):
             body['error_message'])['faultstring'].lower()
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(timeouts.HANG)
         log.close()
     assert proc.returncode is not None
     # The application imports alembic once logging is set up: its plugin

@@ -19,6 +19,8 @@ import sys
 
 import pytest
 
+from tests import timeouts
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
@@ -55,7 +57,7 @@ def generated(tmp_path_factory):
     procs = {name: _start(name, tmp / name) for name in SAMPLES}
     texts = {}
     for name, proc in procs.items():
-        out, _ = proc.communicate(timeout=60)
+        out, _ = proc.communicate(timeout=timeouts.HANG)
         assert proc.returncode == 0, (
             'the %s generator failed (exit %s):\n%s'
             % (name, proc.returncode, out))

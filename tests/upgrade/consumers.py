@@ -19,6 +19,8 @@ import threading
 import time
 import uuid as uuidlib
 
+from tests import timeouts
+
 NOVA_FIELDS = ('uuid,power_state,target_power_state,provision_state,'
                'target_provision_state,last_error,maintenance,properties,'
                'instance_uuid,traits,resource_class')
@@ -54,9 +56,11 @@ class Compute(object):
         return False
 
     def _retry(self, method, path, body=None, ok=(200, 202, 204),
-               tries=40):
-        """A request retried while the node is locked (409) or busy."""
-        for _ in range(tries):
+               timeout=timeouts.HANG):
+        """A request retried while the node is locked (409) or busy, for
+        up to a hang's time (however long a loaded conductor holds it)."""
+        deadline = time.monotonic() + timeout
+        while True:
             status, resp = self.req(method, path, body)
             if status in ok or self._refused(status, resp):
                 return status, resp
@@ -64,12 +68,14 @@ class Compute(object):
                 self.errors.append('%s %s -> %s %s'
                                    % (method, path, status, resp))
                 return status, resp
+            if time.monotonic() > deadline:
+                break
             time.sleep(0.25)
-        self.errors.append('%s %s still %s after %d tries: %s'
-                           % (method, path, status, tries, resp))
+        self.errors.append('%s %s still %s after %ss: %s'
+                           % (method, path, status, timeout, resp))
         return status, resp
 
-    def _wait(self, state, timeout=90):
+    def _wait(self, state, timeout=timeouts.HANG):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             status, body = self.req('GET', '/v1/nodes/%s' % self.node)
@@ -210,7 +216,7 @@ class Consumers(object):
     def stop(self):
         self._stop.set()
         for thread in self._threads:
-            thread.join(180)
+            thread.join(timeouts.HANG)
 
     def errors(self):
         return [e for c in self.computes for e in c.errors]

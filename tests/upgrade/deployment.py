@@ -135,7 +135,7 @@ class Deployment(object):
             procs.wait_http(self.api_url(label) + '/v1', service)
         else:
             procs.wait_for(lambda: self._conductor_online(label, service),
-                           timeout=60, what='%s registered' % label)
+                           what='%s registered' % label)
         return service
 
     def start_refused(self, label, kind, release, pin=None):
@@ -146,7 +146,7 @@ class Deployment(object):
         name = 'ironic-api' if kind == 'api' else 'ironic-conductor'
         result = procs.run_command(release.command(name), '--config-file',
                                    self.config(label, kind, pin),
-                                   check=False, timeout=90)
+                                   check=False)
         output = result.stdout + result.stderr
         assert result.returncode == 1, output
         assert 'Refusing to start %s %s' % (kind, label) in output, output

@@ -23,6 +23,7 @@ import sys
 import pytest
 
 from tests.functional import procs
+from tests import timeouts
 from tests.upgrade import deployment
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -32,6 +33,8 @@ RELEASES_FILE = os.path.join(REPO_ROOT, 'releases', 'releases.json')
 COMMANDS = ('ironic-api', 'ironic-conductor', 'ironic-dbsync',
             'ironic-status')
 COMPLETE_MARKER = '.complete'
+# Lines of the build log a failure shows (the whole log stays there).
+LOG_TAIL = 40
 
 
 def release_commit(name):
@@ -87,7 +90,7 @@ def _run(args, log, **kwargs):
     log.write('$ %s\n' % ' '.join(args))
     log.flush()
     result = subprocess.run(args, stdout=log, stderr=subprocess.STDOUT,
-                            **kwargs)
+                            timeout=timeouts.INSTALL_HANG, **kwargs)
     if result.returncode != 0:
         raise RuntimeError('%s exited %d' % (' '.join(args),
                                              result.returncode))
@@ -114,6 +117,10 @@ def _constraints(log):
 
 
 def _build(commit, root, venv):
+    """The release's code at ``commit``, installed into ``venv``.  The
+    output goes to build.log and is shown only when the build fails; pip
+    runs with -qq: errors alone, without the warnings a machine's pip
+    configuration can print for every package."""
     src = os.path.join(root, 'src')
     log_path = os.path.join(root, 'build.log')
     for path in (src, venv):
@@ -133,13 +140,15 @@ def _build(commit, root, venv):
             with open(constraints, 'w') as out:
                 out.write(_constraints(log))
             _run([os.path.join(venv, 'bin', 'python'), '-m', 'pip',
-                  'install', '--disable-pip-version-check', '-q',
-                  '-c', constraints, src], log)
-        except (RuntimeError, OSError, subprocess.CalledProcessError) as err:
+                  'install', '-qq', '--disable-pip-version-check',
+                  '--no-input', '-c', constraints, src], log)
+        except (RuntimeError, OSError, subprocess.SubprocessError) as err:
             with open(log_path) as f:
-                tail = f.read()[-6000:]
+                tail = f.read().splitlines()[-LOG_TAIL:]
             pytest.fail('Installing the old release from %s into %s failed: '
-                        '%s\n%s' % (commit, venv, err, tail), pytrace=False)
+                        '%s (log: %s)\n%s' % (commit, venv, err, log_path,
+                                              '\n'.join(tail)),
+                        pytrace=False)
     with open(os.path.join(venv, COMPLETE_MARKER), 'w') as f:
         f.write(commit + '\n')
 

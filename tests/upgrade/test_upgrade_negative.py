@@ -33,8 +33,7 @@ def test_unknown_pin_refused(tmp_path, new_release, service, pin):
         'api': {'host_ip': '127.0.0.1', 'port': procs.free_port()},
     })
     result = procs.run_command(new_release.command(service),
-                               '--config-file', config, check=False,
-                               timeout=60)
+                               '--config-file', config, check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0, output
     assert 'pin_release_version' in output, output

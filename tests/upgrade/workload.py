@@ -19,6 +19,8 @@ import random
 import threading
 import time
 
+from tests import timeouts
+
 # Statuses a correct service may answer to this workload: 400 (an action
 # that the node's current state does not allow) and 409 (node locked by a
 # conductor at work) are the API doing its job, not failures.
@@ -38,12 +40,14 @@ class Result(object):
 
 
 class RoundRobinClient(object):
-    def __init__(self, urls, timeout=30, version='1.1'):
+    def __init__(self, urls, timeout=timeouts.HANG, version='1.1'):
         self._urls = urls       # a callable returning the API base URLs
         self._counter = itertools.count()
+        # A request unanswered after a hang's time fails (a timeout).
         self.timeout = timeout
         self.version = version
         self.results = []
+        self._answered = {}     # step -> number of results
         self.step = 'setup'
         self._lock = threading.Lock()
         # Draining, as a load balancer does before an API is stopped: no
@@ -53,7 +57,7 @@ class RoundRobinClient(object):
         self._in_flight = {}
         self._idle = threading.Condition(self._lock)
 
-    def drain(self, base, timeout=60):
+    def drain(self, base, timeout=timeouts.HANG):
         with self._idle:
             self._drained.add(base)
             self._idle.wait_for(lambda: not self._in_flight.get(base),
@@ -114,9 +118,23 @@ class RoundRobinClient(object):
         result = Result(self.step, status, time.monotonic() - began, error)
         if result.failed and error is None:
             result.error = '%s %s -> %s %s' % (method, path, status, parsed)
-        with self._lock:
+        with self._idle:
             self.results.append(result)
+            self._answered[result.step] = self._answered.get(
+                result.step, 0) + 1
+            self._idle.notify_all()
         return status, parsed
+
+    def wait_for_results(self, step, count, timeout=timeouts.HANG):
+        """Wait until ``count`` requests of ``step`` have their result
+        (an answer or a failure): a test measures the load it put on a
+        layout in requests, which a slow machine cannot make fewer."""
+        with self._idle:
+            if not self._idle.wait_for(
+                    lambda: self._answered.get(step, 0) >= count, timeout):
+                raise AssertionError(
+                    'step %s: %d of %d requests in %ss (a hang)'
+                    % (step, self._answered.get(step, 0), count, timeout))
 
 
 class Workload(object):
@@ -261,7 +279,7 @@ class Workload(object):
             worker.start()
             self._workers.append(worker)
 
-    def pause(self, timeout=120):
+    def pause(self, timeout=timeouts.HANG):
         """Let in-flight operations finish, start no new one.
 
         ``verify`` while the workload runs could read a write that is
@@ -281,7 +299,7 @@ class Workload(object):
         self._stop.set()
         self._go.set()
         for worker in self._workers:
-            worker.join(120)
+            worker.join(timeouts.HANG)
 
     def verify(self, parallel=8):
         """Every acknowledged write is there; returns the problems.

@@ -18,6 +18,7 @@ import pytest
 
 from ironic_lite.api import app as api_app
 from ironic_lite.api import versions
+from tests import timeouts
 
 ACCESS = 'ironic_lite.api.access'
 # The context's request id, then what the record says.
@@ -82,7 +83,8 @@ def port(database, rpcapi):
 
 def _get(port, path, version='latest'):
     """(status, the X-OpenStack-Request-Id the client received)."""
-    conn = http.client.HTTPConnection('127.0.0.1', port, timeout=30)
+    conn = http.client.HTTPConnection('127.0.0.1', port,
+                                      timeout=timeouts.HANG)
     try:
         conn.request('GET', path, headers={
             'X-OpenStack-Ironic-API-Version': version})

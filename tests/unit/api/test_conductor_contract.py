@@ -16,6 +16,7 @@ import pytest
 
 from ironic_lite.common import rpc
 from ironic_lite import objects
+from tests import timeouts
 from tests.unit.api import conftest as api_conftest
 from tests.unit.api import fakes
 from tests.unit.api import utils
@@ -44,7 +45,7 @@ def backend(request, conf_fixture, database):
         rpc.cleanup()
 
 
-def settled(client, node, timeout=30, **expected):
+def settled(client, node, timeout=timeouts.HANG, **expected):
     """The node once unlocked, in no transition, with ``expected`` values
     (at once with the fake, after the conductor's work with the real)."""
     deadline = time.monotonic() + timeout

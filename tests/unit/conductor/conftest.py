@@ -15,6 +15,7 @@ from ironic_lite import conf
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
+from tests import timeouts
 
 CONF = conf.CONF
 HOST = 'test-conductor'
@@ -31,10 +32,13 @@ _register_messaging_opts()
 
 # Fast settings of the conductor tests.  hash_ring_reset_interval = 1:
 # the rings are rebuilt every second, so a conductor that stops while
-# another is alive drains for 2 s instead of the default 16 s.
+# another is alive drains for 2 s instead of the default 16 s.  A stop
+# waits for the work in flight for as long as a hang
+# (graceful_shutdown_timeout): work that short tests start ends anyway.
 FAST_SETTINGS = {
     None: {'transport_url': 'fake://', 'host': HOST,
-           'graceful_shutdown_timeout': 10, 'hash_ring_reset_interval': 1},
+           'graceful_shutdown_timeout': timeouts.HANG,
+           'hash_ring_reset_interval': 1},
     'conductor': {'heartbeat_interval': 1, 'heartbeat_timeout': 60,
                   'node_locked_retry_attempts': 1,
                   'node_locked_retry_interval': 0.05,
@@ -112,8 +116,10 @@ def make_node(context):
     return make
 
 
-def wait_for(predicate, timeout=30, interval=0.02, what='condition'):
-    """Poll ``predicate`` until it returns a true value."""
+def wait_for(predicate, timeout=timeouts.HANG, interval=0.02,
+             what='condition'):
+    """Poll ``predicate`` until it returns a true value (failing after
+    ``timeout`` seconds: a hang)."""
     deadline = time.monotonic() + timeout
     while True:
         result = predicate()
@@ -124,7 +130,8 @@ def wait_for(predicate, timeout=30, interval=0.02, what='condition'):
         time.sleep(interval)
 
 
-def wait_node(context, uuid, provision_state=None, timeout=30, **fields):
+def wait_node(context, uuid, provision_state=None, timeout=timeouts.HANG,
+              **fields):
     """Wait until the node is unlocked and has the given field values."""
     wanted = dict(fields)
     if provision_state is not None:
@@ -142,7 +149,7 @@ def wait_node(context, uuid, provision_state=None, timeout=30, **fields):
 
 @pytest.fixture(name='wait_node')
 def wait_node_fixture(context):
-    def wait(uuid, provision_state=None, timeout=30, **fields):
+    def wait(uuid, provision_state=None, timeout=timeouts.HANG, **fields):
         return wait_node(context, uuid, provision_state, timeout, **fields)
     return wait
 

@@ -1,11 +1,28 @@
 """Node lifecycles driven through the real RPC client and server."""
 
+import threading
+
 from oslo_utils import uuidutils
 import pytest
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
+from ironic_lite.drivers import fake_hardware
 from ironic_lite import objects
+from tests import timeouts
+
+
+@pytest.fixture
+def held_work(monkeypatch, conductor):
+    """The fake hardware's delays ([fake]deploy_delay, power_delay...)
+    last until the test calls ``held_work.set()``: a test looks at a node
+    while the work is in progress, however slow the machine.  Released
+    (at the latest) before the conductor stops."""
+    done = threading.Event()
+    monkeypatch.setattr(fake_hardware, '_sleep', lambda seconds: (
+        seconds and done.wait(timeouts.HANG)))
+    yield done
+    done.set()
 
 
 def test_enroll_manage_provide_deploy_tear_down(context, rpc_api, make_node,
@@ -50,11 +67,13 @@ def test_rebuild_active_node(context, rpc_api, make_node, wait_node):
 
 
 def test_transitional_state_visible_while_working(config, context, rpc_api,
-                                                  make_node, wait_node):
+                                                  make_node, wait_node,
+                                                  held_work):
     config.set_override('deploy_delay', 0.5, 'fake')
     node = make_node(provision_state='available')
     rpc_api.do_node_deploy(context, node)
     during = objects.Node.get_by_uuid(context, node.uuid)
+    held_work.set()
     assert during.provision_state == states.DEPLOYING
     assert during.target_provision_state == states.ACTIVE
     assert during.reservation == 'test-conductor'
@@ -97,12 +116,15 @@ def test_abort(context, rpc_api, make_node, state, result):
     assert node.reservation is None
 
 
-def test_automated_clean_disabled(config, context, rpc_api, make_node,
+def test_automated_clean_disabled(monkeypatch, context, rpc_api, make_node,
                                   wait_node):
-    config.set_override('clean_delay', 30, 'fake')  # would time out
+    cleaned = []
+    monkeypatch.setattr(fake_hardware.FakeClean, 'clean',
+                        lambda self, task: cleaned.append(task.node.uuid))
     node = make_node(provision_state='manageable', automated_clean=False)
     rpc_api.do_provisioning_action(context, node, 'provide')
-    wait_node(node.uuid, 'available', timeout=20)
+    wait_node(node.uuid, 'available')
+    assert cleaned == []
 
 
 def test_power_on_off_reboot(context, rpc_api, make_node, wait_node):
@@ -120,11 +142,12 @@ def test_power_on_off_reboot(context, rpc_api, make_node, wait_node):
 
 
 def test_power_target_visible_while_working(config, context, rpc_api,
-                                            make_node, wait_node):
+                                            make_node, wait_node, held_work):
     config.set_override('power_delay', 0.5, 'fake')
     node = make_node(power_state='power off')
     rpc_api.change_node_power_state(context, node, states.SOFT_REBOOT)
     during = objects.Node.get_by_uuid(context, node.uuid)
+    held_work.set()
     assert during.target_power_state == states.POWER_ON
     assert during.power_state == states.POWER_OFF
     wait_node(node.uuid, power_state=states.POWER_ON, target_power_state=None)

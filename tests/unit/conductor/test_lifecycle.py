@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import threading
+from unittest import mock
 
 from oslo_utils import timeutils
 import pytest
@@ -15,18 +16,16 @@ from ironic_lite.common import launcher
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
+from tests import timeouts
 
 from . import conftest
 
 
 def _register_dead_conductor(context, host='dead-host'):
     """A conductor whose last heartbeat is an hour old."""
-    timeutils.set_time_override(timeutils.utcnow()
-                                - datetime.timedelta(hours=1))
-    try:
+    an_hour_ago = timeutils.utcnow() - datetime.timedelta(hours=1)
+    with mock.patch.object(timeutils, 'utcnow', return_value=an_hour_ago):
         objects.Conductor.register(context, host, ['fake-hardware'], '')
-    finally:
-        timeutils.clear_time_override()
 
 
 def test_manager_matches_rpcapi():
@@ -54,7 +53,7 @@ def test_heartbeat(context, conductor, wait_for):
     first = objects.Conductor.get_by_hostname(context, conftest.HOST)
     wait_for(lambda: objects.Conductor.get_by_hostname(
         context, conftest.HOST).updated_at > first.updated_at,
-        timeout=20, what="a heartbeat")
+        what="a heartbeat")
 
 
 def test_heartbeat_not_delayed_by_a_long_periodic_task(
@@ -64,22 +63,25 @@ def test_heartbeat_not_delayed_by_a_long_periodic_task(
     has a thread of its own (else a busy conductor looks dead)."""
     from ironic_lite.conductor import power
     entered, release = threading.Event(), threading.Event()
+    finished = threading.Event()
 
     def slow_sync(ctx, host):
         entered.set()
-        release.wait(30)
+        release.wait(timeouts.HANG)
+        finished.set()
 
     monkeypatch.setattr(power, 'sync_power_states', slow_sync)
     config.set_override('sync_power_state_interval', 1, 'conductor')
     cond = conftest.Conductor().start()
     try:
-        assert entered.wait(20), 'the power sync never ran'
+        assert entered.wait(timeouts.HANG), 'the power sync never ran'
         before = objects.Conductor.get_by_hostname(
             context, conftest.HOST).updated_at
         wait_for(lambda: objects.Conductor.get_by_hostname(
             context, conftest.HOST).updated_at > before,
-            timeout=20, what='a heartbeat while the power sync runs')
-        assert not release.is_set()
+            what='a heartbeat while the power sync runs')
+        # The heartbeat came while the sync still ran (not once it ended).
+        assert not finished.is_set()
     finally:
         release.set()
         cond.stop()
@@ -146,7 +148,7 @@ def test_dead_conductor_periodic_runs(config, context, make_node, wait_for):
         # Recovery releases the lock, then fails the node: wait for both.
         wait_for(lambda: (lambda n: n.reservation is None
                           and n.provision_state == 'enroll')(
-            objects.Node.get_by_uuid(context, node.uuid)), timeout=20,
+            objects.Node.get_by_uuid(context, node.uuid)),
             what='the dead conductor lock to go and the node to fail')
     finally:
         cond.stop()
@@ -160,7 +162,7 @@ def test_power_sync(config, context, make_node, wait_for):
     cond = conftest.Conductor().start()
     try:
         wait_for(lambda: objects.Node.get_by_uuid(
-            context, unknown.uuid).power_state == 'power off', timeout=20,
+            context, unknown.uuid).power_state == 'power off',
             what='power state sync')
         in_maintenance.refresh()
         assert in_maintenance.power_state is None
@@ -253,7 +255,7 @@ def test_command_rejects_unknown_pin(tmp_path):
     result = subprocess.run(
         [sys.executable, '-m', 'ironic_lite.cmd.conductor',
          '--config-file', str(conf_file)],
-        capture_output=True, text=True, timeout=60)
+        capture_output=True, text=True, timeout=timeouts.HANG)
     assert result.returncode != 0
     assert 'pin_release_version' in result.stderr
     assert 'Valid values' in result.stderr

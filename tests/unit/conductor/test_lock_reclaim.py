@@ -14,6 +14,7 @@ from ironic_lite.conductor import task_manager
 from ironic_lite.db import api as db_api
 from ironic_lite import objects
 from tests import conftest as top
+from tests import timeouts
 from tests.unit.conductor import conftest
 
 
@@ -36,7 +37,7 @@ def _terminate_all(admin, dbname):
         conn.execute(sa.text(
             'SELECT pg_terminate_backend(pid) FROM pg_stat_activity '
             'WHERE datname = :d AND pid <> pg_backend_pid()'), {'d': dbname})
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + timeouts.HANG
         while conn.execute(sa.text(
                 'SELECT count(*) FROM pg_stat_activity WHERE datname = :d '
                 'AND pid <> pg_backend_pid()'), {'d': dbname}).scalar():

@@ -1,6 +1,13 @@
-"""Node locks: busy nodes, retries, release after work and after failure."""
+"""Node locks: busy nodes, retries, release after work and after failure.
+
+No test here times a wait (tests/timeouts.py): a test that a task does
+not sleep a retry interval makes that interval NEVER long and fails on
+any such sleep (``forbid_retry_sleep``).
+"""
 
 import threading
+import time
+import types
 
 import pytest
 
@@ -9,6 +16,21 @@ from ironic_lite.common import states
 from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import fake_hardware
 from ironic_lite import objects
+from tests import timeouts
+
+
+@pytest.fixture
+def forbid_retry_sleep(config, monkeypatch):
+    """A lock retry interval NEVER long, and any sleep of it (between two
+    lock attempts) fails the test at once instead of waiting it out."""
+    config.set_override('node_locked_retry_interval', timeouts.NEVER,
+                        'conductor')
+
+    def sleep(seconds):
+        raise AssertionError('slept the %s s retry interval between two '
+                             'lock attempts' % seconds)
+    monkeypatch.setattr(task_manager, 'time', types.SimpleNamespace(
+        monotonic=time.monotonic, sleep=sleep))
 
 
 def test_locked_node_is_409_naming_holder(context, rpc_api, make_node):
@@ -36,7 +58,10 @@ def test_every_write_needs_the_lock(context, rpc_api, make_node, method,
 
 
 def test_acquire_retries_until_released(config, context, make_node):
-    config.set_override('node_locked_retry_attempts', 5, 'conductor')
+    # Retries every 50 ms, for as long as a hang: however late the timer
+    # thread runs, the release comes within the retries.
+    config.set_override('node_locked_retry_attempts',
+                        int(timeouts.HANG / 0.05), 'conductor')
     config.set_override('node_locked_retry_interval', 0.05, 'conductor')
     node = make_node(reservation='other-host')
     timer = threading.Timer(
@@ -168,13 +193,11 @@ def test_failed_node_can_be_retried(monkeypatch, context, rpc_api,
 
 
 def test_a_lock_held_in_this_process_is_taken_as_soon_as_released(
-        config, context, make_node):
+        config, context, make_node, forbid_retry_sleep):
     """Tasks of one conductor on one node (port writes, say) follow each
     other as soon as the lock is free, without a retry interval's sleep
     and without using up attempts."""
-    import time
     config.set_override('node_locked_retry_attempts', 1, 'conductor')
-    config.set_override('node_locked_retry_interval', 5.0, 'conductor')
     node = make_node()
     order = []
     holding = threading.Event()
@@ -188,23 +211,19 @@ def test_a_lock_held_in_this_process_is_taken_as_soon_as_released(
     thread = threading.Thread(target=first)
     thread.start()
     try:
-        assert holding.wait(10)
-        began = time.monotonic()
+        assert holding.wait(timeouts.HANG)
         with task_manager.acquire(context, node.uuid) as task:
-            took = time.monotonic() - began
             order.append('second in')
             assert task.node.reservation == 'test-conductor'
     finally:
-        thread.join(10)
+        thread.join(timeouts.HANG)
     assert order == ['first done', 'second in']
-    assert took < 2.0   # not the 5 s retry interval
     node.refresh()
     assert node.reservation is None
 
 
 def test_waiting_for_a_local_holder_ends_with_the_retry_budget(
         config, context, make_node):
-    import time
     config.set_override('node_locked_retry_attempts', 2, 'conductor')
     config.set_override('node_locked_retry_interval', 0.1, 'conductor')
     node = make_node()
@@ -213,12 +232,19 @@ def test_waiting_for_a_local_holder_ends_with_the_retry_budget(
         with pytest.raises(exception.NodeLocked):
             task_manager.acquire(context, node.uuid)
         took = time.monotonic() - began
-    assert 0.15 < took < 1.5
-    with pytest.raises(exception.NodeLocked):
-        with task_manager.acquire(context, node.uuid):
-            began = time.monotonic()
+    # It waited for the holder (a lower bound: a busy machine only adds
+    # to it), up to the budget of 2 x 0.1 s, then gave up.
+    assert took > 0.15
+    # Without retries it does not wait at all: with a budget NEVER long,
+    # only a wait could take a hang's time.
+    config.set_override('node_locked_retry_interval', timeouts.NEVER,
+                        'conductor')
+    with task_manager.acquire(context, node.uuid):
+        began = time.monotonic()
+        with pytest.raises(exception.NodeLocked):
             task_manager.acquire(context, node.uuid, retry=False)
-    assert time.monotonic() - began < 0.5
+        took = time.monotonic() - began
+    assert took < timeouts.HANG
 
 
 def _port(context, node, address='52:54:00:00:00:01'):
@@ -268,33 +294,36 @@ def test_a_node_cannot_be_reserved_while_a_port_write_runs(
         return _port(context, node).create(context)
 
     task_manager.write_unless_locked(context, node.id, write, 'test')
-    other.join(30)
+    other.join(timeouts.HANG)
     assert events == ['written', 'reserved']
     assert len(objects.Port.list(context)) == 1
 
 
 def test_a_port_write_waits_for_a_local_task_then_runs(
-        config, context, make_node):
-    import time
+        config, context, make_node, forbid_retry_sleep):
+    """As soon as the task ends, without a retry interval's sleep."""
     config.set_override('node_locked_retry_attempts', 1, 'conductor')
-    config.set_override('node_locked_retry_interval', 5.0, 'conductor')
     node = make_node()
     holding = threading.Event()
+    order = []
 
     def hold():
         with task_manager.acquire(context, node.uuid):
             holding.set()
             time.sleep(0.1)
+            order.append('task done')
 
     thread = threading.Thread(target=hold)
     thread.start()
-    assert holding.wait(10)
-    began = time.monotonic()
-    task_manager.write_unless_locked(
-        context, node.id, lambda: _port(context, node).create(context),
-        'test')
-    assert time.monotonic() - began < 2.0
-    thread.join(10)
+    try:
+        assert holding.wait(timeouts.HANG)
+        task_manager.write_unless_locked(
+            context, node.id,
+            lambda: order.append('written') or _port(context, node).create(
+                context), 'test')
+    finally:
+        thread.join(timeouts.HANG)
+    assert order == ['task done', 'written']
     assert len(objects.Port.list(context)) == 1
 
 

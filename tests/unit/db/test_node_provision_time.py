@@ -1,6 +1,7 @@
 """provision_updated_at: when the provision state last changed."""
 
 import datetime
+from unittest import mock
 
 from oslo_utils import timeutils
 
@@ -17,8 +18,7 @@ def test_set_when_the_provision_state_changes_only(sqlite_db):
     first = objects.Node.get_by_uuid(ctx, node.uuid).provision_updated_at
 
     later = start + datetime.timedelta(minutes=5)
-    timeutils.set_time_override(later)
-    try:
+    with mock.patch.object(timeutils, 'utcnow', return_value=later):
         node.description = 'no state change'
         node.save()
         unchanged = objects.Node.get_by_uuid(ctx, node.uuid)
@@ -27,7 +27,5 @@ def test_set_when_the_provision_state_changes_only(sqlite_db):
         node.provision_state = 'verifying'
         node.save()
         changed = objects.Node.get_by_uuid(ctx, node.uuid)
-    finally:
-        timeutils.clear_time_override()
     assert changed.provision_updated_at is not None
     assert changed.provision_updated_at.replace(tzinfo=None) == later

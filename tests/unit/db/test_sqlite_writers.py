@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from ironic_lite.db import api
 from ironic_lite.db import models
+from tests import timeouts
 
 
 def test_read_then_write_survives_a_concurrent_commit(sqlite_db):
@@ -33,7 +34,7 @@ def test_read_then_write_survives_a_concurrent_commit(sqlite_db):
             errors.append(err)
 
     def concurrent_commit():
-        read_done.wait(10)
+        read_done.wait(timeouts.HANG)
         try:
             with api.writer() as session:
                 session.execute(sa.update(models.Chassis).values(
@@ -45,8 +46,8 @@ def test_read_then_write_survives_a_concurrent_commit(sqlite_db):
     first = threading.Thread(target=read_then_write)
     other.start()
     first.start()
-    first.join(30)
-    other.join(30)
+    first.join(timeouts.HANG)
+    other.join(timeouts.HANG)
     assert errors == []
     with api.reader() as session:
         # The second writer waited for the first one's lock.
