@@ -78,7 +78,7 @@ def port(database, rpcapi):
     yield server.server_port
     server.shutdown()
     server.server_close()
-    thread.join(30)
+    thread.join(timeouts.HANG)
 
 
 def _get(port, path, version='latest'):
