@@ -206,6 +206,12 @@ class NodeLocked(Conflict):
                 'after the current operation is completed.')
 
 
+class NodeLockLost(Conflict):
+    _msg_fmt = ('Node %(node)s is no longer locked by this operation of '
+                'conductor %(host)s (its lock was broken; now held by '
+                '%(holder)s): the write was dropped.')
+
+
 class NodeNotLocked(Invalid):
     _msg_fmt = 'Node %(node)s found not to be locked on release'
 

@@ -22,7 +22,6 @@ from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
-from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import worker_pool
 from ironic_lite.drivers import factory
 from ironic_lite import objects
@@ -105,6 +104,10 @@ class BaseConductorManager(object):
         if CONF.conductor.check_provision_state_interval > 0:
             tasks.append((self._recover_dead_conductors,
                           CONF.conductor.check_provision_state_interval))
+            # Also run once as the periodics start (the conductor has just
+            # joined the ring): work interrupted while it was down.
+            tasks.append((self._recover_interrupted,
+                          CONF.conductor.check_provision_state_interval))
         if CONF.conductor.stale_lock_reclaim_interval > 0:
             tasks.append((self._reclaim_stale_locks,
                           CONF.conductor.stale_lock_reclaim_interval))
@@ -113,6 +116,9 @@ class BaseConductorManager(object):
                           CONF.conductor.sync_power_state_interval))
         return tasks
 
+    # Periodic tasks that also run as soon as the periodics start.
+    _RUN_AT_START = ('_recover_interrupted',)
+
     def _start_periodics(self):
         callables = []
         for func, spacing in self._periodic_tasks():
@@ -120,7 +126,9 @@ class BaseConductorManager(object):
             def task(func=func):
                 func()
             task.__name__ = func.__name__
-            callables.append((periodics.periodic(spacing)(task), (), {}))
+            now = func.__name__ in self._RUN_AT_START
+            callables.append((periodics.periodic(
+                spacing, run_immediately=now)(task), (), {}))
         if not callables:
             return
         self._periodic_worker = periodics.PeriodicWorker(callables)
@@ -171,9 +179,15 @@ class BaseConductorManager(object):
         except Exception:
             LOG.exception('Checking for offline conductors failed')
 
+    def _recover_interrupted(self):
+        try:
+            recovery.recover_interrupted(self._context, self.host)
+        except Exception:
+            LOG.exception('Checking for interrupted operations failed')
+
     def _reclaim_stale_locks(self):
         try:
-            task_manager.reclaim_stale_locks(self._context, self.host)
+            recovery.reclaim_stale_locks(self._context, self.host)
         except Exception:
             LOG.exception('Reclaiming stale node locks failed')
 

@@ -62,6 +62,14 @@ def _check_unchanged(node, expected):
                                     fields=', '.join(changed))
 
 
+def _remove_traits(context, node, traits):
+    for trait in traits:
+        try:
+            objects.Trait.destroy(context, node.id, trait)
+        except exception.NodeTraitNotFound:
+            raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
+
+
 class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
@@ -124,7 +132,8 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
             _check_unchanged(task.node, expected)
             # The lock is the row's, not a field the caller may write.
             node_obj.obj_reset_changes(['reservation'])
-            node_obj.save(context)
+            # Written only while this task holds the lock (fencing).
+            node_obj.held_as(task.node.lock_fence).save(context)
         # Answer with the node as it is now that the lock is released.
         node_obj.reservation = None
         node_obj.obj_reset_changes(['reservation'])
@@ -330,12 +339,14 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
                 % CONF.pin_release_version)
         with task_manager.acquire(context, node_id, load_driver=False,
                                   purpose='add node traits') as task:
+            node_id = task.node.id
             if replace:
-                objects.TraitList.create(context, task.node.id, traits)
+                task.fenced(lambda: objects.TraitList.create(
+                    context, node_id, traits))
                 return
-            for trait in traits:
-                objects.Trait(context, node_id=task.node.id,
-                              trait=trait).create()
+            task.fenced(lambda: [
+                objects.Trait(context, node_id=node_id, trait=t).create()
+                for t in traits])
 
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.NodeNotFound,
@@ -344,15 +355,12 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
         """Remove the given traits of a node (every one when None)."""
         with task_manager.acquire(context, node_id, load_driver=False,
                                   purpose='remove node traits') as task:
+            node = task.node
             if traits is None:
-                objects.TraitList.destroy(context, task.node.id)
+                task.fenced(lambda: objects.TraitList.destroy(context,
+                                                              node.id))
                 return
-            for trait in traits:
-                try:
-                    objects.Trait.destroy(context, task.node.id, trait)
-                except exception.NodeTraitNotFound:
-                    raise exception.NodeTraitNotFound(node_id=task.node.uuid,
-                                                      trait=trait)
+            task.fenced(lambda: _remove_traits(context, node, traits))
 
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.NodeNotFound,

@@ -3,10 +3,10 @@
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
-from ironic_lite.common import hash_ring
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import utils
 from ironic_lite import objects
 
 CONF = conf.CONF
@@ -59,14 +59,6 @@ def power_state_error_handler(exc, task, power_state):
     node.save()
 
 
-def _owned(context, node, host):
-    try:
-        return hash_ring.RING_MANAGER.get_host(
-            context, node.uuid, node.driver, node.conductor_group) == host
-    except exception.IronicException:
-        return False
-
-
 def sync_power_states(context, host):
     """Periodic: read the power state of the nodes this host owns.
 
@@ -80,7 +72,7 @@ def sync_power_states(context, host):
     for node in nodes:
         if (node.provision_state in states.SYNC_EXCLUDED_STATES
                 or node.target_power_state
-                or not _owned(context, node, host)):
+                or not utils.is_owner(context, node, host)):
             continue
         try:
             with task_manager.acquire(context, node.uuid, retry=False,

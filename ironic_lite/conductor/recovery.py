@@ -1,12 +1,24 @@
-"""Taking over after a conductor died: locks and half-done operations.
+"""Taking over interrupted work: locks and half-done operations.
 
 A conductor that stops abruptly leaves its nodes locked (``reservation`` =
-its host) and maybe in a transitional state no one will finish.  Such
-nodes are released and failed:
+its host) and maybe in a transitional state no one will finish; a worker
+whose last write or release failed (the database dropped) leaves a stale
+lock, or a transitional state with no lock at all.  Whoever finds such a
+node releases it and fails it (``utils.fail_stuck_node``: the matching
+failed state, ``last_error`` saying what happened), so that no node stays
+in ``deploying``, ``cleaning``, ... for good:
 
-* by the conductor itself when it starts again (``recover_own_nodes``);
-* by any live conductor once the dead one missed its heartbeats for
-  ``[conductor]heartbeat_timeout`` seconds (``recover_dead_conductors``).
+* the conductor itself when it starts again (``recover_own_nodes``);
+* any live conductor once the dead one missed its heartbeats for
+  ``[conductor]heartbeat_timeout`` seconds (``recover_dead_conductors``);
+* the conductor whose lock no task of its own holds any more
+  (``reclaim_stale_locks``);
+* the conductor owning the node (hash ring) when it is in a transitional
+  state with no lock for ``[conductor]interrupted_work_grace`` seconds
+  (``recover_interrupted``), periodically and once at start.
+
+A conductor taken for dead that was only frozen cannot undo this when it
+wakes up: its writes are fenced by its reservation (task_manager).
 """
 
 from oslo_log import log as logging
@@ -28,8 +40,20 @@ def _message(node, host):
             % (operation, host))
 
 
-def _fail_if_stuck(context, node_uuid, host):
-    """Lock the (released) node and fail it if it is half-way."""
+def _interrupted_message(node, host):
+    operation = utils.OPERATIONS.get(node.provision_state, 'operation')
+    return ("The %s was interrupted: the node was left in %s with no "
+            "conductor working on it (its last write or lock release "
+            "failed). Moving to fail state (conductor %s)."
+            % (operation, node.provision_state, host))
+
+
+def _fail_if_stuck(context, node_uuid, host, message=_message):
+    """Lock the (released) node and fail it if it is half-way.
+
+    :param message: ``message(node, host)``, the node's ``last_error``.
+    :returns: True if the node was failed.
+    """
     try:
         with task_manager.acquire(context, node_uuid, retry=False,
                                   load_driver=False,
@@ -39,9 +63,11 @@ def _fail_if_stuck(context, node_uuid, host):
                     or node.target_power_state):
                 LOG.warning('Node %s was left in %s; failing it', node.uuid,
                             node.provision_state)
-                utils.fail_stuck_node(task, _message(node, host))
+                utils.fail_stuck_node(task, message(node, host))
+                return True
     except (exception.NodeLocked, exception.NodeNotFound):
         pass  # someone else took it over, or it is gone
+    return False
 
 
 def recover_own_nodes(context, host):
@@ -80,3 +106,37 @@ def recover_dead_conductors(context, host):
         released.append(node.uuid)
         _fail_if_stuck(context, node.uuid, host)
     return released
+
+
+def reclaim_stale_locks(context, host):
+    """Periodic: release the locks of this host no task of it holds, and
+    fail the nodes their operations left half-way.
+
+    :returns: the UUIDs of the nodes released.
+    """
+    released = task_manager.reclaim_stale_locks(context, host)
+    for uuid in released:
+        _fail_if_stuck(context, uuid, host, _interrupted_message)
+    return released
+
+
+def recover_interrupted(context, host):
+    """Periodic (and at start): fail the nodes this host owns that are in
+    a transitional state with no lock since
+    ``[conductor]interrupted_work_grace`` seconds.
+
+    A task holds the node's lock through a whole operation, so such a node
+    has no one working on it: its worker's last write or release failed.
+    Locked under the lock again before anything is written.
+
+    :returns: the UUIDs of the nodes failed.
+    """
+    failed = []
+    for node in objects.Node.list_interrupted(
+            context, states.STUCK_STATES_TREATED_AS_FAIL,
+            CONF.conductor.interrupted_work_grace):
+        if not utils.is_owner(context, node, host):
+            continue
+        if _fail_if_stuck(context, node.uuid, host, _interrupted_message):
+            failed.append(node.uuid)
+    return failed

@@ -11,13 +11,21 @@ An exclusive task holds the node's lock (its ``reservation`` column set to
 this conductor's host) from ``acquire`` until the ``with`` block ends --
 or, if work was handed to a worker with ``spawn_after``, until that work
 ends, whatever its outcome.  A shared task only reads the node.
+
+Every write of an exclusive task is fenced by its reservation (host and a
+random token taken with the lock): ``task.node.save()`` and ``destroy()``
+directly, other rows written under the lock through ``task.fenced``.  A
+write made after the lock was broken (this conductor was taken for dead)
+raises NodeLockLost, writes nothing, and ends the task.
 """
 
 import collections
 import threading
 import time
 
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
+import sqlalchemy.exc as sa_exc
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
@@ -27,6 +35,15 @@ from ironic_lite import objects
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
+
+# The database was unreachable (oslo.db wraps most of these, but not a
+# failure of the very first connection).
+_DB_OUTAGE = (db_exc.DBConnectionError, db_exc.DBDeadlock,
+              sa_exc.OperationalError, sa_exc.InterfaceError)
+# Events after which a worker has nothing left to do: if the write of one
+# fails because the database is unreachable, the work is done and only
+# that write is missing, so it is retried (``_save_unsaved_end``).
+_END_EVENTS = ('done', 'wait')
 
 
 # The nodes (by the id or UUID given to ``acquire``) whose lock a task of
@@ -157,6 +174,7 @@ class TaskManager(object):
         self._spawn_args = None
         self._on_error = None
         self._locked = False
+        self._unsaved_end = None
         self._held_key = str(node_id)
         if shared:
             self.node = objects.Node.get(context, node_id)
@@ -181,7 +199,10 @@ class TaskManager(object):
         self._locked = False
         try:
             # Retried on a deadlock or a dropped connection (db layer).
-            objects.Node.release(self.context, CONF.host, self.node.uuid)
+            # Only this task's reservation: not one taken since it was
+            # broken (by this host too).
+            objects.Node.release(self.context, CONF.host, self.node.uuid,
+                                 token=self.node.lock_fence[1])
         except exception.NodeNotFound:
             pass  # deleted under this lock
         except (exception.NodeLocked, exception.NodeNotLocked) as err:
@@ -196,6 +217,22 @@ class TaskManager(object):
                           self.purpose)
         finally:
             _hold(self._held_key, -1)
+
+    def fenced(self, write):
+        """``write()`` (ports, port groups, traits under the node's lock)
+        in one transaction, applied only while this task still holds the
+        lock (NodeLockLost otherwise, nothing written)."""
+        if not self._locked:
+            raise exception.NodeNotLocked(node=self.node.uuid,
+                                          host=CONF.host)
+        return objects.Node.write_if_held(self.context, self.node.id,
+                                          self.node.lock_fence, write)
+
+    def lock_lost(self, err):
+        """Log a write dropped because the lock was broken."""
+        LOG.warning('%s of node %s stopped: %s Another conductor took '
+                    'the node over (this one was taken for dead, or '
+                    'restarted).', self.purpose, self.node.uuid, err)
 
     # -- handing work to a worker -----------------------------------------
 
@@ -219,18 +256,61 @@ class TaskManager(object):
         func, args, kwargs = self._spawn_args
         try:
             func(*args, **kwargs)
+        except exception.NodeLockLost as err:
+            self.lock_lost(err)
         except Exception as err:
-            LOG.exception('%s of node %s failed', self.purpose,
-                          self.node.uuid)
-            if self._on_error is not None:
-                handler, h_args, h_kwargs = self._on_error
-                try:
-                    handler(err, *h_args, **h_kwargs)
-                except Exception:
-                    LOG.exception('Error handler of %s failed',
-                                  self.purpose)
+            if self._unsaved_end and isinstance(err, _DB_OUTAGE):
+                self._save_unsaved_end(err)
+            else:
+                LOG.exception('%s of node %s failed', self.purpose,
+                              self.node.uuid)
+                self._run_error_hook(err)
         finally:
             self.release_resources()
+
+    def _run_error_hook(self, err):
+        if self._on_error is None:
+            return
+        handler, h_args, h_kwargs = self._on_error
+        try:
+            handler(err, *h_args, **h_kwargs)
+        except exception.NodeLockLost as lost:
+            self.lock_lost(lost)
+        except Exception:
+            LOG.exception('Error handler of %s failed', self.purpose)
+
+    def _save_unsaved_end(self, err):
+        """The work succeeded but the database dropped when its end was
+        written: write it again (still fenced, the lock still held)
+        until it goes through, the lock turns out lost, or
+        [conductor]completion_write_retry_timeout passes.  Given up, the
+        node stays locked in its transitional state: the lock is reclaimed
+        and the node failed once the database answers (recovery)."""
+        event, node = self._unsaved_end, self.node
+        LOG.warning('%s of node %s: writing its end (event %s) failed, the '
+                    'database is unreachable (%s); retrying for up to %ss',
+                    self.purpose, node.uuid, event, err,
+                    CONF.conductor.completion_write_retry_timeout)
+        deadline = (time.monotonic()
+                    + CONF.conductor.completion_write_retry_timeout)
+        delay = 0.5
+        while time.monotonic() < deadline:
+            time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+            delay = min(delay * 2, 5.0)
+            try:
+                node.save()
+            except exception.NodeLockLost as lost:
+                return self.lock_lost(lost)
+            except _DB_OUTAGE:
+                continue
+            self._unsaved_end = None
+            LOG.warning('%s of node %s: its end (event %s) written once the '
+                        'database answered again; now %s', self.purpose,
+                        node.uuid, event, node.provision_state)
+            return
+        LOG.error('%s of node %s: gave up writing its end (event %s); the '
+                  'node will be failed once its lock is reclaimed',
+                  self.purpose, node.uuid, event)
 
     # -- the provision state machine --------------------------------------
 
@@ -258,7 +338,9 @@ class TaskManager(object):
                  node.provision_state, new_state, event)
         node.provision_state = new_state
         node.target_provision_state = target
+        self._unsaved_end = event if event in _END_EVENTS else None
         node.save()
+        self._unsaved_end = None
 
     # -- context manager --------------------------------------------------
 
@@ -266,6 +348,8 @@ class TaskManager(object):
         return self
 
     def __exit__(self, exc_type, exc_value, tb):
+        if isinstance(exc_value, exception.NodeLockLost):
+            self.lock_lost(exc_value)
         if exc_type is None and self._slot is not None:
             slot, self._slot = self._slot, None
             try:

@@ -2,6 +2,8 @@
 
 from oslo_log import log as logging
 
+from ironic_lite.common import exception
+from ironic_lite.common import hash_ring
 from ironic_lite.common import states
 
 LOG = logging.getLogger(__name__)
@@ -29,6 +31,15 @@ OPERATIONS = {
 }
 
 
+def is_owner(context, node, host):
+    """Whether ``host`` is the node's conductor on the hash ring."""
+    try:
+        return hash_ring.RING_MANAGER.get_host(
+            context, node.uuid, node.driver, node.conductor_group) == host
+    except exception.IronicException:
+        return False
+
+
 def fail_node(exc, task):
     """Spawn error hook: move the node to its failed state, with why.
 
@@ -51,6 +62,8 @@ def fail_node(exc, task):
         else:
             node.last_error = message
             node.save()
+    except exception.NodeLockLost:
+        raise   # the task stops: another conductor has the node
     except Exception:
         LOG.exception('Could not record the failure of node %s: %s',
                       node.uuid, message)

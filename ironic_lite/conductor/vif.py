@@ -2,7 +2,8 @@
 
 ``flat`` records a VIF on a free port group or port of the node, in its
 ``internal_info['tenant_vif_port_id']`` (Ironic's key); ``noop`` accepts
-every attach and records nothing.  The caller holds the node's lock.
+every attach and records nothing.  The caller holds the node's lock; the
+port writes are fenced by it (``task.fenced``).
 """
 
 from ironic_lite.common import exception
@@ -84,7 +85,7 @@ def vif_attach(task, vif_info):
     info = dict(target.internal_info or {})
     info[TENANT_VIF_KEY] = vif_id
     target.internal_info = info
-    target.save()
+    task.fenced(target.save)
 
 
 def vif_detach(task, vif_id):
@@ -98,6 +99,6 @@ def vif_detach(task, vif_id):
             extra = dict(obj.extra or {})
             if extra.pop('vif_port_id', None) is not None:
                 obj.extra = extra
-            obj.save()
+            task.fenced(obj.save)
             return
     raise exception.VifNotAttached(vif=vif_id, node=task.node.uuid)

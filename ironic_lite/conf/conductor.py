@@ -15,7 +15,27 @@ opts = [
                help='Seconds between power state syncs. 0 disables it.'),
     cfg.IntOpt('check_provision_state_interval', default=60, min=0,
                help='Seconds between checks for nodes stuck in a '
-                    'transitional state owned by a dead conductor.'),
+                    'transitional state: locked by a dead conductor, or '
+                    'owned by this one (hash ring) and locked by no one '
+                    'for longer than [conductor]interrupted_work_grace. '
+                    'Such nodes are moved to their failed state.  0 '
+                    'disables the checks.'),
+    cfg.IntOpt('interrupted_work_grace', default=30, min=0,
+               help='Seconds a node must have been in a transitional state '
+                    '(deploying, cleaning, deleting, verifying, inspecting, '
+                    'adopting, ...) with no lock before the conductor that '
+                    'owns it fails it as interrupted.  A conductor holds '
+                    'the lock for the whole operation, so such a node is '
+                    'left over from an operation whose last write or '
+                    'release failed.'),
+    cfg.IntOpt('completion_write_retry_timeout', default=300, min=0,
+               help='Seconds a worker keeps retrying the final write of an '
+                    'operation that succeeded (deploy done, cleaning done, '
+                    '...) when the database is unreachable at that moment. '
+                    'It keeps the node\'s lock meanwhile; each retry is '
+                    'fenced, so it is dropped if the node was taken over. '
+                    'Given up, the node is failed once the database is '
+                    'back and its lock is reclaimed.'),
     cfg.IntOpt('stale_lock_reclaim_interval', default=60, min=0,
                help='Seconds between checks for node locks (reservations) '
                     'this conductor holds although none of its tasks does '

@@ -151,6 +151,10 @@ class Node(Base):
     target_raid_config = Column(JSONEncodedDict)
     # The host name of the conductor holding the node's lock.
     reservation = Column(String(255), nullable=True)
+    # Release 4.0: a random token written with each reservation; a task's
+    # writes are conditional on it (fencing).  Not an object field: only
+    # the DB layer and the task holding the lock see it.
+    reservation_token = Column(String(36), nullable=True)
     conductor_affinity = Column(Integer,
                                 ForeignKey('conductors.id',
                                            name='nodes_conductor_affinity_fk'),

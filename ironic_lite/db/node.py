@@ -1,6 +1,7 @@
 """Node queries."""
 
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 import sqlalchemy as sa
 from sqlalchemy import orm
 
@@ -75,6 +76,17 @@ def _provisioned_before(query, seconds, session):
     return query.filter(models.Node.provision_updated_at < limit)
 
 
+def _provision_unchanged_for(query, seconds, session):
+    """Nodes whose provision state has not changed for ``seconds`` (or
+    never recorded when: rows written by hand or by an old release)."""
+    if seconds is None:
+        return query
+    limit = timeutils.utcnow() - timeutils.datetime.timedelta(
+        seconds=seconds)
+    return query.filter(sa.or_(models.Node.provision_updated_at.is_(None),
+                               models.Node.provision_updated_at < limit))
+
+
 def _chassis_uuid(query, chassis_uuid, session):
     if not chassis_uuid:
         return query
@@ -102,6 +114,7 @@ _FILTERS = {
     'description_contains': _description_contains,
     'conductor_groups': _in(models.Node.conductor_group, one_string=False),
     'provisioned_before': _provisioned_before,
+    'provision_unchanged_for': _provision_unchanged_for,
     'chassis_uuid': _chassis_uuid,
     'shard': _shard,
     'sharded': _unless_none(_set_or_not(models.Node.shard)),
@@ -274,15 +287,34 @@ def create_node(values):
     return api.create_row(models.Node, values, _raise_duplicate)
 
 
+def check_fence(row, fence):
+    """NodeLockLost unless the node row is still reserved under ``fence``
+    (``(host, token)``, as ``reserve_node`` took it); None: no check."""
+    if fence is None:
+        return
+    host, token = fence
+    if row.reservation != host or row.reservation_token != token:
+        raise exception.NodeLockLost(node=row.uuid, host=host,
+                                     holder=row.reservation or 'nobody')
+
+
 @api.retry_on_db_errors
-def update_node(node_id, values, known_version=None):
-    """Update the columns given; ``node_id`` is an id or a UUID."""
+def update_node(node_id, values, known_version=None, fence=None):
+    """Update the columns given; ``node_id`` is an id or a UUID.
+
+    :param fence: ``(host, token)`` of the task writing under the node's
+        lock: the row is read FOR UPDATE and written only if it is still
+        reserved with that host and token (NodeLockLost otherwise,
+        nothing written).  The row lock keeps the reservation from
+        changing until the write commits.
+    """
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
     seen = {'uuid': node_id}
 
     def before_update(row):
         seen['uuid'] = row.uuid
+        check_fence(row, fence)
         if 'provision_state' in values and (
                 values['provision_state'] != row.provision_state):
             values.setdefault('provision_updated_at', timeutils.utcnow())
@@ -309,9 +341,18 @@ def destroy_node(node_id):
                    before_delete=_delete_children)
 
 
-_NODE_FOR_WRITE = (sa.select(models.Node.uuid, models.Node.reservation)
+_NODE_FOR_WRITE = (sa.select(models.Node.uuid, models.Node.reservation,
+                             models.Node.reservation_token)
                    .where(models.Node.id == sa.bindparam('node_id'))
                    .with_for_update())
+
+
+def _locked_row(session, node_id):
+    row = session.execute(_NODE_FOR_WRITE,
+                          {'node_id': node_id}).one_or_none()
+    if row is None:
+        raise exception.NodeNotFound(node=node_id)
+    return row
 
 
 @api.retry_on_db_errors
@@ -329,18 +370,37 @@ def write_if_unlocked(node_id, write):
     :raises: NodeNotFound; NodeLocked naming the holder.
     """
     with api.writer() as session:
-        row = session.execute(_NODE_FOR_WRITE,
-                              {'node_id': node_id}).one_or_none()
-        if row is None:
-            raise exception.NodeNotFound(node=node_id)
+        row = _locked_row(session, node_id)
         if row.reservation is not None:
             raise exception.NodeLocked(node=row.uuid, host=row.reservation)
         return write()
 
 
 @api.retry_on_db_errors
+def write_if_held(node_id, fence, write):
+    """Run ``write()`` (ports, port groups, traits of a locked node; its
+    deletion) in one transaction with the node's row locked, only if the
+    node is still reserved under ``fence`` (``(host, token)``).
+
+    The row lock keeps the reservation from being broken until the write
+    commits: a write whose task lost the lock is never applied.
+
+    :param node_id: the node's integer id.
+    :raises: NodeNotFound; NodeLockLost (nothing written).
+    """
+    with api.writer() as session:
+        check_fence(_locked_row(session, node_id), fence)
+        return write()
+
+
+@api.retry_on_db_errors
 def reserve_node(tag, node_id):
-    """Lock a node for host ``tag``, atomically; return the locked row."""
+    """Lock a node for host ``tag``, atomically; return the locked row.
+
+    Each reservation gets a fresh random ``reservation_token`` (the row's
+    ``reservation_token`` as returned): the fence of the task holding it.
+    """
+    token = uuidutils.generate_uuid()
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Node),
                                         models.Node, node_id)
@@ -349,7 +409,8 @@ def reserve_node(tag, node_id):
         # again rather than answer "locked by host None".
         for _attempt in range(3):
             count = (query.filter(models.Node.reservation.is_(None))
-                     .update({'reservation': tag},
+                     .update({'reservation': tag,
+                              'reservation_token': token},
                              synchronize_session=False))
             row = query.populate_existing().one_or_none()
             if row is None:
@@ -362,15 +423,25 @@ def reserve_node(tag, node_id):
         raise exception.NodeLocked(node=row.uuid, host='another conductor')
 
 
+_UNLOCKED = {'reservation': None, 'reservation_token': None}
+
+
 @api.retry_on_db_errors
-def release_node(tag, node_id):
-    """Release the lock host ``tag`` holds on a node."""
+def release_node(tag, node_id, token=None):
+    """Release the lock host ``tag`` holds on a node.
+
+    :param token: the reservation's token (the task's own release): only
+        that reservation is released, not a newer one the same host took
+        after this one was broken.  None: whatever ``tag`` holds (a stale
+        lock broken by its own host or a live one).
+    """
     with api.writer() as session:
         query = api.add_identity_filter(session.query(models.Node),
                                         models.Node, node_id)
-        count = (query.filter(models.Node.reservation == tag)
-                 .update({'reservation': None}, synchronize_session=False))
-        if count == 1:
+        mine = query.filter(models.Node.reservation == tag)
+        if token is not None:
+            mine = mine.filter(models.Node.reservation_token == token)
+        if mine.update(_UNLOCKED, synchronize_session=False) == 1:
             return
         row = query.one_or_none()
         if row is None:
@@ -386,4 +457,4 @@ def clear_node_reservations_for_conductor(hostname):
     with api.writer() as session:
         return (session.query(models.Node)
                 .filter_by(reservation=hostname)
-                .update({'reservation': None}, synchronize_session=False))
+                .update(_UNLOCKED, synchronize_session=False))

@@ -111,6 +111,33 @@ class Node(base.CrudMixin, base.IronicObject):
     # what save() writes.
     STORED_ELSEWHERE = ('traits',)
 
+    # (host, token) of the reservation the task that read this node holds
+    # (set by ``reserve``, not a field: never sent nor stored): when set,
+    # save() and destroy() write only while the node is still reserved
+    # with them (fencing; NodeLockLost otherwise, nothing written).
+    lock_fence = None
+
+    def save(self, context=None):
+        updates = self.do_version_changes_for_db()
+        row = db_node.update_node(self.uuid, updates,
+                                  known_version=type(self).VERSION,
+                                  fence=self.lock_fence)
+        self._from_db_object(context or self._context, self, row)
+
+    def destroy(self, context=None):
+        if self.lock_fence is None:
+            return super().destroy(context)
+        db_node.write_if_held(self.id, self.lock_fence,
+                              lambda: db_node.destroy_node(self.uuid))
+        self.obj_reset_changes()
+
+    def held_as(self, fence):
+        """This node object, its writes fenced as a task's (``fence`` as
+        ``lock_fence``): for a node received over RPC and saved by the
+        task that locked it."""
+        self.lock_fence = fence
+        return self
+
     def do_version_changes_for_db(self):
         changes = super().do_version_changes_for_db()
         for name in self.STORED_ELSEWHERE:
@@ -203,8 +230,12 @@ class Node(base.CrudMixin, base.IronicObject):
 
     @classmethod
     def reserve(cls, context, tag, node_id):
-        """Take the node's lock for host ``tag``; returns the node."""
-        return cls._load(context, db_node.reserve_node(tag, node_id))
+        """Take the node's lock for host ``tag``; returns the node, whose
+        writes are fenced by that reservation (``lock_fence``)."""
+        row = db_node.reserve_node(tag, node_id)
+        node = cls._load(context, row)
+        node.lock_fence = (tag, row.reservation_token)
+        return node
 
     @classmethod
     def write_unless_locked(cls, context, node_id, write):
@@ -214,8 +245,17 @@ class Node(base.CrudMixin, base.IronicObject):
         return db_node.write_if_unlocked(node_id, write)
 
     @classmethod
-    def release(cls, context, tag, node_id):
-        db_node.release_node(tag, node_id)
+    def write_if_held(cls, context, node_id, fence, write):
+        """``write()`` in one transaction, only while the node (its id) is
+        still reserved under ``fence`` (a ``lock_fence``); NodeLockLost
+        otherwise, nothing written."""
+        return db_node.write_if_held(node_id, fence, write)
+
+    @classmethod
+    def release(cls, context, tag, node_id, token=None):
+        """Release ``tag``'s lock; with ``token``, only that reservation
+        (a task's own), not one taken since its lock was broken."""
+        db_node.release_node(tag, node_id, token=token)
 
     @classmethod
     def list_reserved_ids(cls, context, host):
@@ -230,6 +270,15 @@ class Node(base.CrudMixin, base.IronicObject):
         :returns: the number of nodes released.
         """
         return db_node.clear_node_reservations_for_conductor(host)
+
+    @classmethod
+    def list_interrupted(cls, context, states, grace):
+        """Unlocked nodes in one of ``states`` (transitional ones, which a
+        task holds the lock through) for more than ``grace`` seconds:
+        their operation was interrupted."""
+        return cls.list(context, filters={
+            'provision_state': list(states), 'reserved': False,
+            'provision_unchanged_for': grace})
 
     @classmethod
     def list_locked_by(cls, context, hosts):

@@ -3,10 +3,12 @@ fault tests: processes to kill, a broker to cut, a database to disturb.
 
 Built on the rolling-upgrade harness (tests/upgrade/deployment.py: unique
 control exchange and topic, free ports, one config file per process).  The
-processes reach RabbitMQ through ``TcpProxy``, so a test can cut the
-broker off without touching the shared server.  ``Client`` keeps the raw
-body of every error answer so that ``scan_error_bodies`` can prove that
-none carries a traceback, a file path or SQL.
+processes reach RabbitMQ and PostgreSQL through ``TcpProxy``s, so a test
+can cut the broker or the database off without touching the shared
+servers (the test's own reads, ``sql``, go straight to the database).
+``Client`` keeps the raw body of every error answer so that
+``scan_error_bodies`` can prove that none carries a traceback, a file
+path or SQL.
 """
 
 import http.client
@@ -206,7 +208,11 @@ class Cluster(deployment.Deployment):
         self.broker = TcpProxy(('127.0.0.1', 5672))
         user = rabbit_url.split('//', 1)[1].split('@', 1)[0]
         proxied = 'rabbit://%s@127.0.0.1:%d/' % (user, self.broker.port)
-        super().__init__(workdir, db_url, proxied)
+        self.database = TcpProxy(('127.0.0.1', 5432))
+        self.direct_db_url = db_url
+        super().__init__(workdir, db_url.replace(
+            '@127.0.0.1:5432/', '@127.0.0.1:%d/' % self.database.port),
+            proxied)
         self.release = deployment.Release('this tree', procs.BIN)
         self.client = Client(self.api_urls)
 
@@ -253,7 +259,7 @@ class Cluster(deployment.Deployment):
     # -- the database, read directly --------------------------------------
 
     def sql(self, statement, **params):
-        engine = sa.create_engine(self.db_url)
+        engine = sa.create_engine(self.direct_db_url)
         try:
             with engine.connect() as conn:
                 return list(conn.execute(sa.text(statement), params))
@@ -278,6 +284,7 @@ class Cluster(deployment.Deployment):
             service.terminate()
         super().stop_all()
         self.broker.down()
+        self.database.down()
 
 
 def started(tmp_path, postgresql_url, rabbit_url):
