@@ -7,8 +7,8 @@ import signal
 
 import pytest
 
-from tests.faults import cluster as cluster_mod
 from tests.functional import procs
+from tests import timeouts
 
 pytestmark = pytest.mark.backend
 
@@ -46,7 +46,7 @@ def _undeploy(cluster, uuid):
                                        {'target': 'deleted'})
         assert status in (202, 503), body
         return status == 202
-    procs.wait_for(sent, timeout=90, interval=1, what='undeploy accepted')
+    procs.wait_for(sent, interval=1, what='undeploy accepted')
 
 
 @pytest.mark.long(60)
@@ -68,19 +68,19 @@ def test_frozen_conductor_does_not_undo_the_operator(scanned):
         cluster.wait_state(
             uuid, lambda n: n['provision_state'] == 'deploy failed'
             and not n['reservation'],
-            timeout=cluster_mod.HEARTBEAT_TIMEOUT + 60,
+            timeout=timeouts.HANG,
             what='failed by the other conductor')
         _undeploy(cluster, uuid)
         cluster.wait_state(uuid, lambda n: n['provision_state'] ==
                            'available' and not n['reservation'],
-                           timeout=90, what='available after undeploy')
+                           what='available after undeploy')
     finally:
         service.proc.send_signal(signal.SIGCONT)
     # Until the woken conductor has tried to end its deploy: the write
     # dropped (logged), or -- what the fencing prevents -- made.
     procs.wait_for(lambda: 'no longer locked' in service.log()[seen:]
                    or _get(cluster, uuid)['provision_state'] != 'available',
-                   timeout=60, what='%s ending its deploy' % owner)
+                   what='%s ending its deploy' % owner)
     node = _get(cluster, uuid)
     assert (node['provision_state'], node['reservation'],
             node['last_error']) == ('available', None, None), node
@@ -106,13 +106,13 @@ def test_database_drop_at_the_completion_write(scanned):
     try:
         procs.wait_for(
             lambda: 'writing its end (event done) failed'
-            in service.log()[seen:], timeout=60,
+            in service.log()[seen:],
             what='%s failing to write the end of the deploy' % owner)
     finally:
         cluster.database.up()
     node = cluster.wait_state(
         uuid, lambda n: n['provision_state'] != 'deploying'
-        and not n['reservation'], timeout=90, what='deploy settled')
+        and not n["reservation"], what='deploy settled')
     assert node['provision_state'] in ('active', 'deploy failed'), node
     if node['provision_state'] == 'deploy failed':
         assert node['last_error'], node

@@ -16,6 +16,7 @@ from ironic_lite.conductor import utils
 from ironic_lite.conductor import worker_pool
 from ironic_lite.drivers import fake_hardware
 from ironic_lite import objects
+from tests import timeouts
 
 from . import conftest
 
@@ -117,7 +118,7 @@ def test_zombie_worker_does_not_undo_the_takeover(context, make_node,
 
     def frozen_deploy(self, task):
         frozen.set()
-        woke.wait(30)
+        woke.wait(timeouts.HANG)
 
     monkeypatch.setattr(fake_hardware.FakeDeploy, 'deploy', frozen_deploy)
     node = make_node(provision_state='available', power_state='power off')
@@ -128,11 +129,11 @@ def test_zombie_worker_does_not_undo_the_takeover(context, make_node,
             task.set_spawn_error_hook(utils.fail_node, task)
             task.process_event('deploy', callback=pool, call_args=(
                 deployments.do_node_deploy, task))
-        assert frozen.wait(30)
+        assert frozen.wait(timeouts.HANG)
         _break_and_take(context, node.uuid, 'other-conductor',
                         provision_state='available', last_error=None)
         woke.set()
-        assert pool.wait(30) == 0
+        assert pool.wait(timeouts.HANG) == 0
     finally:
         woke.set()
         pool.shutdown(wait=True)

@@ -15,6 +15,7 @@ from ironic_lite.conductor import utils
 from ironic_lite.conductor import worker_pool
 from ironic_lite.db import node as db_node
 from ironic_lite import objects
+from tests import timeouts
 
 from . import conftest
 
@@ -147,7 +148,7 @@ def test_completion_write_retried_when_the_database_is_back(
         wait_for(lambda: outage.failed >= 2, what='completion retries')
         assert objects.Node.get_by_uuid(context, node.uuid).reservation
         outage.clear()
-        assert pool.wait(60) == 0
+        assert pool.wait(timeouts.HANG) == 0
     finally:
         outage.clear()
         pool.shutdown(wait=True)
@@ -166,7 +167,7 @@ def test_completion_given_up_then_failed_by_recovery(
     pool = worker_pool.WorkerPool(3)
     try:
         _deploy(context, node.uuid, pool)
-        assert pool.wait(60) == 0
+        assert pool.wait(timeouts.HANG) == 0
     finally:
         pool.shutdown(wait=True)
     db_down_at_completion.clear()
