@@ -89,9 +89,12 @@ class FakeConductorAPI(object):
         import types
         from ironic_lite.drivers import factory
         current = self._locked_check(node) if lock else node
+        # The fake's lock is never taken over: its task's fenced writes
+        # are plain writes.
         return types.SimpleNamespace(
             context=None, node=current,
-            driver=factory.get_hardware_type(current.driver))
+            driver=factory.get_hardware_type(current.driver),
+            fenced=lambda write: write())
 
     def _pinned_check(self):
         from ironic_lite.common import release_mappings
