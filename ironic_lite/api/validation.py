@@ -217,6 +217,16 @@ def load_json(raw, max_depth):
     return document
 
 
+def check_patch_length(document, limit):
+    """400 for a JSON patch of more than ``limit`` operations
+    (``[api]max_patch_operations``)."""
+    if isinstance(document, list) and len(document) > limit:
+        raise exception.InvalidParameterValue(
+            err='The JSON patch has %d operations: at most %d are allowed '
+                'in one request ([api]max_patch_operations).'
+                % (len(document), limit))
+
+
 def is_json_media_type(content_type):
     """application/json, with or without parameters (charset...)."""
     base = (content_type or '').split(';', 1)[0].strip().lower()
