@@ -73,7 +73,7 @@ class KeystoneAuthMiddleware(object):
         def _start_response(status, headers, exc_info=None):
             if status.startswith('503') and not environ.get(_PASSED):
                 refused.append(status)
-                return lambda data: None
+                return lambda _data: None
             return start_response(status, headers, exc_info)
 
         app_iter = self.auth(environ, _start_response)

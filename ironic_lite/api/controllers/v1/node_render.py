@@ -125,13 +125,6 @@ def _reveals(req, rule):
     return shows
 
 
-def mask(name, value):
-    """A secret-bearing dict field (driver_info, instance_info) as shown
-    to this request's caller."""
-    rule, masker = _SECRETS[name]
-    return value if _reveals(_request(), rule) else masker(value)
-
-
 # -- the API value of each field ---------------------------------------------
 #
 # Each function takes the node, the request's facts (_Request: looked up
