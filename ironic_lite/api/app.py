@@ -63,5 +63,9 @@ def setup_app(conf=None, rpcapi_factory=None):
     CONF.register_opts(http_proxy_to_wsgi.OPTS, group='oslo_middleware')
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         app = http_proxy_to_wsgi.HTTPProxyToWSGI(app)
+    if CONF.healthcheck.enabled:
+        # Before the API's own checks and authentication, as in Ironic.
+        from ironic_lite.api import healthcheck
+        app = healthcheck.HealthcheckRouter(app, CONF)
     app = request_id.RequestId(app)
     return app

@@ -169,6 +169,13 @@ def get_engine():
     return _facade().writer.get_engine()
 
 
+def ping():
+    """``SELECT 1`` on a connection of the pool: raises when the
+    database cannot be reached."""
+    with get_engine().connect() as conn:
+        conn.execute(sa.text('SELECT 1'))
+
+
 def reset():
     """Forget the engine, so the next call reads [database] again."""
     global _FACADE
