@@ -15,8 +15,10 @@ USERS = {'admin': ''}
 
 
 @pytest.fixture
-def enabled(make_client, tmp_path):
+def enabled(make_client, tmp_path, monkeypatch):
     CONF.set_override('enabled', True, group='healthcheck')
+    # Not the flag a server stopped by another test of this process set.
+    monkeypatch.setattr(wsgi, 'DRAINING', type(wsgi.DRAINING)())
     # Authentication on: the health check needs none, the API does.
     utils.use_http_basic(tmp_path, USERS)
     return make_client(version=None)
@@ -46,8 +48,7 @@ def test_detailed_names_the_checks(enabled, make_client):
     assert 'The API server is serving' in reasons
 
 
-def test_draining_is_503(enabled, monkeypatch):
-    monkeypatch.setattr(wsgi, 'DRAINING', type(wsgi.DRAINING)())
+def test_draining_is_503(enabled):
     wsgi.DRAINING.set()
     resp = enabled.get('/healthcheck')
     assert resp.status_int == 503
