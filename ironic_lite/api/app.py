@@ -67,5 +67,9 @@ def setup_app(conf=None, rpcapi_factory=None):
     # WSGI server (uwsgi, gunicorn ...) log each request once, with the
     # request id RequestId gives it.
     app = middleware.AccessLog(app)
+    if CONF.healthcheck.enabled:
+        # Before the API's own checks and authentication, as in Ironic.
+        from ironic_lite.api import healthcheck
+        app = healthcheck.HealthcheckRouter(app, CONF)
     app = request_id.RequestId(app)
     return app

@@ -116,6 +116,10 @@ class ContractHook(hooks.PecanHook):
         document = request.environ.get(middleware.JSON_BODY_KEY, {})
         request.contract_body = document
         schema = route.body_schema(minor)
+        if schema is schemas.PATCH:
+            # Before the schema, whose cost grows with the length.
+            validation.check_patch_length(document,
+                                          CONF.api.max_patch_operations)
         if schema is not None:
             validation.check_schema(schema, document, route.what)
 

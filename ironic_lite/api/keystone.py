@@ -7,11 +7,28 @@ token's identity in the WSGI environment (``X-User-Id``, ``X-Project-Id``,
 ``from_environ`` turns into the request context.  The public routes
 (``/`` and ``/v1``, as Ironic) are served without a token; identity headers
 a client sends on them are dropped.
+
+Around it: a token longer than any Keystone issues is a 401 before
+Keystone is asked (Keystone's own web server would refuse it, and
+auth_token would answer that with a 503); while Keystone cannot be
+reached, auth_token's bare 503 becomes one with Ironic's error body that
+names the identity service and says the request may be retried.
 """
 
 from keystonemiddleware import auth_token
 
 from ironic_lite.api import auth
+from ironic_lite.api import errors
+
+# Fernet tokens are some 200 bytes, JWS tokens under 1 KiB.
+MAX_TOKEN_BYTES = 8192
+_TOKEN_HEADERS = ('HTTP_X_AUTH_TOKEN', 'HTTP_X_SERVICE_TOKEN')
+# Set once auth_token has let a request through to the API.
+_PASSED = 'ironic_lite.keystone_passed'
+
+UNAVAILABLE = ('The identity service (Keystone) cannot be reached to '
+               'validate the authentication token; nothing was done. '
+               'Please retry the request later.')
 
 
 class KeystoneAuthMiddleware(object):
@@ -20,11 +37,49 @@ class KeystoneAuthMiddleware(object):
     def __init__(self, app, conf, public_paths=()):
         self.app = app
         self.public_paths = set(public_paths)
-        self.auth = auth_token.AuthProtocol(app, {'oslo_config_config': conf})
+        self.auth = auth_token.AuthProtocol(self._authenticated,
+                                            {'oslo_config_config': conf})
+
+    def _authenticated(self, environ, start_response):
+        environ[_PASSED] = True
+        return self.app(environ, start_response)
 
     def __call__(self, environ, start_response):
         if environ.get('PATH_INFO', '').rstrip('/') in self.public_paths:
             auth.strip_identity(environ)
             environ['is_public_api'] = True
             return self.app(environ, start_response)
-        return self.auth(environ, start_response)
+        for name in _TOKEN_HEADERS:
+            if len(environ.get(name, '')) > MAX_TOKEN_BYTES:
+                return self._too_long(name)(environ, start_response)
+        return self._validated(environ, start_response)
+
+    def _too_long(self, name):
+        header = name[len('HTTP_'):].replace('_', '-').title()
+        try:
+            # auth_token's "WWW-Authenticate: Keystone uri=..." of a 401.
+            headers = self.auth._reject_auth_headers
+        except Exception:   # no www_authenticate_uri, Keystone down...
+            headers = []
+        return errors.fault_response(
+            401, 'The %s header is too long to be a token (at most %d '
+                 'bytes): please authenticate again.'
+                 % (header, MAX_TOKEN_BYTES), headers)
+
+    def _validated(self, environ, start_response):
+        """auth_token's answer, but its own 503 (Keystone unreachable)."""
+        refused = []
+
+        def _start_response(status, headers, exc_info=None):
+            if status.startswith('503') and not environ.get(_PASSED):
+                refused.append(status)
+                return lambda _data: None
+            return start_response(status, headers, exc_info)
+
+        app_iter = self.auth(environ, _start_response)
+        if not refused:
+            return app_iter
+        if hasattr(app_iter, 'close'):
+            app_iter.close()
+        resp = errors.fault_response(503, UNAVAILABLE)
+        return resp(environ, start_response)

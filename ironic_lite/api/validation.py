@@ -19,7 +19,9 @@ for marker: x``, ``Schema error for node: ...``.
 """
 
 import json
+import math
 import re
+import sys
 
 import jsonschema
 from oslo_utils import strutils
@@ -169,6 +171,29 @@ def _refuse_constant(name):
     raise ValueError('%s is not valid JSON' % name)
 
 
+def _finite_float(text):
+    """A JSON number with a fraction or exponent, as a float: refused
+    when it overflows (``1e999`` would be stored as infinity and served
+    as ``Infinity``, which is not JSON)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError('a number is too large to be stored (at most '
+                         '%r in absolute value)' % sys.float_info.max)
+    return value
+
+
+def _bounded_int(text):
+    """A JSON integer: one of more digits than Python converts is
+    refused with a plain message."""
+    if len(text) > _MAX_INT_DIGITS:
+        raise ValueError('a number has more than %d digits'
+                         % _MAX_INT_DIGITS)
+    return int(text)
+
+
+_MAX_INT_DIGITS = 4000
+
+
 def _depth_ok(text, max_depth):
     """Whether the JSON text nests at most ``max_depth`` deep (brackets
     inside strings are not counted)."""
@@ -195,9 +220,10 @@ def _depth_ok(text, max_depth):
 def load_json(raw, max_depth):
     """The document of a JSON body; 400 for anything that is not JSON.
 
-    NaN and Infinity are refused (they are not JSON), so is nesting deeper
-    than ``max_depth`` (Ironic's message), invalid UTF-8, NUL characters
-    and lone surrogates.
+    NaN and Infinity are refused (they are not JSON), so are numbers that
+    overflow a float (``1e999``) and integers of more than 4000 digits,
+    nesting deeper than ``max_depth`` (Ironic's message), invalid UTF-8,
+    NUL characters and lone surrogates.
     """
     try:
         text = raw.decode('utf-8')
@@ -209,12 +235,24 @@ def load_json(raw, max_depth):
             err='Request body JSON is nested too deeply. Please contact '
                 'the service administrator.')
     try:
-        document = json.loads(text, parse_constant=_refuse_constant)
+        document = json.loads(text, parse_constant=_refuse_constant,
+                              parse_float=_finite_float,
+                              parse_int=_bounded_int)
     except (ValueError, RecursionError) as err:
         raise exception.InvalidParameterValue(
             err='Invalid JSON in the request body: %s' % err)
     check_strings(document)
     return document
+
+
+def check_patch_length(document, limit):
+    """400 for a JSON patch of more than ``limit`` operations
+    (``[api]max_patch_operations``)."""
+    if isinstance(document, list) and len(document) > limit:
+        raise exception.InvalidParameterValue(
+            err='The JSON patch has %d operations: at most %d are allowed '
+                'in one request ([api]max_patch_operations).'
+                % (len(document), limit))
 
 
 def is_json_media_type(content_type):

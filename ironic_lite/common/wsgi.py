@@ -47,6 +47,10 @@ OUTBUF_IN_MEMORY_BYTES = 16 * 1024 * 1024
 # How often stop() looks at the open connections while it drains them.
 _DRAIN_POLL = 0.05
 
+# Set once a server of this process has begun to stop (the health check
+# then answers 503 on the connections still open).
+DRAINING = threading.Event()
+
 
 def _capitalized(name):
     """A header name as waitress writes it ("X-Openstack-Request-Id")."""
@@ -143,6 +147,7 @@ class WSGIService(object):
     def _close_listener(self):
         server = self.server
         server.draining = True
+        DRAINING.set()
         server.accepting = False
         # What the kernel already queued for us is served, not reset.
         while True:

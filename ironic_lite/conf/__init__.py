@@ -8,6 +8,7 @@ from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import database
 from ironic_lite.conf import default
+from ironic_lite.conf import healthcheck
 
 CONF = cfg.CONF
 
@@ -15,6 +16,7 @@ default.register_opts(CONF)
 api.register_opts(CONF)
 conductor.register_opts(CONF)
 database.register_opts(CONF)
+healthcheck.register_opts(CONF)
 
 # The request body size limit (oslo.middleware's sizelimit), in
 # [oslo_middleware]: 1 MiB unless configured, rather than the library's

@@ -12,6 +12,12 @@ opts = [
                help='Maximum nesting depth of a JSON request body; deeper '
                     'bodies are refused with 400 before they are parsed '
                     '(as Ironic).'),
+    cfg.IntOpt('max_patch_operations', default=1000, min=1,
+               help='Maximum number of operations in one JSON patch '
+                    '(PATCH of a node, port, port group or chassis); a '
+                    'longer patch is refused with 400 before it is '
+                    'applied.  Not an Ironic option: Ironic has no '
+                    'limit.'),
     cfg.StrOpt('public_endpoint',
                help='Public URL to use when building the links to the API '
                     'resources (for example, "https://ironic.rocks:6384"). '

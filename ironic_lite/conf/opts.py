@@ -10,6 +10,7 @@ from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import database
 from ironic_lite.conf import default
+from ironic_lite.conf import healthcheck
 
 
 def list_opts():
@@ -19,6 +20,7 @@ def list_opts():
         ('conductor', conductor.opts),
         ('database', database.opts),
         ('fake', conductor.fake_opts),
+        ('healthcheck', healthcheck.opts),
     ]
 
 

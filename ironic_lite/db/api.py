@@ -199,6 +199,13 @@ def _checkpoint_sqlite(engine):
                     engine.url.database)
 
 
+def ping():
+    """``SELECT 1`` on a connection of the pool: raises when the
+    database cannot be reached."""
+    with get_engine().connect() as conn:
+        conn.execute(sa.text('SELECT 1'))
+
+
 def reset():
     """Forget the engine, so the next call reads [database] again, and
     close its connections (an SQLite file checkpointed first).

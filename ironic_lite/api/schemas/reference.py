@@ -51,8 +51,9 @@ def _body_lines(route):
         lines += [title, '']
         if schema is schemas.PATCH:
             lines += ['* a JSON patch (RFC 6902): a list of operations '
-                      '``op`` (%s), ``path``, ``value``, ``from``'
-                      % ', '.join(schemas.PATCH_OPS), '']
+                      '``op`` (%s), ``path``, ``value``, ``from``; at '
+                      'most ``[api]max_patch_operations`` (default 1000) '
+                      'operations' % ', '.join(schemas.PATCH_OPS), '']
             continue
         required = set(schema.get('required', ()))
         for name, prop in sorted(schema['properties'].items()):

@@ -90,15 +90,6 @@ def editable_document(node):
     return doc
 
 
-def masked_document(doc):
-    """``editable_document`` as a read shows it (secrets masked)."""
-    doc = dict(doc)
-    for name in ('driver_info', 'instance_info'):
-        if isinstance(doc.get(name), dict):
-            doc[name] = node_render.mask(name, doc[name])
-    return doc
-
-
 def _patch_values(patch, field):
     """The values a patch gives ``/<field>`` (not removals), in order."""
     return [op.get('value') for op in patch
@@ -393,7 +384,8 @@ class NodesController(base.RoutedController):
         node = self._node_to_patch(ctx, ident, patch)
         _check_new_names(patch, ident)
         doc = editable_document(node)
-        new_doc = utils.apply_patch(doc, patch, mask=masked_document)
+        new_doc = utils.apply_patch(doc, patch,
+                                   shown=node_render.shown_at)
         changes = utils.changed_fields(doc, new_doc)
         _check_changes(changes, new_doc)
         return node, _set_changes(node, changes)

@@ -6,6 +6,7 @@ What a body holds at a version is worked out once per request (a list
 renders many bodies the same way).
 """
 
+import jsonpointer
 from oslo_utils import strutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
@@ -24,33 +25,73 @@ from ironic_lite import objects
 SECRET = '******'
 
 
-def _mask_driver_info(value):
-    """Ironic's masking: password-like keys and SNMP keys -> "******"."""
+def _mask_keys(value, keys):
+    """Ironic's masking: password-like keys (at any depth) and ``keys``
+    (at the top) -> "******"."""
     if not value:
         return {}
     masked = strutils.mask_dict_password(value, SECRET)
-    for key in ('snmp_auth_key', 'snmp_priv_key'):
+    for key in keys:
         if masked.get(key):
             masked[key] = SECRET
     return masked
+
+
+# The keys masked at the top of a field besides the password-like ones:
+# SNMP keys; the config drive and the image URL (it may be a temporary
+# URL with credentials).
+_TOP_KEYS = {'driver_info': ('snmp_auth_key', 'snmp_priv_key'),
+             'instance_info': ('configdrive', 'image_url')}
+
+
+def _mask_driver_info(value):
+    return _mask_keys(value, _TOP_KEYS['driver_info'])
 
 
 def _mask_instance_info(value):
-    """Ironic's masking of instance_info: passwords, the config drive and
-    the image URL (it may be a temporary URL with credentials)."""
-    if not value:
-        return {}
-    masked = strutils.mask_dict_password(value, SECRET)
-    for key in ('configdrive', 'image_url'):
-        if masked.get(key):
-            masked[key] = SECRET
-    return masked
+    return _mask_keys(value, _TOP_KEYS['instance_info'])
 
 
 # The policy that lets a caller see a secret-bearing field unmasked (both
 # '!' by default: nobody), and the masking applied otherwise.
 _SECRETS = {'driver_info': ('show_password', _mask_driver_info),
             'instance_info': ('show_instance_secrets', _mask_instance_info)}
+
+
+def _resolve_parts(value, parts):
+    try:
+        return jsonpointer.JsonPointer.from_parts(parts).resolve(value)
+    except (jsonpointer.JsonPointerException, KeyError, IndexError,
+            TypeError):
+        return None
+
+
+def shown_at(doc, pointer):
+    """The value a read shows at ``pointer`` of a node's patchable
+    document (None where there is none), masked as a GET masks it.
+
+    Only the member the pointer names is masked (masking is the same for
+    an object whatever holds it): the cost is that of the value read, not
+    of the whole field, so a long patch stays linear.
+    """
+    try:
+        parts = jsonpointer.JsonPointer(pointer).parts
+    except jsonpointer.JsonPointerException:
+        return None
+    name = parts[0] if parts else None
+    if name not in _SECRETS or _reveals(_request(), _SECRETS[name][0]):
+        return _resolve_parts(doc, parts)
+    value, keys, rest = doc.get(name), _TOP_KEYS[name], parts[1:]
+    while (len(rest) > 1 and isinstance(value, dict)
+           and rest[0] not in keys and isinstance(value.get(rest[0]), dict)):
+        value, keys, rest = value[rest[0]], (), rest[1:]
+    if value is not None and not isinstance(value, dict):
+        return _resolve_parts(value, rest)
+    if rest and value:
+        if rest[0] not in value:
+            return None
+        value = {rest[0]: value[rest[0]]}
+    return _resolve_parts(_mask_keys(value, keys), rest)
 
 
 # -- the request's facts -----------------------------------------------------
@@ -82,13 +123,6 @@ def _reveals(req, rule):
     if shows is None:
         shows = req.shows[rule] = policy.reveals(rule, req.context)
     return shows
-
-
-def mask(name, value):
-    """A secret-bearing dict field (driver_info, instance_info) as shown
-    to this request's caller."""
-    rule, masker = _SECRETS[name]
-    return value if _reveals(_request(), rule) else masker(value)
 
 
 # -- the API value of each field ---------------------------------------------

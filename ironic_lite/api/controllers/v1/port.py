@@ -16,6 +16,7 @@ from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import port as schema
 from ironic_lite.common import exception
+from ironic_lite.common import policy
 from ironic_lite.common import utils as common_utils
 from ironic_lite import objects
 
@@ -97,6 +98,15 @@ def render(port, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
+def _check_parent_portgroup(ctx, pg, ident):
+    """/v1/portgroups/<pg>/ports: a port group whose node the caller may
+    not see is a 404, as Ironic's check_port_list_policy answers."""
+    node = resource.request_node(pg.node_id)
+    if not policy.check('baremetal:node:get',
+                        policy.node_target(node, ctx), ctx):
+        raise exception.PortgroupNotFound(portgroup=ident)
+
+
 class PortsController(resource.ResourceController):
     """CRUD of ports; also the sub-collection of a node or port group."""
 
@@ -138,7 +148,10 @@ class PortsController(resource.ResourceController):
         pg_ident = self.portgroup_ident or params.get('portgroup')
         if pg_ident:
             from ironic_lite.api.controllers.v1 import portgroup
-            filters['portgroup_id'] = portgroup.lookup(ctx, pg_ident).id
+            pg = portgroup.lookup(ctx, pg_ident)
+            if self.portgroup_ident is not None:
+                _check_parent_portgroup(ctx, pg, pg_ident)
+            filters['portgroup_id'] = pg.id
         return self.address_and_shard_filters(params, filters)
 
     def next_filters(self, params):

@@ -53,12 +53,19 @@ def get_parent_node(ctx, node_uuid):
 
 
 def get_node_for_filter(ctx, ident, from_path):
-    """The node of a ``?node=`` filter or of a /v1/nodes/<n>/... path."""
+    """The node of a ``?node=`` filter or of a /v1/nodes/<n>/... path.
+
+    A node in the path that the caller may not see is the 404 that
+    ``GET /v1/nodes/<n>`` gives that caller (as Ironic's
+    check_port_list_policy), not an empty list.
+    """
     if not uuidutils.is_uuid_like(ident) and not utils.allows(
             mv.MINOR_5_NODE_NAME):
         if from_path:
             raise exception.NodeNotFound(node=ident)
         raise exception.NotAcceptable()
+    if from_path:
+        return node_lookup.fetch_authorized('baremetal:node:get', ident)
     return node_lookup.get_node(ident)
 
 

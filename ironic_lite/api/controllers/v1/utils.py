@@ -4,9 +4,11 @@ Every version gate is a lookup in one of the ``*_MIN_VERSION`` tables of
 ``ironic_lite.api.microversions``.
 """
 
+import copy
 import re
 
 import jsonpatch
+import jsonpointer
 from oslo_utils import uuidutils
 import pecan
 
@@ -237,59 +239,174 @@ def check_patch_fields(patch, allowed, table):
             raise exception.NotAcceptable()
 
 
-def _resolve(doc, pointer):
+_NOT_FOUND = object()
+_INDEX_RE = re.compile(r'^(0|[1-9][0-9]*)$')
+_PATCH_ERRORS = (jsonpatch.JsonPatchException,
+                 jsonpointer.JsonPointerException, KeyError, IndexError,
+                 TypeError, ValueError)
+
+
+def resolve(doc, pointer):
+    """The value at ``pointer`` in ``doc`` (None when there is none)."""
     try:
-        return jsonpatch.JsonPointer(pointer).resolve(doc)
-    except (jsonpatch.JsonPointerException, KeyError, IndexError, TypeError):
+        return jsonpointer.JsonPointer(pointer).resolve(doc)
+    except _PATCH_ERRORS:
         return None
 
 
-def _check_read(op, before, after, mask):
-    """400 when ``op`` reads more than a GET of the resource shows.
+def _pointer_problem(doc, pointer, adding):
+    """Why ``pointer`` does not name a value of ``doc`` (or, ``adding``, a
+    place for one), naming paths only, never a value; None when it does.
+    """
+    try:
+        parts = jsonpointer.JsonPointer(pointer).parts
+    except jsonpointer.JsonPointerException:
+        return '%s is not a valid JSON pointer' % pointer
+    texts = pointer.split('/')
+    value = doc
+    for i, part in enumerate(parts):
+        here, last = '/'.join(texts[:i + 2]), i == len(parts) - 1
+        if isinstance(value, dict):
+            if part not in value:
+                return None if last and adding else (
+                    'member %s not found' % here)
+            value = value[part]
+        elif isinstance(value, list):
+            if last and adding and part == '-':
+                return None
+            if not _INDEX_RE.match(part):
+                return '%s is not a valid list index' % here
+            index = int(part)
+            if index > len(value) or index == len(value) and not (
+                    last and adding):
+                return 'index %s is out of range' % here
+            value = value[index] if index < len(value) else None
+        else:
+            return '%s is neither an object nor a list' % (
+                '/'.join(texts[:i + 1]) or 'the document')
+    return None
 
-    A ``copy`` or ``move`` may put at ``path`` only what a read of
-    ``from`` shows (so a secret may move between masked keys, never to a
-    readable one); a ``test`` may not compare against a masked value.
+
+def _op_problem(doc, op):
+    """Why ``op`` cannot apply to ``doc`` (paths only), or None."""
+    kind, path, source = op['op'], op['path'], op.get('from')
+    if kind in ('move', 'copy'):
+        if kind == 'move' and path.startswith(source + '/'):
+            return 'cannot move %s into its own child %s' % (source, path)
+        problem = _pointer_problem(doc, source, adding=False)
+        if problem:
+            return 'cannot %s %s: %s' % (kind, source, problem)
+    problem = _pointer_problem(doc, path, adding=kind in ('add', 'move',
+                                                          'copy'))
+    if problem:
+        return 'cannot %s %s: %s' % (kind, path, problem)
+    return None
+
+
+def _check_read(op, doc, shown):
+    """400 when ``op`` would read more than a GET of the resource shows;
+    checked before it applies.  Returns what a read shows of the value a
+    ``copy`` or ``move`` takes, when it differs from the value (then only
+    a place where a read shows the same may receive it), else
+    ``_NOT_FOUND``.
+
+    So a secret may move between masked keys, never to a readable one;
+    a ``test`` may not compare against a masked value (not even to fail:
+    its failure would tell).
     """
     source = op['path'] if op['op'] == 'test' else op.get('from')
     if source is None:
-        return
-    shown = _resolve(mask(before), source)
-    if shown == _resolve(before, source):
-        return
-    if op['op'] != 'test' and _resolve(mask(after), op['path']) == shown:
-        return
-    raise exception.InvalidParameterValue(
+        return _NOT_FOUND
+    seen = shown(doc, source)
+    if seen == resolve(doc, source):
+        return _NOT_FOUND
+    if op['op'] == 'test':
+        raise _masked(op, source)
+    return seen
+
+
+def _masked(op, source):
+    return exception.InvalidParameterValue(
         err='Cannot %s %s: it holds a value that is not shown (masked).'
             % (op['op'], source))
 
 
-def apply_patch(doc, patch, mask=None):
-    """The document after the patch; 400 when the patch cannot apply.
+def _size(value, limit):
+    """How many JSON values ``value`` holds (counting stops past
+    ``limit``)."""
+    count, stack = 0, [value]
+    while stack and count <= limit:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
 
-    Operations are applied one at a time so that the error names the one
-    that failed, as Ironic does.
 
-    :param mask: a function from a document to the document as a read
-        shows it (secrets masked); every pointer an operation reads is
-        checked against it (``_check_read``).
+def _patch_error(op, reason):
+    """The 400 of a failed operation: the operation without its value,
+    and a reason that names paths only (never a value of the resource).
     """
+    return exception.PatchError(
+        patch={k: v for k, v in op.items() if k != 'value'}, reason=reason)
+
+
+def _apply_one(doc, op, shown):
+    """Apply ``op`` to ``doc`` in place (checked first: no error of the
+    jsonpatch library, whose messages hold values, reaches the client).
+    """
+    problem = _op_problem(doc, op)
+    if problem:
+        raise _patch_error(op, problem)
+    seen = _check_read(op, doc, shown) if shown else _NOT_FOUND
+    try:
+        jsonpatch.JsonPatch([op]).apply(doc, in_place=True)
+    except jsonpatch.JsonPatchTestFailed:
+        raise _patch_error(op, 'The value at %s is not the tested value'
+                           % op['path'])
+    except _PATCH_ERRORS:
+        raise _patch_error(op, 'cannot %s %s' % (op['op'], op['path']))
+    if seen is not _NOT_FOUND and shown(doc, op['path']) != seen:
+        raise _masked(op, op['from'])
+
+
+def _check_root_adds(doc, patch):
     for op in patch:
         if op['op'] == 'add' and op['path'].count('/') == 1:
             if op['path'][1:] not in doc:
                 raise exception.InvalidParameterValue(
                     err='Adding a new attribute (%s) to the root of the '
                         'resource is not allowed' % op['path'])
-    for op in patch:
-        try:
-            new = jsonpatch.apply_patch(doc, jsonpatch.JsonPatch([op]))
-        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException,
-                KeyError, IndexError, TypeError) as err:
-            raise exception.PatchError(patch=op, reason=err)
-        if mask is not None:
-            _check_read(op, doc, new, mask)
-        doc = new
-    return doc
+
+
+def apply_patch(doc, patch, shown=None):
+    """The document after the patch; 400 when the patch cannot apply.
+
+    Operations apply one at a time, in place, to one deep copy of the
+    document (the patch's cost is linear in its length), so that the
+    error names the operation that failed, as Ironic does.  ``doc`` and
+    ``patch`` are left as they are (a retried write applies them again).
+
+    :param shown: a function (document, pointer) -> the value a read of
+        the resource shows at that pointer (None when none): every
+        pointer an operation reads is checked against it (``_check_read``).
+    """
+    _check_root_adds(doc, patch)
+    work = copy.deepcopy(doc)
+    # Copies may not grow the document past what it and the patch hold
+    # (doubling a value at each operation would exhaust the memory).
+    budget = _size(work, float('inf')) + _size(patch, float('inf'))
+    for op in copy.deepcopy(patch):
+        if op['op'] == 'copy':
+            budget -= _size(resolve(work, op['from']), budget)
+            if budget < 0:
+                raise _patch_error(op, 'cannot copy %s: the patch copies '
+                                   'more than the document and the patch '
+                                   'hold together' % op['from'])
+        _apply_one(work, op, shown)
+    return work
 
 
 def changed_fields(before, after):
