@@ -2,18 +2,20 @@
 default, unauthenticated: as in Ironic).
 
 oslo.middleware's Healthcheck answers it, with the backends of
-``[healthcheck]backends`` (``disable_by_file``: 503 while an operator's
-file exists) and two of ironic-lite's own, always on:
+``[healthcheck]backends``: by default ironic-lite's own two, plugins of
+oslo.middleware's (setup.cfg's ``oslo.middleware.healthcheck`` entry
+points), which an operator lists beside others such as
+``disable_by_file`` (503 while an operator's file exists):
 
-* ``draining``: 503 once the server of this process has begun to stop
-  (on the keep-alive connections still open; new ones are refused);
-* ``database``: 503 when the database does not answer ``SELECT 1``
-  within ``DB_TIMEOUT`` seconds.
+* ``ironic_lite_draining``: 503 once the server of this process has begun
+  to stop (on the keep-alive connections still open; new ones are
+  refused);
+* ``ironic_lite_database``: 503 when the database does not answer
+  ``SELECT 1`` within ``DB_TIMEOUT`` seconds.
 
 Every other path goes to the API untouched.
 """
 
-import collections
 import threading
 
 from oslo_middleware import healthcheck
@@ -25,7 +27,6 @@ from ironic_lite.objects import health
 PATH = '/healthcheck'
 DB_TIMEOUT = 2.0
 
-_Extension = collections.namedtuple('_Extension', 'name obj')
 _Result = pluginbase.HealthcheckResult
 
 
@@ -82,11 +83,6 @@ class HealthcheckRouter(object):
     def __init__(self, app, conf):
         self.app = app
         self.check = healthcheck.Healthcheck(None, conf)
-        # Ours beside the configured stevedore extensions (iterated the
-        # same way: ``ext.obj.healthcheck(port)``).
-        self.check._backends = list(self.check._backends) + [
-            _Extension('draining', DrainingCheck(conf, {})),
-            _Extension('database', DatabaseCheck(conf, {}))]
 
     def __call__(self, environ, start_response):
         if environ.get('PATH_INFO', '').rstrip('/') == PATH:

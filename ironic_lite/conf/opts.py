@@ -26,6 +26,7 @@ def list_opts():
 
 def update_opt_defaults():
     oslo_messaging.set_transport_defaults(control_exchange='ironic')
+    healthcheck.set_defaults()
     cfg.set_defaults(sizelimit.OPTS, max_request_body_size=(
         ir_conf.DEFAULT_MAX_REQUEST_BODY_SIZE))
     policy_opts.set_defaults(cfg.CONF, enforce_scope=True,

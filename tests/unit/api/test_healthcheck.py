@@ -83,7 +83,9 @@ def test_database_that_hangs_is_503(enabled, monkeypatch):
 
 def test_disable_by_file(enabled, make_client, tmp_path):
     flag = tmp_path / 'healthcheck_disable'
-    CONF.set_override('backends', ['disable_by_file'], group='healthcheck')
+    CONF.set_override('backends', ['ironic_lite_draining',
+                                   'ironic_lite_database', 'disable_by_file'],
+                      group='healthcheck')
     CONF.set_override('disable_by_file_path', str(flag),
                       group='healthcheck')
     client = make_client(version=None)
