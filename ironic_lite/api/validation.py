@@ -266,7 +266,6 @@ def is_json_media_type(content_type):
 _FORMATS = jsonschema.FormatChecker()
 
 
-@_FORMATS.checks('uuid')
 def _message(error):
     """jsonschema's message, as Ironic gives it; a length error also
     names the property and the limit (jsonschema's does not)."""
