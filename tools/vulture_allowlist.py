@@ -15,7 +15,8 @@
 #   obj_relationships, registration_hook, OBJ_* namespaces, coerce),
 #   waitress (task_class), SQLAlchemy event listeners (_sqlite_*), signal
 #   handler and __exit__ parameters, the entry points named in setup.cfg
-#   (get_oslo_policy_enforcer, update_opt_defaults) and the WSGI
+#   (get_oslo_policy_enforcer, update_opt_defaults, the health check
+#   backends DrainingCheck and DatabaseCheck) and the WSGI
 #   ``application``;
 # * RPC methods called through the client by name (add_node_traits...).
 #
@@ -108,6 +109,7 @@ application  # unused variable (ironic_lite/api/wsgi.py:43)
 _._get_details  # unused method (ironic_lite/cmd/status.py:35)
 frame  # unused variable (ironic_lite/common/launcher.py:33)
 get_oslo_policy_enforcer  # unused function (ironic_lite/common/policy.py:296)
+DrainingCheck  # unused class (ironic_lite/api/healthcheck.py:33)
 client_timeout  # unused variable (ironic_lite/common/rpc.py:48)
 _.serialize_context  # unused method (ironic_lite/common/rpc.py:175)
 _.deserialize_context  # unused method (ironic_lite/common/rpc.py:178)
