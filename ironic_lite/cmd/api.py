@@ -8,6 +8,7 @@ from ironic_lite.common import launcher
 from ironic_lite.common import service_reporter
 from ironic_lite.common import wsgi
 from ironic_lite import conf
+from ironic_lite.conf import api as api_conf
 
 CONF = conf.CONF
 
@@ -20,10 +21,15 @@ def api_service():
             threads=CONF.api.api_workers,
             shutdown_timeout=CONF.graceful_shutdown_timeout,
             client_socket_timeout=CONF.api.client_socket_timeout,
-            max_connections=CONF.api.max_connections)
+            max_connections=CONF.api.max_connections,
+            request_read_timeout=CONF.api.request_read_timeout,
+            max_connections_per_client=api_conf.connections_per_client(CONF),
+            proxy_addresses=CONF.api.proxy_addresses)
     except OSError as err:
         sys.exit('ERROR: cannot listen on %s:%s ([api]host_ip, [api]port): '
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))
+    except ValueError as err:
+        sys.exit('ERROR: [api]proxy_addresses: %s' % err)
 
 
 def api_reporter():

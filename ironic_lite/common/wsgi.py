@@ -7,6 +7,27 @@ waits, an idle keep-alive connection -- holds no worker, and is closed after
 ``[api]client_socket_timeout`` seconds without activity.  Connections are
 HTTP/1.1 keep-alive.
 
+A client must not be able to hold connections for ever either (issue 20):
+
+* a request's headers and body must arrive within
+  ``[api]request_read_timeout`` seconds of its first byte, however busy
+  the client keeps the connection (one byte every few seconds is
+  activity, and never reaches ``client_socket_timeout``);
+* at ``[api]max_connections`` a new connection closes the idle
+  keep-alive connection (no request in progress) that has been idle the
+  longest, rather than waiting for it to time out;
+* one client address holds at most ``[api]max_connections_per_client``
+  connections; the addresses of ``[api]proxy_addresses`` (load
+  balancers) are not capped.  A connection over the cap is closed at
+  once.
+
+This uses waitress's extension points: subclasses of its channel and
+server, overriding ``received()``, ``maintenance()``, ``readable()`` and
+``add_channel()``; the channel attributes read (``request``,
+``requests``, ``total_outbufs_len``, ``last_activity``) and the server's
+``active_channels`` and ``_map`` are waitress's, as its own
+``maintenance()`` and ``readable()`` use them.
+
 Stopping an API behind a load balancer must not fail a request the server
 has already accepted: the client may have sent it, and cannot tell whether
 it was carried out.  So ``stop()``:
@@ -23,6 +44,8 @@ The access log is the application's (``ironic_lite.api.middleware``), so
 that it is the same under any WSGI server.
 """
 
+import ipaddress
+import select
 import socket
 import threading
 import time
@@ -77,11 +100,107 @@ class _Task(w_task.WSGITask):
 
 class _Channel(w_channel.HTTPChannel):
     task_class = _Task
+    # time.monotonic() when the first byte of the request being read
+    # (self.request, not complete yet) arrived; None between requests.
+    read_began = None
+
+    def __init__(self, server, sock, addr, adj, map=None):
+        super().__init__(server, sock, addr, adj, map=map)
+        if server.over_client_cap(self):
+            LOG.warning('Closing a connection from %s: it already holds '
+                        '[api]max_connections_per_client (%s) connections',
+                        addr[0], server.per_client)
+            # Closed by the event loop's next turn (a channel that will
+            # close is writable, and neither read nor served).
+            self.will_close = True
+
+    def received(self, data):
+        partial = self.request
+        now = time.monotonic()
+        began = self.read_began if partial is not None else now
+        result = super().received(data)
+        if self.request is None:
+            self.read_began = None
+        else:   # the rest of a request, or the start of the next one
+            self.read_began = began if self.request is partial else now
+        return result
+
+
+def _networks(addresses):
+    return [ipaddress.ip_network(a, strict=False) for a in addresses]
 
 
 class _Server(w_server.TcpWSGIServer):
     channel_class = _Channel
     draining = False
+    read_timeout = None   # [api]request_read_timeout
+    per_client = 0        # [api]max_connections_per_client, 0: off
+    uncapped = ()         # networks of [api]proxy_addresses
+
+    def over_client_cap(self, channel):
+        """Whether ``channel`` takes its address over the cap."""
+        host = channel.addr[0] if channel.addr else None
+        if not self.per_client or not host:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        if any(address in net for net in self.uncapped):
+            return False
+        same = [c for c in self.active_channels.values()
+                if c.addr and c.addr[0] == host and not c.will_close]
+        return len(same) > self.per_client
+
+    def maintenance(self, now):
+        """waitress's idle timeout, then the read deadline: a request
+        whose headers and body are not in after read_timeout seconds
+        closes its connection, whatever trickled in meanwhile."""
+        super().maintenance(now)
+        if not self.read_timeout:
+            return
+        cutoff = time.monotonic() - self.read_timeout
+        for channel in list(self.active_channels.values()):
+            began = getattr(channel, 'read_began', None)
+            if began is not None and began < cutoff and not (
+                    channel.requests or channel.will_close):
+                LOG.info('Closing a connection from %s: its request was '
+                         'not received within [api]request_read_timeout '
+                         '(%ss)', channel.addr[0], self.read_timeout)
+                channel.will_close = True
+
+    def readable(self):
+        # waitress stops accepting at the connection limit (counted in
+        # its socket map, as here).  A client waiting to connect then
+        # makes the longest-idle keep-alive connection close instead.
+        # It is marked, not closed here: the loop is building its poll
+        # set from a copy of the map, and the socket's number could be
+        # reused by an accept in this very turn.  The next turn closes
+        # it (the trigger wakes the loop), the one after accepts.
+        if (self.accepting and not self.draining
+                and len(self._map) >= self.adj.connection_limit):
+            if any(c.will_close for c in self.active_channels.values()):
+                return False   # closing: accept once closed
+            if self._someone_waits() and self._close_longest_idle():
+                self.trigger.pull_trigger()
+                return False
+        return super().readable()
+
+    def _someone_waits(self):
+        poller = select.poll()
+        poller.register(self.socket, select.POLLIN)
+        return bool(poller.poll(0))
+
+    def _close_longest_idle(self):
+        """Mark the longest-idle connection to close; whether one was."""
+        idle = [c for c in self.active_channels.values() if not _busy(c)]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c.last_activity)
+        LOG.debug('At [api]max_connections: closing the connection idle '
+                  'longest, from %s', oldest.addr[0])
+        oldest.will_close = True
+        return True
 
 
 def _busy(channel):
@@ -102,13 +221,16 @@ class WSGIService(object):
 
     def __init__(self, name, app, host, port, threads=8,
                  shutdown_timeout=60, client_socket_timeout=60,
-                 max_connections=100):
+                 max_connections=100, request_read_timeout=30,
+                 max_connections_per_client=0, proxy_addresses=()):
         self.name = name
         self.shutdown_timeout = shutdown_timeout
+        shortest = min(client_socket_timeout,
+                       request_read_timeout or client_socket_timeout)
         self.server = _Server(
             app, map={}, host=host, port=port, threads=threads,
             channel_timeout=client_socket_timeout,
-            cleanup_interval=max(1, min(30, client_socket_timeout // 2)),
+            cleanup_interval=max(1, min(30, shortest // 2)),
             connection_limit=max_connections, backlog=128,
             max_request_body_size=MAX_BODY_BYTES,
             # A response above waitress's default (1 MB: a detailed page
@@ -120,6 +242,9 @@ class WSGIService(object):
             # idle.  Work for the loop (stop's drain included) wakes it.
             asyncore_use_poll=True, asyncore_loop_timeout=1,
             clear_untrusted_proxy_headers=False, ident='ironic-lite')
+        self.server.read_timeout = request_read_timeout
+        self.server.per_client = max_connections_per_client
+        self.server.uncapped = _networks(proxy_addresses)
         self._thread = None
 
     def start(self):

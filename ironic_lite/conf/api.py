@@ -1,4 +1,5 @@
 from oslo_config import cfg
+from oslo_middleware import http_proxy_to_wsgi
 
 opts = [
     cfg.HostAddressOpt('host_ip', default='0.0.0.0',
@@ -33,11 +34,47 @@ opts = [
                     'closes it.  Such connections hold no worker thread.'),
     cfg.IntOpt('max_connections', default=100, min=1,
                help='Maximum number of client connections ironic-api keeps '
-                    'open at once; beyond it, new connections wait in the '
-                    'listen backlog until one closes.'),
+                    'open at once.  At the limit, a new connection closes '
+                    'the keep-alive connection that has been idle the '
+                    'longest; when none is idle, it waits in the listen '
+                    'backlog until one closes.'),
+    cfg.IntOpt('request_read_timeout', default=30, min=0,
+               help='Seconds within which a request\'s headers and body '
+                    'must have arrived, counted from its first byte; '
+                    'otherwise ironic-api closes the connection, however '
+                    'busy the client keeps it (client_socket_timeout only '
+                    'counts silence).  30 seconds let a 1 MiB body (the '
+                    'default [oslo_middleware]max_request_body_size) '
+                    'through a link of 300 kbit/s; raise it with the body '
+                    'size limit.  0 disables the deadline.'),
+    cfg.IntOpt('max_connections_per_client', min=0,
+               help='Maximum number of connections one client address '
+                    'may hold; a connection beyond it is closed at once.  '
+                    'Unset: a quarter of max_connections.  0: no cap.  '
+                    'The addresses of proxy_addresses are not capped, '
+                    'and neither is any address when '
+                    '[oslo_middleware]enable_proxy_headers_parsing is '
+                    'on (the API is then behind a balancer, every '
+                    'connection comes from it).'),
+    cfg.ListOpt('proxy_addresses', default=[],
+                help='Addresses or networks (CIDR) of the load balancers '
+                     'or proxies in front of ironic-api: their '
+                     'connections are not counted against '
+                     'max_connections_per_client.'),
     cfg.StrOpt('default_portgroup_mode', default='active-backup',
                help='Bonding mode of a new port group when none is given.'),
 ]
+
+
+def connections_per_client(conf):
+    """[api]max_connections_per_client as it applies: 0 for no cap."""
+    conf.register_opts(http_proxy_to_wsgi.OPTS, group='oslo_middleware')
+    if conf.oslo_middleware.enable_proxy_headers_parsing:
+        return 0
+    cap = conf.api.max_connections_per_client
+    if cap is None:
+        return max(1, conf.api.max_connections // 4)
+    return cap
 
 
 def register_opts(conf):

@@ -11,7 +11,9 @@ of its own with a short one.
 import http.client
 import json
 import os
+import select
 import socket
+import time
 
 import pytest
 
@@ -256,3 +258,120 @@ def test_stop_closes_idle_keep_alive_connections(tmp_path):
     finally:
         conn.close()
         service.stop()
+
+
+# Issue 20: no client holds the API's connections for ever.
+
+def _guarded(tmp_path, **api):
+    """ironic-lite whose idle timeout is NEVER: a connection closed while
+    a test runs was closed by one of the limits under test."""
+    options = {'host_ip': '127.0.0.1', 'port': procs.free_port(),
+               'api_workers': 4, 'client_socket_timeout': timeouts.NEVER}
+    options.update(api)
+    config = procs.write_config(str(tmp_path / 'ironic.conf'), {
+        'DEFAULT': {'state_path': str(tmp_path / 'state'),
+                    'host': 'guarded'},
+        'api': options,
+    })
+    service = procs.Service('ironic-lite', config, str(tmp_path))
+    service.port = options['port']
+    service.base = 'http://127.0.0.1:%d' % service.port
+    procs.wait_http(service.base + '/v1', service)
+    return service
+
+
+def _closed(sock, pace=0.2):
+    """Whether the server has closed ``sock`` (within ``pace`` s)."""
+    readable, _, _ = select.select([sock], [], [], pace)
+    if not readable:
+        return False
+    try:
+        return sock.recv(100) == b''
+    except ConnectionResetError:
+        return True
+
+
+def _trickle_until_closed(sock):
+    """Send a header byte every 0.2 s until the server closes the
+    connection; a hang (timeouts.HANG) if it never does."""
+    sock.sendall(b'GET /v1/nodes HTTP/1.1\r\nHost: x\r\nX-Slow: ')
+    give_up = time.monotonic() + timeouts.HANG
+    while time.monotonic() < give_up:
+        try:
+            sock.sendall(b'x')
+        except (BrokenPipeError, ConnectionResetError):
+            return True
+        if _closed(sock):
+            return True
+    return False
+
+
+def test_trickling_client_is_closed_by_the_read_deadline(tmp_path):
+    """A client that sends a header byte every 0.2 s is active all along
+    (client_socket_timeout, NEVER here, is never reached) and is closed
+    by [api]request_read_timeout (2 s); meanwhile others are served."""
+    service = _guarded(tmp_path, request_read_timeout=2)
+    sock = socket.create_connection(('127.0.0.1', service.port),
+                                    timeouts.HANG)
+    try:
+        conn = _conn(service)
+        try:
+            resp, _ = _get(conn, '/v1/nodes')
+            assert resp.status == 200
+            assert _trickle_until_closed(sock), 'never closed'
+            resp, _ = _get(conn, '/v1/nodes')
+            assert resp.status == 200
+        finally:
+            conn.close()
+        assert 'request_read_timeout' in service.log()
+    finally:
+        sock.close()
+        assert service.stop() == 0, service.log()
+
+
+def _served(service):
+    conn = _conn(service)
+    resp, _ = _get(conn, '/v1/nodes')
+    assert resp.status == 200 and not resp.will_close
+    return conn
+
+
+def test_idle_keep_alive_connections_make_way_at_max_connections(
+        tmp_path):
+    """With every connection held idle by keep-alive clients (their idle
+    timeout NEVER), each new client is served: the connection idle the
+    longest is closed for it, rather than the newcomer waiting in the
+    backlog for a hang's time."""
+    service = _guarded(tmp_path, max_connections=4,
+                       max_connections_per_client=0)
+    conns = []
+    try:
+        for _ in range(6):
+            conns.append(_served(service))
+        assert _closed(conns[0].sock, timeouts.HANG), 'oldest not closed'
+        assert not _closed(conns[-1].sock, 0)
+    finally:
+        for conn in conns:
+            conn.close()
+        assert service.stop() == 0, service.log()
+
+
+def test_one_address_cannot_hold_all_connections(tmp_path):
+    """[api]max_connections_per_client = 2: a third connection from the
+    same address is closed unanswered; the first two are served."""
+    service = _guarded(tmp_path, max_connections_per_client=2)
+    conns = []
+    try:
+        conns = [_served(service), _served(service)]
+        third = _conn(service)
+        conns.append(third)
+        with pytest.raises((http.client.RemoteDisconnected,
+                            ConnectionResetError, BrokenPipeError)):
+            _get(third, '/v1/nodes')
+        resp, _ = _get(conns[0], '/v1/nodes')
+        assert resp.status == 200
+        assert 'max_connections_per_client' in service.log()
+    finally:
+        for conn in conns:
+            conn.close()
+        assert service.stop() == 0, service.log()

@@ -93,3 +93,68 @@ def test_large_responses_are_buffered_in_memory():
         conn.close()
     finally:
         service.stop()
+
+
+def _keep_alive(service):
+    """A connection with one request answered, kept open."""
+    conn = http.client.HTTPConnection(
+        '127.0.0.1', service.server.effective_port, timeout=timeouts.HANG)
+    conn.request('GET', '/')
+    assert conn.getresponse().read() == b'hello'
+    return conn
+
+
+def test_proxy_addresses_are_not_capped():
+    """The balancer's connections are not counted against
+    max_connections_per_client: with a cap of 1, a second connection
+    from a proxy address is served."""
+    service = wsgi.WSGIService('test-api', _hello, '127.0.0.1', 0,
+                               max_connections_per_client=1,
+                               proxy_addresses=['127.0.0.0/8'])
+    service.start()
+    conns = []
+    try:
+        conns = [_keep_alive(service), _keep_alive(service)]
+        conns[0].request('GET', '/')
+        assert conns[0].getresponse().read() == b'hello'
+    finally:
+        for conn in conns:
+            conn.close()
+        service.stop()
+
+
+def test_connections_per_client_as_it_applies(conf_fixture):
+    from ironic_lite import conf
+    from ironic_lite.conf import api as api_conf
+    conf_fixture.config(max_connections=100, group='api')
+    assert api_conf.connections_per_client(conf.CONF) == 25
+    conf_fixture.config(max_connections_per_client=0, group='api')
+    assert api_conf.connections_per_client(conf.CONF) == 0
+    conf_fixture.config(max_connections_per_client=7, group='api')
+    assert api_conf.connections_per_client(conf.CONF) == 7
+    # Behind a balancer every connection comes from it: no cap.
+    conf_fixture.config(enable_proxy_headers_parsing=True,
+                        group='oslo_middleware')
+    assert api_conf.connections_per_client(conf.CONF) == 0
+
+
+def test_a_request_read_in_part_is_timed_from_its_first_byte():
+    """read_began is set by a request's first byte, kept while the rest
+    trickles in, and cleared once it is complete."""
+    service = wsgi.WSGIService('test-api', _hello, '127.0.0.1', 0)
+    channel = wsgi._Channel.__new__(wsgi._Channel)
+    channel.request = None
+    channel.requests = []
+    channel.adj = service.server.adj
+    channel.server = mock.Mock()
+    channel.will_close = channel.close_when_flushed = False
+    channel.sent_continue = False
+    channel.requests_lock = mock.MagicMock()
+    channel.received(b'GET / HTTP/1.1\r\n')
+    began = channel.read_began
+    assert began is not None
+    channel.received(b'Host: x\r\n')
+    assert channel.read_began == began
+    channel.received(b'\r\n')
+    assert channel.read_began is None and len(channel.requests) == 1
+    service.server.close()
