@@ -61,6 +61,21 @@ opts = [
                      'or proxies in front of ironic-api: their '
                      'connections are not counted against '
                      'max_connections_per_client.'),
+    cfg.IntOpt('max_concurrent_large_lists', default=2, min=0,
+               help='How many large list pages (see large_list_threshold) '
+                    'are read and rendered at once; the others wait, up '
+                    'to large_list_queue of them.  Keep the two well '
+                    'below api_workers, so that light requests always '
+                    'find a worker thread.  0: no bound.'),
+    cfg.IntOpt('large_list_queue', default=2, min=0,
+               help='How many large list requests may wait for their '
+                    'turn (each holds a worker thread while it waits); '
+                    'beyond it they are answered 503, nothing done, and '
+                    'may be retried.'),
+    cfg.IntOpt('large_list_threshold', default=100, min=1,
+               help='A node list page is large when it may hold more '
+                    'than this many nodes (its limit, or max_limit) and '
+                    'is detailed or names its fields.'),
     cfg.StrOpt('default_portgroup_mode', default='active-backup',
                help='Bonding mode of a new port group when none is given.'),
 ]

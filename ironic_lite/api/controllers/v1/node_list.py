@@ -8,6 +8,7 @@ from ironic_lite.api.controllers.v1 import node_provision
 from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 from ironic_lite.common import policy
@@ -106,23 +107,32 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     project = policy.list_project_filter('node', ctx, params.get('owner'))
     if project is not None:
         filters['project'] = project
+    large = large_pages.is_large(limit, detail, fields is not None)
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
-    # A plain or ?fields= list reads only the columns it renders.
-    nodes = objects.Node.list(ctx, limit=limit, marker=marker,
-                              sort_key=sort_key, sort_dir=sort_dir,
-                              filters=filters,
-                              fields=_fields_to_read(fields, params))
-    if params.get('conductor'):
-        nodes = _by_conductor(nodes, params['conductor'])
-    cache = {}
-    items = [node_render.render(n, fields, sub_links=True,
-                                chassis_cache=cache) for n in nodes]
+    with large_pages.bounded(large):
+        nodes, items = _read_and_render(ctx, params, limit, marker,
+                                        (sort_key, sort_dir), filters,
+                                        fields)
     if 'instance_uuid' in filters:
         limit = 0
     return collection.make('nodes', items, limit, resource,
                            nodes[-1].uuid if nodes else None,
                            _next_params(params, sort_key, sort_dir, fields))
+
+
+def _read_and_render(ctx, params, limit, marker, sort, filters, fields):
+    """The nodes of the page, and their API renderings."""
+    # A plain or ?fields= list reads only the columns it renders.
+    nodes = objects.Node.list(ctx, limit=limit, marker=marker,
+                              sort_key=sort[0], sort_dir=sort[1],
+                              filters=filters,
+                              fields=_fields_to_read(fields, params))
+    if params.get('conductor'):
+        nodes = _by_conductor(nodes, params['conductor'])
+    cache = {}
+    return nodes, [node_render.render(n, fields, sub_links=True,
+                                      chassis_cache=cache) for n in nodes]
 
 
 def _next_params(params, sort_key, sort_dir, fields):

@@ -1,0 +1,122 @@
+"""Large list pages cannot take every worker thread (issue 20).
+
+The API runs in the real HTTP server with 4 worker threads; large pages
+(detailed, more than [api]large_list_threshold nodes) block on an event
+while rendering.  No test times anything: a request that would wait for
+the blocked pages waits a hang's time (timeouts.HANG) and fails.
+"""
+
+import http.client
+import json
+import threading
+
+import pytest
+
+from ironic_lite.api import app as api_app
+from ironic_lite.api.controllers.v1 import node_list
+from ironic_lite.api import large_pages
+from ironic_lite.common import wsgi
+from tests import timeouts
+from tests.unit.api import conftest
+
+HEAVY = '/v1/nodes/detail?limit=2'
+
+
+@pytest.fixture
+def blocked(monkeypatch):
+    """Large pages wait for ``release`` inside the gate; ``entered`` is
+    released once per large page rendering."""
+    entered = threading.Semaphore(0)
+    release = threading.Event()
+    render = node_list._read_and_render
+
+    def blocking(ctx, params, limit, *args):
+        if limit > 1:
+            entered.release()
+            assert release.wait(timeouts.HANG), 'never released'
+        return render(ctx, params, limit, *args)
+    monkeypatch.setattr(node_list, '_read_and_render', blocking)
+    monkeypatch.setattr(large_pages, '_gate', None)
+    yield entered, release
+    release.set()
+
+
+@pytest.fixture
+def server(client, rpcapi, node, blocked):
+    conftest.CONF.set_override('large_list_threshold', 1, group='api')
+    conftest.CONF.set_override('max_concurrent_large_lists', 2,
+                               group='api')
+    conftest.CONF.set_override('large_list_queue', 1, group='api')
+    app = api_app.setup_app(rpcapi_factory=lambda: rpcapi)
+    service = wsgi.WSGIService('test-api', app, '127.0.0.1', 0, threads=4)
+    service.start()
+    yield service
+    blocked[1].set()
+    service.stop()
+
+
+def _get(service, path):
+    conn = http.client.HTTPConnection(
+        '127.0.0.1', service.server.effective_port, timeout=timeouts.HANG)
+    try:
+        conn.request('GET', path, headers={
+            'X-OpenStack-Ironic-API-Version': conftest.LATEST})
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+def _in_thread(service, path, results):
+    thread = threading.Thread(
+        target=lambda: results.append(_get(service, path)), daemon=True)
+    thread.start()
+    return thread
+
+
+def test_heavy_pages_leave_threads_for_light_requests(server, node,
+                                                      blocked):
+    """4 worker threads; 4 large pages asked for: 2 render (blocked), 1
+    waits its turn, the 4th is refused at once with a retry-safe 503 --
+    and a one-node GET is answered while the 3 hold their threads.
+    Without the bound the 4 large pages would take every thread and the
+    GET would wait for them (a hang's time)."""
+    entered, release = blocked
+    results = []
+    threads = [_in_thread(server, HEAVY, results) for _ in range(3)]
+    for _ in range(2):
+        assert entered.acquire(timeout=timeouts.HANG)
+    gate = large_pages.gate()
+    assert _wait_for(lambda: gate.in_line == 1)
+    status, body = _get(server, HEAVY)
+    assert status == 503, body
+    fault = json.loads(json.loads(body)['error_message'])['faultstring']
+    assert 'not carried out' in fault and gate.refused == 1
+    status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert status == 200, body
+    assert not entered.acquire(blocking=False), 'a third page rendered'
+    release.set()
+    for thread in threads:
+        thread.join(timeouts.HANG)
+    assert sorted(status for status, _ in results) == [200, 200, 200]
+
+
+def _wait_for(predicate):
+    done = threading.Event()
+    for _ in range(int(timeouts.HANG / 0.01)):
+        if predicate():
+            return True
+        done.wait(0.01)
+    return False
+
+
+def test_small_and_plain_pages_are_not_bounded(server, blocked):
+    """A plain list of 1,000 (few columns) and a detailed page within the
+    threshold never wait for the gate."""
+    conftest.CONF.set_override('max_concurrent_large_lists', 1,
+                               group='api')
+    assert not large_pages.is_large(1000, False, False)
+    assert large_pages.is_large(1000, False, True)
+    assert not large_pages.is_large(1, True, False)
+    status, _ = _get(server, '/v1/nodes/detail?limit=1')
+    assert status == 200
