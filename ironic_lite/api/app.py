@@ -7,6 +7,7 @@ import pecan
 
 from ironic_lite.api import auth
 from ironic_lite.api import hooks
+from ironic_lite.api import large_pages
 from ironic_lite.api import middleware
 from ironic_lite.api import pecan_argspec
 from ironic_lite import conf
@@ -67,6 +68,9 @@ def setup_app(conf=None, rpcapi_factory=None):
     # WSGI server (uwsgi, gunicorn ...) log each request once, with the
     # request id RequestId gives it.
     app = middleware.AccessLog(app)
+    # Outside the access log: its line is written before memory is
+    # given back after a large page.
+    app = large_pages.ReturnMemory(app)
     if CONF.healthcheck.enabled:
         # Before the API's own checks and authentication, as in Ironic.
         from ironic_lite.api import healthcheck

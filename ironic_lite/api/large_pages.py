@@ -11,6 +11,9 @@ requests -- as long as the two add up to fewer than ``[api]api_workers``.
 """
 
 import contextlib
+import ctypes
+import ctypes.util
+import gc
 import threading
 
 from oslo_config import cfg
@@ -32,6 +35,7 @@ class Gate(object):
         self._slots = threading.Semaphore(running)
         self._lock = threading.Lock()
         self.in_line = 0
+        self.holding = 0
         self.refused = 0   # a counter, for tests and benchmarks
 
     def _wait_in_line(self):
@@ -53,10 +57,19 @@ class Gate(object):
     def held(self):
         if not self._slots.acquire(blocking=False):
             self._wait_in_line()
+        with self._lock:
+            self.holding += 1
         try:
             yield
         finally:
+            with self._lock:
+                self.holding -= 1
             self._slots.release()
+
+    def idle(self):
+        """No large page rendered or waiting."""
+        with self._lock:
+            return not (self.holding or self.in_line)
 
 
 def gate():
@@ -87,3 +100,65 @@ def bounded(large):
         return
     with the_gate.held():
         yield
+
+
+# A WSGI environ key set for a request that renders a large page.
+ENVIRON_KEY = 'ironic_lite.large_page'
+
+
+def _libc_trim():
+    """glibc's malloc_trim(), or None elsewhere."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library('c')).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+
+
+_TRIM = _libc_trim()
+
+
+def return_memory():
+    """Once the last large page is answered, give the memory its
+    objects took back to the system.  Part of it is held in reference
+    cycles that the (tuned, rarely run) full collection would find late,
+    and glibc keeps what is freed: after 16 clients had asked for
+    detailed pages of 1,000 nodes for 20 s, the API kept 280 MB without
+    this, 177 MB with it (112 MB before; tools/benchmark/heavy_lists.py).
+    Done only when no other large page is rendered or waiting, which
+    only the gate knows: not with the bound off."""
+    the_gate = gate()
+    if the_gate is None or not the_gate.idle():
+        return
+    gc.collect()
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+class _Closing(object):
+    def __init__(self, result):
+        self._result = result
+
+    def __iter__(self):
+        return iter(self._result)
+
+    def close(self):
+        try:
+            close = getattr(self._result, 'close', None)
+            if close is not None:
+                close()
+        finally:
+            self._result = None
+            return_memory()
+
+
+class ReturnMemory(object):
+    """WSGI middleware: return_memory() after a large page's response."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        result = self.app(environ, start_response)
+        if environ.get(ENVIRON_KEY):
+            return _Closing(result)
+        return result

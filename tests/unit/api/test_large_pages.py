@@ -9,6 +9,7 @@ the blocked pages waits a hang's time (timeouts.HANG) and fails.
 import http.client
 import json
 import threading
+from unittest import mock
 
 import pytest
 
@@ -120,3 +121,31 @@ def test_small_and_plain_pages_are_not_bounded(server, blocked):
     assert not large_pages.is_large(1, True, False)
     status, _ = _get(server, '/v1/nodes/detail?limit=1')
     assert status == 200
+
+
+def test_memory_is_returned_after_the_last_large_page(server, node,
+                                                      blocked, monkeypatch):
+    """gc.collect() and malloc_trim() run once a large page has been
+    answered and no other is rendered or waiting -- not after a light
+    request, and not while another large page is in flight."""
+    entered, release = blocked
+    collect = mock.Mock()
+    monkeypatch.setattr(large_pages.gc, 'collect', collect)
+    # Called once a response is written (after the client has it).
+    calls = mock.Mock(wraps=large_pages.return_memory)
+    monkeypatch.setattr(large_pages, 'return_memory', calls)
+    status, _ = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert status == 200
+    results = []
+    first = _in_thread(server, HEAVY, results)
+    assert entered.acquire(timeout=timeouts.HANG)
+    with large_pages.gate().held():   # another large page in flight
+        release.set()
+        first.join(timeouts.HANG)
+        assert results[0][0] == 200
+        assert _wait_for(lambda: calls.call_count == 1)
+        assert not collect.called
+    status, _ = _get(server, HEAVY)
+    assert status == 200
+    assert _wait_for(lambda: calls.call_count == 2)
+    assert collect.call_count == 1

@@ -108,6 +108,8 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     if project is not None:
         filters['project'] = project
     large = large_pages.is_large(limit, detail, fields is not None)
+    if large:
+        pecan.request.environ[large_pages.ENVIRON_KEY] = True
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
     with large_pages.bounded(large):
