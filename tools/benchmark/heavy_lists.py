@@ -5,7 +5,7 @@ and, for ``--seconds`` seconds, runs ``--heavy`` client threads that ask
 for ``GET /v1/nodes/detail?limit=1000`` one after the other, while one
 light client asks for ``GET /v1/nodes/<uuid>``.  It prints the light
 request's latencies, how many heavy pages were served and refused (503),
-and the API's resident memory before and after.
+and the API's resident memory before, at the end and 2 s after.
 
     .venv/bin/python -m tools.benchmark.heavy_lists
     .venv/bin/python -m tools.benchmark.heavy_lists --max-large 0  # off
@@ -104,6 +104,8 @@ def _run(args, port, procs):
         thread.start()
     for thread in threads:
         thread.join()
+    rss_after = services.rss_mb(procs)
+    time.sleep(2)   # the last pages answered: what the API keeps
     statuses = [s for c in heavy for s in c.statuses]
     lat = sorted(light.latencies)
     return {'light_requests': len(lat),
@@ -114,8 +116,8 @@ def _run(args, port, procs):
             'heavy_503': statuses.count(503),
             'heavy_other': len(statuses) - statuses.count(200)
             - statuses.count(503),
-            'rss_before_mb': rss_before, 'rss_after_mb':
-            services.rss_mb(procs)}
+            'rss_before_mb': rss_before, 'rss_after_mb': rss_after,
+            'rss_quiet_mb': services.rss_mb(procs)}
 
 
 def main(argv=None):
