@@ -13,7 +13,8 @@
 # * framework hooks and attributes: oslo.messaging (serialize_context,
 #   client_timeout), oslo.versionedobjects (obj_make_compatible,
 #   obj_relationships, registration_hook, OBJ_* namespaces, coerce),
-#   waitress (task_class), SQLAlchemy event listeners (_sqlite_*), signal
+#   waitress (task_class), SQLAlchemy event listeners (_sqlite_*) and
+#   SQL elements' statement cache flags (cache_ok, inherit_cache), signal
 #   handler and __exit__ parameters, the entry points named in setup.cfg
 #   (get_oslo_policy_enforcer, update_opt_defaults, the health check
 #   backends DrainingCheck and DatabaseCheck) and the WSGI
@@ -139,6 +140,7 @@ update_opt_defaults  # unused function (ironic_lite/conf/opts.py:25)
 _sqlite_on_connect  # unused function (ironic_lite/db/api.py:40)
 _sqlite_begin  # unused function (ironic_lite/db/api.py:87)
 cache_ok  # unused variable (ironic_lite/db/models.py:28)
+inherit_cache  # unused variable (ironic_lite/db/exact.py:30)
 _.process_bind_param  # unused method (ironic_lite/db/models.py:31)
 _.process_result_value  # unused method (ironic_lite/db/models.py:40)
 _.as_dict  # unused method (ironic_lite/db/models.py:60)

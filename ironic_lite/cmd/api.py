@@ -41,7 +41,7 @@ def api_reporter():
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
-    return launcher.run([api_reporter(), api_service()])
+    return launcher.serve([api_reporter(), api_service()])
 
 
 if __name__ == '__main__':

@@ -13,7 +13,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-conductor')
     conductor = manager.ConductorManager()
-    return launcher.run([
+    return launcher.serve([
         service_reporter.ServiceReporter('conductor', conductor.host),
         rpc_service.RPCService(conductor)])
 

@@ -68,7 +68,7 @@ def main(argv=None):
     # request to a conductor that is not listening.  Each is recorded in
     # the services table before it starts and marked offline after it
     # stops.
-    return launcher.run([
+    return launcher.serve([
         service_reporter.ServiceReporter('conductor', conductor.host),
         conductor,
         api.api_reporter(), api.api_service()])

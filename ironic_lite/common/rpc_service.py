@@ -5,12 +5,21 @@ object with ``start()`` and ``stop()``.  The order of their steps is what
 lets conductors restart one at a time with no call lost.
 """
 
+import time
+
 import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from ironic_lite.common import rpc
+from ironic_lite import conf
 
+CONF = conf.CONF
 LOG = logging.getLogger(__name__)
+
+# Seconds of [DEFAULT]graceful_shutdown_timeout kept, after the wait for
+# the work in flight, for the stop's last writes (releasing the node
+# locks, going offline) before the launcher's bound ends the process.
+LAST_WRITES = 2
 
 
 class RPCService(object):
@@ -41,6 +50,11 @@ class RPCService(object):
         self.manager.register()
 
     def stop(self, timeout=None):
+        """Drain, stop listening, then wait for the work in flight for
+        ``timeout`` seconds -- by default what is left of
+        [DEFAULT]graceful_shutdown_timeout, which bounds the whole stop
+        (common/launcher.py), less LAST_WRITES."""
+        started = time.monotonic()
         self.manager.drain()
         if self.rpcserver is not None:
             LOG.info('Stopping the RPC server of %s', self.host)
@@ -48,4 +62,8 @@ class RPCService(object):
             self.rpcserver.stop()
             self.rpcserver.wait()
             self.rpcserver = None
+        if timeout is None:
+            spent = time.monotonic() - started
+            timeout = max(0, CONF.graceful_shutdown_timeout - spent
+                          - LAST_WRITES)
         return self.manager.del_host(timeout=timeout)

@@ -87,8 +87,11 @@ opts = [
                      'recovering from a stale services table.'),
     cfg.IntOpt('graceful_shutdown_timeout',
                default=60,
-               help='Seconds a service waits for in-flight work when it '
-                    'is asked to stop (SIGTERM) before it exits anyway.'),
+               help='Seconds a service may take to stop when it is asked '
+                    'to (SIGTERM): the work in flight it waits for, the '
+                    'drain of a conductor and its last database writes '
+                    'included.  A stop still unfinished then ends the '
+                    'process with exit code 3.  0: no bound.'),
 ]
 
 

@@ -7,35 +7,38 @@ from sqlalchemy import orm
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
+from ironic_lite.db import exact
 from ironic_lite.db import models
 
 # Filters of get_node_list() and the column they compare for equality.
-_EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'conductor_group',
-                  'owner', 'lessee', 'maintenance', 'retired', 'protected',
-                  'chassis_id', 'instance_uuid', 'reservation',
-                  'power_state')
+_EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'owner', 'lessee',
+                  'maintenance', 'retired', 'protected', 'chassis_id',
+                  'instance_uuid', 'reservation', 'power_state')
 # Filters of get_node_list() (a list, or one string) and the column whose
 # value must be in it.
 _IN_FILTERS = {'provision_state': 'provision_state', 'uuid_in': 'uuid',
                'id_in': 'id', 'reserved_by_any_of': 'reservation'}
+# Filters compared byte for byte on every backend (db/exact.py): names an
+# operator types, whose case or trailing space makes another group.
+_EXACT_FILTERS = ('conductor_group',)
 
 
-def _equal(column):
+def _equal(column, condition=sa.sql.operators.eq):
     def build(query, value, session):
         if value is None:
             return query
-        return query.filter(column == value)
+        return query.filter(condition(column, value))
     return build
 
 
-def _in(column, one_string=True):
+def _in(column, one_string=True, condition=sa.sql.operators.in_op):
     """Values in a list; with ``one_string``, a string is a list of one."""
     def build(query, values, session):
         if values is None:
             return query
         if one_string and isinstance(values, str):
             values = [values]
-        return query.filter(column.in_(values))
+        return query.filter(condition(column, values))
     return build
 
 
@@ -106,13 +109,16 @@ def _shard(query, shards, session):
 # applied in this order.  Keys not listed are ignored.
 _FILTERS = {
     **{key: _equal(getattr(models.Node, key)) for key in _EQUAL_FILTERS},
+    **{key: _equal(getattr(models.Node, key), exact.equals)
+       for key in _EXACT_FILTERS},
     **{key: _in(getattr(models.Node, column))
        for key, column in _IN_FILTERS.items()},
     'associated': _set_or_not(models.Node.instance_uuid),
     'reserved': _set_or_not(models.Node.reservation),
     'project': _project,
     'description_contains': _description_contains,
-    'conductor_groups': _in(models.Node.conductor_group, one_string=False),
+    'conductor_groups': _in(models.Node.conductor_group, one_string=False,
+                            condition=exact.in_),
     'provisioned_before': _provisioned_before,
     'provision_unchanged_for': _provision_unchanged_for,
     'chassis_uuid': _chassis_uuid,
@@ -134,12 +140,13 @@ def _node_query(session, filters=None):
 def shard_condition(shards):
     """Nodes in any of ``shards``; None in the list means unsharded.
 
-    Exact, case-sensitive matches on the indexed column.
+    Exact matches (case, trailing spaces: db/exact.py) answered by the
+    column's index.
     """
     names = [s for s in shards if s is not None]
     conditions = []
     if names:
-        conditions.append(models.Node.shard.in_(names))
+        conditions.append(exact.in_(models.Node.shard, names))
     if len(names) < len(shards):
         conditions.append(models.Node.shard.is_(None))
     if not conditions:
@@ -189,12 +196,14 @@ def get_shard_list():
 
 
 _COUNT = sa.func.count()
+# Shards differing only in case or trailing spaces are separate groups
+# on every backend (exact.key: MySQL's collation would merge them).
 _SHARD_LIST = (sa.select(models.Node.shard, _COUNT)
-               .group_by(models.Node.shard)
+               .group_by(exact.key(models.Node.shard))
                # Ties: named shards by name, then the unsharded row, the
                # same on every backend (they place NULL differently).
                .order_by(_COUNT.desc(), models.Node.shard.is_(None),
-                         models.Node.shard))
+                         exact.key(models.Node.shard)))
 
 
 def get_node_list(filters=None, limit=None, marker=None, sort_key=None,
@@ -245,7 +254,8 @@ _NODE_AND_TRAITS_BY = {
     column: (sa.select(models.Node, models.NodeTrait)
              .outerjoin(models.NodeTrait,
                         models.NodeTrait.node_id == models.Node.id)
-             .where(getattr(models.Node, column) == sa.bindparam('value'))
+             .where(exact.equals(getattr(models.Node, column),
+                                 sa.bindparam('value')))
              .order_by(models.NodeTrait.trait))
     for column in ('id', 'uuid', 'name')}
 

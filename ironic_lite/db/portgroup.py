@@ -2,6 +2,7 @@
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
+from ironic_lite.db import exact
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
 
@@ -11,8 +12,10 @@ def _portgroup_query(session, filters=None):
     filters = filters or {}
     for key in ('node_id', 'address', 'name'):
         if filters.get(key) is not None:
-            query = query.filter(
-                getattr(models.Portgroup, key) == filters[key])
+            # Byte-exact (db/exact.py): a name differing in case or a
+            # trailing space is another port group's.
+            query = query.filter(exact.equals(
+                getattr(models.Portgroup, key), filters[key]))
     if filters.get('id_in') is not None:
         query = query.filter(models.Portgroup.id.in_(filters['id_in']))
     condition = db_node.owned_by_nodes(session, models.Portgroup.node_id,
@@ -36,7 +39,8 @@ def get_portgroup_list(filters=None, limit=None, marker=None, sort_key=None,
 def _get_portgroup(column, value):
     with api.reader() as session:
         row = (session.query(models.Portgroup)
-               .filter(getattr(models.Portgroup, column) == value)
+               .filter(exact.equals(getattr(models.Portgroup, column),
+                                    value))
                .one_or_none())
         if row is None:
             raise exception.PortgroupNotFound(portgroup=value)

@@ -65,7 +65,11 @@ FORBIDDEN = [
 class TcpProxy(object):
     """A TCP relay to ``target``; ``down()`` closes the listener and cuts
     every connection (as a dead broker would), ``up()`` listens again on
-    the same port."""
+    the same port.  ``blackhole()`` cuts it silently instead, as a
+    network partition or a frozen host does: connections stay open and
+    new ones are accepted, but nothing goes through either way any more
+    (no reset, no refusal: the peers wait for answers that never come).
+    """
 
     def __init__(self, target):
         self.target = target
@@ -73,7 +77,12 @@ class TcpProxy(object):
         self._conns = []
         self._lock = threading.Lock()
         self._listener = None
+        self._silent = False
         self.up()
+
+    def blackhole(self):
+        """Relay nothing from now on; ``down()`` ends it."""
+        self._silent = True
 
     def up(self):
         sock = socket.socket()
@@ -95,6 +104,7 @@ class TcpProxy(object):
             except OSError:
                 pass
             listener.close()
+        self._silent = False
         with self._lock:
             conns, self._conns = self._conns, []
         for sock in conns:
@@ -113,6 +123,10 @@ class TcpProxy(object):
             if self._listener is not listener:   # went down meanwhile
                 client.close()
                 return
+            if self._silent:     # held open, never answered
+                with self._lock:
+                    self._conns.append(client)
+                continue
             try:
                 server = socket.create_connection(self.target,
                                                   timeout=timeouts.HANG)
@@ -126,14 +140,14 @@ class TcpProxy(object):
                 threading.Thread(target=self._pipe, args=(src, dst),
                                  daemon=True).start()
 
-    @staticmethod
-    def _pipe(src, dst):
+    def _pipe(self, src, dst):
         try:
             while True:
                 data = src.recv(65536)
                 if not data:
                     break
-                dst.sendall(data)
+                if not self._silent:    # blackholed: dropped
+                    dst.sendall(data)
         except OSError:
             pass
         for sock in (src, dst):
