@@ -189,20 +189,28 @@ def run(services, watchdog=None):
     """
     own = watchdog is None
     launcher = Launcher(services, watchdog or StopWatchdog())
-    try:
-        with signals.handled(launcher.request_stop):
+    # The handlers stay until the connections are closed: a second
+    # SIGTERM during the stop (a supervisor, or an impatient operator)
+    # is logged, and cannot kill the process before its SQLite file got
+    # its write-ahead log back.
+    with signals.handled(launcher.request_stop):
+        try:
             return _start_wait_stop(launcher)
-    finally:
-        launcher.watchdog.step = ('closing the connections to the message '
-                                  'broker and the database')
-        rpc.cleanup()
-        # Every service has stopped: close the database connections (an
-        # SQLite file gets its write-ahead log back, so that the file
-        # alone holds the data).
-        db_api.reset()
-        launcher.watchdog.step = 'the threads still running to end'
-        if own:
-            launcher.watchdog.disarm()
+        finally:
+            _close_connections(launcher.watchdog)
+            if own:
+                launcher.watchdog.disarm()
+
+
+def _close_connections(watchdog):
+    watchdog.step = ('closing the connections to the message broker and '
+                     'the database')
+    rpc.cleanup()
+    # Every service has stopped: close the database connections (an
+    # SQLite file gets its write-ahead log back, so that the file alone
+    # holds the data).
+    db_api.reset()
+    watchdog.step = 'the threads still running to end'
 
 
 def serve(services):

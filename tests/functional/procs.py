@@ -44,7 +44,16 @@ def free_port():
 
 
 def write_config(path, sections):
-    """Write an ini file from {section: {key: value}}."""
+    """Write an ini file from {section: {key: value}}.
+
+    A service's whole stop is bounded by [DEFAULT]graceful_shutdown_timeout
+    (it exits 3 past it): unless the test sets it, it is a hang's bound
+    here, so that a slow stop on a busy machine is not a failure.
+    """
+    sections = dict(sections)
+    sections['DEFAULT'] = dict(sections.get('DEFAULT', {}))
+    sections['DEFAULT'].setdefault('graceful_shutdown_timeout',
+                                   timeouts.HANG)
     with open(path, 'w') as f:
         for section, values in sections.items():
             f.write('[%s]\n' % section)

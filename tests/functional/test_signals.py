@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from tests.functional import procs
+from tests import timeouts
 
 
 def _available_node(base):
@@ -61,8 +62,10 @@ def test_clean_stop_leaves_the_data_in_the_sqlite_file(
                                      {'driver': 'fake-hardware',
                                       'name': name})
         assert status == 201, body
+    # One signal, then wait: stop() would send SIGTERM again to a process
+    # still stopping.
     lite_service.proc.send_signal(signum)
-    assert lite_service.stop() == 0, lite_service.log()
+    assert lite_service.proc.wait(timeouts.HANG) == 0, lite_service.log()
     database = str(tmp_path / 'state' / 'ironic-lite.sqlite')
     wal = database + '-wal'
     assert not os.path.exists(wal) or os.path.getsize(wal) == 0

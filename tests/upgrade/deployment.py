@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from tests import conftest
 from tests.functional import procs
+from tests import timeouts
 
 # The tables behind the versioned objects, by object name.
 OBJECT_TABLES = {'Node': 'nodes', 'Port': 'ports', 'Portgroup': 'portgroups',
@@ -60,7 +61,7 @@ class Deployment(object):
                         'control_exchange': self.exchange,
                         'state_path': self.workdir,
                         'hash_ring_reset_interval': self.ring_interval,
-                        'graceful_shutdown_timeout': 60},
+                        'graceful_shutdown_timeout': timeouts.HANG},
             'database': {'connection': self.db_url},
             'conductor': {'topic': self.topic,
                           'heartbeat_interval': 1,

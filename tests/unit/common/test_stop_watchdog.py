@@ -100,3 +100,32 @@ def test_run_disarms_its_own_watchdog(fake_exit, monkeypatch):
     watchdogs[0].join(timeouts.HANG)
     assert not watchdogs[0].is_alive()
     assert fake_exit.codes == []
+
+
+def test_a_second_signal_while_closing_the_connections_is_caught(
+        fake_exit, monkeypatch):
+    """The SQLite checkpoint and the broker's close run with the stop
+    handlers still installed: a second SIGTERM then (a supervisor's, an
+    operator's) is logged, and does not kill the process half-way."""
+    class Quick(object):
+        def start(self):
+            threading.Timer(0.1, os.kill,
+                            (os.getpid(), signal.SIGTERM)).start()
+
+        def stop(self):
+            pass
+
+    handlers = []
+
+    def reset():
+        handler = signal.getsignal(signal.SIGTERM)
+        handlers.append(handler)
+        if handler not in (signal.SIG_DFL, signal.SIG_IGN, None):
+            os.kill(os.getpid(), signal.SIGTERM)   # caught: only logged
+    monkeypatch.setattr(launcher.db_api, 'reset', reset)
+    watchdog = launcher.StopWatchdog(exit_process=fake_exit)
+    assert launcher.run([Quick()], watchdog) == 0
+    watchdog.disarm()
+    assert len(handlers) == 1
+    assert handlers[0] not in (signal.SIG_DFL, signal.SIG_IGN, None)
+    assert fake_exit.codes == []
