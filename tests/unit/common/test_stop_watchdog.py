@@ -79,6 +79,7 @@ def test_no_bound_with_a_timeout_of_0(fake_exit, conf_fixture):
 def test_run_disarms_its_own_watchdog(fake_exit, monkeypatch):
     # Its exit is the fake too: a watchdog left armed would end pytest.
     monkeypatch.setattr(launcher.os, '_exit', fake_exit)
+
     class Quick(object):
         def start(self):
             threading.Timer(0.1, os.kill,
