@@ -57,19 +57,21 @@ EOF_PY
 # _venv_install ARGS...: "pip install ARGS" into .venv.  uv (one wheel,
 # installed into .venv by pip) downloads and installs the hundred-odd
 # packages in parallel: a fresh service venv in a fraction of pip's time.
-# Where uv cannot be had, pip does it all.
+# Where uv cannot be had, pip does it all.  Both compile the modules to
+# bytecode at install time: where PYTHONDONTWRITEBYTECODE is set (as on
+# this project's CI machines), a process never caches what it compiles,
+# and every command and service start would compile its imports again
+# (the test suite's CPU time doubled without it).
 _venv_install() {
     [ -x .venv/bin/uv ] || _venv_pip install uv || true
     if [ -x .venv/bin/uv ]; then
         UV_LINK_MODE=copy _venv_run .venv/bin/uv pip install \
-            --python .venv/bin/python "$@"
+            --compile-bytecode --python .venv/bin/python "$@"
     else
         if ! _venv_pip_is_new >/dev/null 2>&1; then
             _venv_pip install --upgrade pip || return 1
         fi
-        # Python compiles what it imports, on first import; pip would
-        # compile every module of every package first.
-        _venv_pip install --no-compile "$@"
+        _venv_pip install "$@"
     fi
 }
 
