@@ -398,8 +398,13 @@ class CrudMixin(object):
     def save(self, context=None):
         updates = self.do_version_changes_for_db()
         row = self._db_update(self.uuid, updates,
-                              known_version=type(self).VERSION)
+                              known_version=type(self).VERSION,
+                              **self._db_update_options())
         self._from_db_object(context or self._context, self, row)
+
+    def _db_update_options(self):
+        """Further keyword arguments of ``_db_update`` (none here)."""
+        return {}
 
     def destroy(self, context=None):
         self._db_destroy(self.uuid)

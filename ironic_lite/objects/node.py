@@ -117,12 +117,8 @@ class Node(base.CrudMixin, base.IronicObject):
     # with them (fencing; NodeLockLost otherwise, nothing written).
     lock_fence = None
 
-    def save(self, context=None):
-        updates = self.do_version_changes_for_db()
-        row = db_node.update_node(self.uuid, updates,
-                                  known_version=type(self).VERSION,
-                                  fence=self.lock_fence)
-        self._from_db_object(context or self._context, self, row)
+    def _db_update_options(self):
+        return {'fence': self.lock_fence}
 
     def destroy(self, context=None):
         if self.lock_fence is None:

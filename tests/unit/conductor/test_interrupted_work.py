@@ -134,7 +134,9 @@ def db_down_at_completion(monkeypatch):
             raise db_exc.DBConnectionError('connection refused')
         return real(node_id, values, **kwargs)
 
-    monkeypatch.setattr(db_node, 'update_node', update_node)
+    # Where Node.save() finds it (objects/base.py CrudMixin).
+    monkeypatch.setattr(objects.Node, '_db_update',
+                        staticmethod(update_node))
     return outage
 
 
