@@ -58,14 +58,6 @@ _SECRETS = {'driver_info': ('show_password', _mask_driver_info),
             'instance_info': ('show_instance_secrets', _mask_instance_info)}
 
 
-def _resolve_parts(value, parts):
-    try:
-        return jsonpointer.JsonPointer.from_parts(parts).resolve(value)
-    except (jsonpointer.JsonPointerException, KeyError, IndexError,
-            TypeError):
-        return None
-
-
 def shown_at(doc, pointer):
     """The value a read shows at ``pointer`` of a node's patchable
     document (None where there is none), masked as a GET masks it.
@@ -80,18 +72,18 @@ def shown_at(doc, pointer):
         return None
     name = parts[0] if parts else None
     if name not in _SECRETS or _reveals(_request(), _SECRETS[name][0]):
-        return _resolve_parts(doc, parts)
+        return utils.resolve(doc, parts)
     value, keys, rest = doc.get(name), _TOP_KEYS[name], parts[1:]
     while (len(rest) > 1 and isinstance(value, dict)
            and rest[0] not in keys and isinstance(value.get(rest[0]), dict)):
         value, keys, rest = value[rest[0]], (), rest[1:]
     if value is not None and not isinstance(value, dict):
-        return _resolve_parts(value, rest)
+        return utils.resolve(value, rest)
     if rest and value:
         if rest[0] not in value:
             return None
         value = {rest[0]: value[rest[0]]}
-    return _resolve_parts(_mask_keys(value, keys), rest)
+    return utils.resolve(_mask_keys(value, keys), rest)
 
 
 # -- the request's facts -----------------------------------------------------

@@ -247,9 +247,14 @@ _PATCH_ERRORS = (jsonpatch.JsonPatchException,
 
 
 def resolve(doc, pointer):
-    """The value at ``pointer`` in ``doc`` (None when there is none)."""
+    """The value at ``pointer`` (a string, or a JsonPointer's parts) in
+    ``doc``; None when there is none."""
     try:
-        return jsonpointer.JsonPointer(pointer).resolve(doc)
+        if isinstance(pointer, str):
+            pointer = jsonpointer.JsonPointer(pointer)
+        else:
+            pointer = jsonpointer.JsonPointer.from_parts(pointer)
+        return pointer.resolve(doc)
     except _PATCH_ERRORS:
         return None
 
