@@ -76,17 +76,19 @@ def test_no_bound_with_a_timeout_of_0(fake_exit, conf_fixture):
     assert fake_exit.codes == []
 
 
+class StopsItself(object):
+    """A service that sends its process SIGTERM once started."""
+
+    def start(self):
+        threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGTERM)).start()
+
+    def stop(self):
+        pass
+
+
 def test_run_disarms_its_own_watchdog(fake_exit, monkeypatch):
     # Its exit is the fake too: a watchdog left armed would end pytest.
     monkeypatch.setattr(launcher.os, '_exit', fake_exit)
-
-    class Quick(object):
-        def start(self):
-            threading.Timer(0.1, os.kill,
-                            (os.getpid(), signal.SIGTERM)).start()
-
-        def stop(self):
-            pass
 
     started = []
     real_start = threading.Thread.start
@@ -95,7 +97,7 @@ def test_run_disarms_its_own_watchdog(fake_exit, monkeypatch):
         started.append(thread)
         real_start(thread)
     monkeypatch.setattr(threading.Thread, 'start', start)
-    assert launcher.run([Quick()]) == 0
+    assert launcher.run([StopsItself()]) == 0
     watchdogs = [t for t in started if t.name == 'stop-watchdog']
     assert len(watchdogs) == 1
     watchdogs[0].join(timeouts.HANG)
@@ -108,14 +110,6 @@ def test_a_second_signal_while_closing_the_connections_is_caught(
     """The SQLite checkpoint and the broker's close run with the stop
     handlers still installed: a second SIGTERM then (a supervisor's, an
     operator's) is logged, and does not kill the process half-way."""
-    class Quick(object):
-        def start(self):
-            threading.Timer(0.1, os.kill,
-                            (os.getpid(), signal.SIGTERM)).start()
-
-        def stop(self):
-            pass
-
     handlers = []
 
     def reset():
@@ -125,7 +119,7 @@ def test_a_second_signal_while_closing_the_connections_is_caught(
             os.kill(os.getpid(), signal.SIGTERM)   # caught: only logged
     monkeypatch.setattr(launcher.db_api, 'reset', reset)
     watchdog = launcher.StopWatchdog(exit_process=fake_exit)
-    assert launcher.run([Quick()], watchdog) == 0
+    assert launcher.run([StopsItself()], watchdog) == 0
     watchdog.disarm()
     assert len(handlers) == 1
     assert handlers[0] not in (signal.SIG_DFL, signal.SIG_IGN, None)
