@@ -122,8 +122,9 @@ def return_memory():
     objects took back to the system.  Part of it is held in reference
     cycles that the (tuned, rarely run) full collection would find late,
     and glibc keeps what is freed: after 16 clients had asked for
-    detailed pages of 1,000 nodes for 20 s, the API kept 280 MB without
-    this, 177 MB with it (112 MB before; tools/benchmark/heavy_lists.py).
+    detailed pages of 1,000 nodes for 20 s, the API kept 280 MB with the
+    trim alone, 228 MB with the collection alone, 159 MB with both (113
+    MB at start; tools/benchmark/heavy_lists.py).
     Done only when no other large page is rendered or waiting, which
     only the gate knows: not with the bound off."""
     the_gate = gate()
