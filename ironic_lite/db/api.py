@@ -11,6 +11,7 @@ from oslo_db.sqlalchemy import enginefacade
 from oslo_db.sqlalchemy import utils as db_utils
 from oslo_log import log as logging
 from oslo_utils import uuidutils
+from oslo_utils import versionutils
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -227,16 +228,13 @@ def reset():
         pass
 
 
-def _vtuple(version):
-    return tuple(int(p) for p in str(version).split('.'))
-
-
 def check_known_version(row, known_version):
     """Refuse to overwrite a row written at an object version newer than
     the writer knows ("never write what you cannot read"): what it does
     not know of the row would be lost or made inconsistent."""
     if (known_version is None or not row.version
-            or _vtuple(row.version) <= _vtuple(known_version)):
+            or versionutils.is_compatible(row.version, known_version,
+                                          same_major=False)):
         return
     raise exception.ObjectVersionTooNew(
         kind=type(row).__name__, ident=getattr(row, 'uuid', row.id),
