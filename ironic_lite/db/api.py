@@ -361,11 +361,6 @@ def utcnow():
     return timeutils.utcnow()
 
 
-def count(query, column):
-    """COUNT(column) of a query's rows (one statement, no subquery)."""
-    return query.with_entities(sa.func.count(column)).scalar()
-
-
 def column_limits(table_name):
     """{column: (kind, limit)} of a table's text columns (see models)."""
     from ironic_lite.db import models
