@@ -211,7 +211,8 @@ def reset():
     """Forget the engine, so the next call reads [database] again, and
     close its connections (an SQLite file checkpointed first).
 
-    The services call it when they stop (see common/launcher.py).
+    The service commands hand it to ``launcher.serve``, which calls it
+    once the services have stopped (see common/launcher.py).
     """
     global _FACADE
     with _LOCK:
