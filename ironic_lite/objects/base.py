@@ -60,7 +60,8 @@ def column_limits(table_name):
 
 class IronicObjectRegistry(ovo_base.VersionedObjectRegistry):
     def registration_hook(self, cls, index):
-        # Make the newest registered class reachable as objects.<Name>.
+        # Make the newest registered class reachable as objects.<Name>:
+        # replace the current one unless it is at least as new as cls.
         from ironic_lite import objects
         current = getattr(objects, cls.obj_name(), None)
         if current is None or not versionutils.is_compatible(
