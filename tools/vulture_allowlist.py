@@ -1,184 +1,162 @@
 # flake8: noqa  (vulture reads this file; it is never run)
 # Names vulture (``--min-confidence 60``) reports as unused in ironic_lite/
-# that are used all the same, by name, from outside Python's view:
-#
-# * pecan controller methods and sub-controllers (get_all, get_one, post,
-#   put, delete_*, the resource attributes), and pecan hook methods
-#   (on_route, on_error): pecan's routing calls them;
-# * the MINOR_* constants of api/microversions.py: the ordered list of
-#   every microversion, kept whole as the API's history;
-# * model columns (db/models.py) and object fields set by flows: the ORM
-#   and oslo.versionedobjects read them;
-# * states constants kept as the state machine's vocabulary;
-# * framework hooks and attributes: oslo.messaging (serialize_context,
-#   client_timeout), oslo.versionedobjects (obj_make_compatible,
-#   obj_relationships, registration_hook, OBJ_* namespaces, coerce),
-#   waitress (task_class), SQLAlchemy event listeners (_sqlite_*) and
-#   SQL elements' statement cache flags (cache_ok, inherit_cache), signal
-#   handler and __exit__ parameters, the entry points named in setup.cfg
-#   (get_oslo_policy_enforcer, update_opt_defaults, the health check
-#   backends DrainingCheck and DatabaseCheck) and the WSGI
-#   ``application``;
-# * RPC methods called through the client by name (add_node_traits...).
+# that are used all the same, by name, from outside Python's view.  One
+# line per name (a name listed once covers every module), grouped by why,
+# with the modules that define it and no line numbers: a line number goes
+# stale with the next edit above it, and nothing reads it.
 #
 # tests/unit/test_dead_code.py runs vulture with this file: a new unused
-# name fails it.  Delete dead code rather than listing it here.
-# Regenerate: vulture ironic_lite --min-confidence 60 --make-whitelist
-_.portgroups  # unused method (ironic_lite/api/controllers/v1/__init__.py:65)
-_.conductors  # unused method (ironic_lite/api/controllers/v1/__init__.py:73)
-_.get_all  # unused method (ironic_lite/api/controllers/v1/driver.py:97)
-_.get_one  # unused method (ironic_lite/api/controllers/v1/driver.py:105)
-_.portgroups  # unused method (ironic_lite/api/controllers/v1/node.py:222)
-_.vifs  # unused method (ironic_lite/api/controllers/v1/node.py:232)
-_.validate_query  # unused method (ironic_lite/api/controllers/v1/node.py:248)
-_.get_all  # unused method (ironic_lite/api/controllers/v1/node.py:263)
-_.get_one  # unused method (ironic_lite/api/controllers/v1/node.py:284)
-_.post  # unused method (ironic_lite/api/controllers/v1/node.py:294)
-_.provision  # unused method (ironic_lite/api/controllers/v1/node_states.py:87)
-_.maintenance_reason  # unused attribute (ironic_lite/api/controllers/v1/node_states.py:120)
-_.put  # unused method (ironic_lite/api/controllers/v1/node_states.py:126)
-_.get_all  # unused method (ironic_lite/api/controllers/v1/resource.py:239)
-_.get_one  # unused method (ironic_lite/api/controllers/v1/resource.py:250)
-_.post  # unused method (ironic_lite/api/controllers/v1/resource.py:257)
-_.get_all  # unused method (ironic_lite/api/controllers/v1/shard.py:136)
-_.get_all  # unused method (ironic_lite/api/controllers/v1/trait.py:56)
-_.put_all  # unused method (ironic_lite/api/controllers/v1/trait.py:70)
-_.put_one  # unused method (ironic_lite/api/controllers/v1/trait.py:79)
-_.delete_all  # unused method (ironic_lite/api/controllers/v1/trait.py:91)
-_.delete_one  # unused method (ironic_lite/api/controllers/v1/trait.py:97)
-_.get_all  # unused method (ironic_lite/api/controllers/v1/vif.py:48)
-_.post  # unused method (ironic_lite/api/controllers/v1/vif.py:55)
-_.on_route  # unused method (ironic_lite/api/hooks.py:81)
-_.contract_route  # unused attribute (ironic_lite/api/hooks.py:106)
-_.on_error  # unused method (ironic_lite/api/hooks.py:126)
-MINOR_3_DRIVER_INTERNAL_INFO  # unused variable (ironic_lite/api/microversions.py:172)
-MINOR_4_MANAGEABLE_STATE  # unused variable (ironic_lite/api/microversions.py:173)
-MINOR_6_INSPECT_STATE  # unused variable (ironic_lite/api/microversions.py:175)
-MINOR_7_NODE_CLEAN  # unused variable (ironic_lite/api/microversions.py:176)
-MINOR_8_FETCHING_SUBSET_OF_FIELDS  # unused variable (ironic_lite/api/microversions.py:177)
-MINOR_10_UNRESTRICTED_NODE_NAME  # unused variable (ironic_lite/api/microversions.py:179)
-MINOR_12_RAID_CONFIG  # unused variable (ironic_lite/api/microversions.py:181)
-MINOR_13_ABORT_VERB  # unused variable (ironic_lite/api/microversions.py:182)
-MINOR_14_LINKS_NODESTATES_DRIVERPROPERTIES  # unused variable (ironic_lite/api/microversions.py:183)
-MINOR_15_MANUAL_CLEAN  # unused variable (ironic_lite/api/microversions.py:184)
-MINOR_17_ADOPT_VERB  # unused variable (ironic_lite/api/microversions.py:186)
-MINOR_18_PORT_INTERNAL_INFO  # unused variable (ironic_lite/api/microversions.py:187)
-MINOR_19_PORT_ADVANCED_NET_FIELDS  # unused variable (ironic_lite/api/microversions.py:188)
-MINOR_20_NETWORK_INTERFACE  # unused variable (ironic_lite/api/microversions.py:189)
-MINOR_22_LOOKUP_HEARTBEAT  # unused variable (ironic_lite/api/microversions.py:191)
-MINOR_23_PORTGROUPS  # unused variable (ironic_lite/api/microversions.py:192)
-MINOR_29_INJECT_NMI  # unused variable (ironic_lite/api/microversions.py:198)
-MINOR_31_DYNAMIC_INTERFACES  # unused variable (ironic_lite/api/microversions.py:200)
-MINOR_32_VOLUME  # unused variable (ironic_lite/api/microversions.py:201)
-MINOR_33_STORAGE_INTERFACE  # unused variable (ironic_lite/api/microversions.py:202)
-MINOR_34_PORT_PHYSICAL_NETWORK  # unused variable (ironic_lite/api/microversions.py:203)
-MINOR_36_AGENT_VERSION_HEARTBEAT  # unused variable (ironic_lite/api/microversions.py:205)
-MINOR_38_RESCUE_INTERFACE  # unused variable (ironic_lite/api/microversions.py:207)
-MINOR_40_BIOS_INTERFACE  # unused variable (ironic_lite/api/microversions.py:209)
-MINOR_43_ENABLE_DETAIL_QUERY  # unused variable (ironic_lite/api/microversions.py:212)
-MINOR_44_NODE_DEPLOY_STEP  # unused variable (ironic_lite/api/microversions.py:213)
-MINOR_47_NODE_AUTOMATED_CLEAN  # unused variable (ironic_lite/api/microversions.py:216)
-MINOR_48_NODE_PROTECTED  # unused variable (ironic_lite/api/microversions.py:217)
-MINOR_51_NODE_DESCRIPTION  # unused variable (ironic_lite/api/microversions.py:220)
-MINOR_52_ALLOCATION  # unused variable (ironic_lite/api/microversions.py:221)
-MINOR_53_PORT_SMARTNIC  # unused variable (ironic_lite/api/microversions.py:222)
-MINOR_54_EVENTS  # unused variable (ironic_lite/api/microversions.py:223)
-MINOR_55_DEPLOY_TEMPLATES  # unused variable (ironic_lite/api/microversions.py:224)
-MINOR_57_ALLOCATION_UPDATE  # unused variable (ironic_lite/api/microversions.py:226)
-MINOR_58_ALLOCATION_BACKFILL  # unused variable (ironic_lite/api/microversions.py:227)
-MINOR_59_CONFIGDRIVE_VENDOR_DATA  # unused variable (ironic_lite/api/microversions.py:228)
-MINOR_60_ALLOCATION_OWNER  # unused variable (ironic_lite/api/microversions.py:229)
-MINOR_61_NODE_RETIRED  # unused variable (ironic_lite/api/microversions.py:230)
-MINOR_62_AGENT_TOKEN  # unused variable (ironic_lite/api/microversions.py:231)
-MINOR_63_INDICATORS  # unused variable (ironic_lite/api/microversions.py:232)
-MINOR_64_LOCAL_LINK_CONNECTION_NETWORK_TYPE  # unused variable (ironic_lite/api/microversions.py:233)
-MINOR_66_NODE_NETWORK_DATA  # unused variable (ironic_lite/api/microversions.py:235)
-MINOR_68_HEARTBEAT_VERIFY_CA  # unused variable (ironic_lite/api/microversions.py:237)
-MINOR_71_RBAC_SCOPES  # unused variable (ironic_lite/api/microversions.py:240)
-MINOR_72_HEARTBEAT_STATUS  # unused variable (ironic_lite/api/microversions.py:241)
-MINOR_73_DEPLOY_UNDEPLOY_VERBS  # unused variable (ironic_lite/api/microversions.py:242)
-MINOR_74_BIOS_REGISTRY  # unused variable (ironic_lite/api/microversions.py:243)
-MINOR_75_NODE_BOOT_MODE  # unused variable (ironic_lite/api/microversions.py:244)
-MINOR_76_NODE_CHANGE_BOOT_MODE  # unused variable (ironic_lite/api/microversions.py:245)
-MINOR_78_NODE_HISTORY  # unused variable (ironic_lite/api/microversions.py:247)
-MINOR_79_ALLOCATION_NODE_NAME  # unused variable (ironic_lite/api/microversions.py:248)
-MINOR_80_PROJECT_CREATE_DELETE_NODE  # unused variable (ironic_lite/api/microversions.py:249)
-MINOR_81_NODE_INVENTORY  # unused variable (ironic_lite/api/microversions.py:250)
-_.charset  # unused attribute (ironic_lite/api/middleware.py:91)
-OUTPUT  # unused variable (ironic_lite/api/schemas/reference.py:12)
-application  # unused variable (ironic_lite/api/wsgi.py:43)
-_._get_details  # unused method (ironic_lite/cmd/status.py:35)
-frame  # unused variable (ironic_lite/common/launcher.py:33)
-get_oslo_policy_enforcer  # unused function (ironic_lite/common/policy.py:296)
-DrainingCheck  # unused class (ironic_lite/api/healthcheck.py:33)
-client_timeout  # unused variable (ironic_lite/common/rpc.py:48)
-_.serialize_context  # unused method (ironic_lite/common/rpc.py:175)
-_.deserialize_context  # unused method (ironic_lite/common/rpc.py:178)
-frame  # unused variable (ironic_lite/common/signals.py:21)
-DEPLOYDONE  # unused variable (ironic_lite/common/states.py:30)
-DELETED  # unused variable (ironic_lite/common/states.py:32)
-REBUILD  # unused variable (ironic_lite/common/states.py:37)
-task_class  # unused variable (ironic_lite/common/wsgi.py:104)
-_.accepting  # unused attribute (ironic_lite/common/wsgi.py:168)
-_.clean_step  # unused attribute (ironic_lite/conductor/cleaning.py:30)
-_.conductor_affinity  # unused attribute (ironic_lite/conductor/deployments.py:24)
-_.deploy_step  # unused attribute (ironic_lite/conductor/deployments.py:25)
-_.inspection_started_at  # unused attribute (ironic_lite/conductor/inspection.py:15)
-_.inspection_finished_at  # unused attribute (ironic_lite/conductor/inspection.py:16)
-_.inspection_finished_at  # unused attribute (ironic_lite/conductor/inspection.py:21)
-_.maintenance_reason  # unused attribute (ironic_lite/conductor/manager.py:114)
-_.add_node_traits  # unused method (ironic_lite/conductor/manager.py:316)
-_.remove_node_traits  # unused method (ironic_lite/conductor/manager.py:340)
-_.__class__  # unused attribute (ironic_lite/conductor/rpcapi.py:81)
-_.add_node_traits  # unused method (ironic_lite/conductor/rpcapi.py:263)
-_.remove_node_traits  # unused method (ironic_lite/conductor/rpcapi.py:269)
-exc_value  # unused variable (ironic_lite/conductor/task_manager.py:208)
-tb  # unused variable (ironic_lite/conductor/task_manager.py:208)
-_.in_flight  # unused property (ironic_lite/conductor/worker_pool.py:45)
-_.spawn  # unused method (ironic_lite/conductor/worker_pool.py:61)
-update_opt_defaults  # unused function (ironic_lite/conf/opts.py:25)
-_sqlite_on_connect  # unused function (ironic_lite/db/api.py:40)
-_sqlite_begin  # unused function (ironic_lite/db/api.py:87)
-cache_ok  # unused variable (ironic_lite/db/models.py:28)
-inherit_cache  # unused variable (ironic_lite/db/exact.py:30)
-_.process_bind_param  # unused method (ironic_lite/db/models.py:31)
-_.process_result_value  # unused method (ironic_lite/db/models.py:40)
-_.as_dict  # unused method (ironic_lite/db/models.py:60)
-driver_info  # unused variable (ironic_lite/db/models.py:146)
-clean_step  # unused variable (ironic_lite/db/models.py:148)
-deploy_step  # unused variable (ironic_lite/db/models.py:149)
-raid_config  # unused variable (ironic_lite/db/models.py:150)
-target_raid_config  # unused variable (ironic_lite/db/models.py:151)
-conductor_affinity  # unused variable (ironic_lite/db/models.py:154)
-maintenance_reason  # unused variable (ironic_lite/db/models.py:161)
-console_enabled  # unused variable (ironic_lite/db/models.py:163)
-inspection_finished_at  # unused variable (ironic_lite/db/models.py:164)
-inspection_started_at  # unused variable (ironic_lite/db/models.py:165)
-protected_reason  # unused variable (ironic_lite/db/models.py:170)
-allocation_id  # unused variable (ironic_lite/db/models.py:174)
-retired  # unused variable (ironic_lite/db/models.py:175)
-retired_reason  # unused variable (ironic_lite/db/models.py:177)
-network_data  # unused variable (ironic_lite/db/models.py:178)
-boot_mode  # unused variable (ironic_lite/db/models.py:179)
-secure_boot  # unused variable (ironic_lite/db/models.py:180)
-resource_class  # unused variable (ironic_lite/db/models.py:181)
-bios_interface  # unused variable (ironic_lite/db/models.py:182)
-boot_interface  # unused variable (ironic_lite/db/models.py:183)
-console_interface  # unused variable (ironic_lite/db/models.py:184)
-deploy_interface  # unused variable (ironic_lite/db/models.py:185)
-inspect_interface  # unused variable (ironic_lite/db/models.py:186)
-management_interface  # unused variable (ironic_lite/db/models.py:187)
-power_interface  # unused variable (ironic_lite/db/models.py:189)
-raid_interface  # unused variable (ironic_lite/db/models.py:190)
-rescue_interface  # unused variable (ironic_lite/db/models.py:191)
-storage_interface  # unused variable (ironic_lite/db/models.py:192)
-vendor_interface  # unused variable (ironic_lite/db/models.py:193)
-_.registration_hook  # unused method (ironic_lite/objects/base.py:66)
-OBJ_SERIAL_NAMESPACE  # unused variable (ironic_lite/objects/base.py:168)
-OBJ_PROJECT_NAMESPACE  # unused variable (ironic_lite/objects/base.py:169)
-_.obj_make_compatible  # unused method (ironic_lite/objects/base.py:272)
-OBJ_BASE_CLASS  # unused variable (ironic_lite/objects/base.py:365)
-_.refresh  # unused method (ironic_lite/objects/base.py:408)
-_.coerce  # unused method (ironic_lite/objects/fields.py:18)
-_.coerce  # unused method (ironic_lite/objects/fields.py:36)
-obj_relationships  # unused variable (ironic_lite/objects/node.py:101)
+# name fails it.  Delete dead code rather than listing it here.  A name
+# listed that vulture no longer reports would hide the next dead one of
+# that spelling: the test fails on it too.  To see what vulture reports:
+# vulture ironic_lite --min-confidence 60 (without this file).
+
+# -- pecan: controller methods and sub-controllers (pecan routes to them
+#    by name) and hook methods (api/controllers/v1/*.py, api/hooks.py) --
+_.conductors  # v1/__init__.py
+_.delete_all  # trait.py
+_.delete_one  # trait.py
+_.get_all  # driver.py, node.py, resource.py, shard.py, trait.py, vif.py
+_.get_one  # driver.py, node.py, resource.py
+_.on_error  # hooks.py
+_.on_route  # hooks.py
+_.portgroups  # v1/__init__.py, node.py
+_.post  # node.py, resource.py, vif.py
+_.provision  # node_states.py
+_.put  # node_states.py
+_.put_all  # trait.py
+_.put_one  # trait.py
+_.validate_query  # node.py (named in its ROUTES)
+_.vifs  # node.py
+_.contract_route  # hooks.py: set on the request for the handlers
+_.charset  # api/middleware.py: webob's response attribute
+
+# -- api/microversions.py: the ordered list of every microversion, kept
+#    whole as the API's history --
+MINOR_3_DRIVER_INTERNAL_INFO
+MINOR_4_MANAGEABLE_STATE
+MINOR_6_INSPECT_STATE
+MINOR_7_NODE_CLEAN
+MINOR_8_FETCHING_SUBSET_OF_FIELDS
+MINOR_10_UNRESTRICTED_NODE_NAME
+MINOR_12_RAID_CONFIG
+MINOR_13_ABORT_VERB
+MINOR_14_LINKS_NODESTATES_DRIVERPROPERTIES
+MINOR_15_MANUAL_CLEAN
+MINOR_17_ADOPT_VERB
+MINOR_18_PORT_INTERNAL_INFO
+MINOR_19_PORT_ADVANCED_NET_FIELDS
+MINOR_20_NETWORK_INTERFACE
+MINOR_22_LOOKUP_HEARTBEAT
+MINOR_23_PORTGROUPS
+MINOR_29_INJECT_NMI
+MINOR_31_DYNAMIC_INTERFACES
+MINOR_32_VOLUME
+MINOR_33_STORAGE_INTERFACE
+MINOR_34_PORT_PHYSICAL_NETWORK
+MINOR_36_AGENT_VERSION_HEARTBEAT
+MINOR_38_RESCUE_INTERFACE
+MINOR_40_BIOS_INTERFACE
+MINOR_43_ENABLE_DETAIL_QUERY
+MINOR_44_NODE_DEPLOY_STEP
+MINOR_47_NODE_AUTOMATED_CLEAN
+MINOR_48_NODE_PROTECTED
+MINOR_51_NODE_DESCRIPTION
+MINOR_52_ALLOCATION
+MINOR_53_PORT_SMARTNIC
+MINOR_54_EVENTS
+MINOR_55_DEPLOY_TEMPLATES
+MINOR_57_ALLOCATION_UPDATE
+MINOR_58_ALLOCATION_BACKFILL
+MINOR_59_CONFIGDRIVE_VENDOR_DATA
+MINOR_60_ALLOCATION_OWNER
+MINOR_61_NODE_RETIRED
+MINOR_62_AGENT_TOKEN
+MINOR_63_INDICATORS
+MINOR_64_LOCAL_LINK_CONNECTION_NETWORK_TYPE
+MINOR_66_NODE_NETWORK_DATA
+MINOR_68_HEARTBEAT_VERIFY_CA
+MINOR_71_RBAC_SCOPES
+MINOR_72_HEARTBEAT_STATUS
+MINOR_73_DEPLOY_UNDEPLOY_VERBS
+MINOR_74_BIOS_REGISTRY
+MINOR_75_NODE_BOOT_MODE
+MINOR_76_NODE_CHANGE_BOOT_MODE
+MINOR_78_NODE_HISTORY
+MINOR_79_ALLOCATION_NODE_NAME
+MINOR_80_PROJECT_CREATE_DELETE_NODE
+MINOR_81_NODE_INVENTORY
+
+# -- db/models.py columns, and the object fields the flows set (the ORM
+#    and oslo.versionedobjects read them) --
+allocation_id
+bios_interface
+boot_interface
+boot_mode
+_.clean_step  # column; set by conductor/cleaning.py
+console_enabled
+console_interface
+_.conductor_affinity  # column; set by conductor/deployments.py
+deploy_interface
+_.deploy_step  # column; set by conductor/deployments.py
+driver_info
+inspect_interface
+_.inspection_finished_at  # column; set by conductor/inspection.py
+_.inspection_started_at  # column; set by conductor/inspection.py
+_.maintenance_reason  # column; set by the API and conductor/manager.py
+management_interface
+network_data
+power_interface
+protected_reason
+raid_config
+raid_interface
+rescue_interface
+resource_class
+retired
+retired_reason
+secure_boot
+storage_interface
+target_raid_config
+vendor_interface
+
+# -- common/states.py: kept as the state machine's vocabulary --
+DELETED
+DEPLOYDONE
+REBUILD
+
+# -- RPC methods the API calls through the client by name
+#    (conductor/manager.py, conductor/rpcapi.py; api/controllers/v1/
+#    trait.py names them) --
+_.add_node_traits
+_.remove_node_traits
+
+# -- framework hooks and attributes --
+client_timeout  # common/rpc.py: oslo.messaging's dispatcher reads it
+_.serialize_context  # common/rpc.py: an oslo.messaging Serializer
+_.deserialize_context  # common/rpc.py: an oslo.messaging Serializer
+_._get_details  # cmd/status.py: overrides oslo.upgradecheck's
+task_class  # common/wsgi.py: waitress
+_.__class__  # conductor/rpcapi.py: the remote error's class
+tb  # conductor/task_manager.py: __exit__'s parameter
+_sqlite_on_connect  # db/api.py: SQLAlchemy event listener
+_sqlite_begin  # db/api.py: SQLAlchemy event listener
+inherit_cache  # db/exact.py: SQLAlchemy's statement cache flag
+cache_ok  # db/models.py: SQLAlchemy's statement cache flag
+_.process_bind_param  # db/models.py: SQLAlchemy TypeDecorator
+_.process_result_value  # db/models.py: SQLAlchemy TypeDecorator
+_.registration_hook  # objects/base.py: oslo.versionedobjects
+OBJ_SERIAL_NAMESPACE  # objects/base.py: oslo.versionedobjects
+OBJ_PROJECT_NAMESPACE  # objects/base.py: oslo.versionedobjects
+OBJ_BASE_CLASS  # objects/base.py: oslo.versionedobjects
+obj_relationships  # objects/node.py: oslo.versionedobjects
+
+# -- entry points named in setup.cfg, and the WSGI application --
+DrainingCheck  # api/healthcheck.py: an oslo.middleware health check
+application  # api/wsgi.py: what a WSGI server loads
+get_oslo_policy_enforcer  # common/policy.py: oslo.policy's generators
+update_opt_defaults  # conf/opts.py: oslo-config-generator
+OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py
+
+# -- read by the tests only, kept as the objects' and the pool's API --
+_.refresh  # objects/base.py: re-reads an object (Ironic's object API)
+_.in_flight  # conductor/worker_pool.py: the slots claimed

@@ -5,10 +5,11 @@ import sys
 from ironic_lite.api import app
 from ironic_lite.common import config
 from ironic_lite.common import launcher
-from ironic_lite.common import service_reporter
 from ironic_lite.common import wsgi
 from ironic_lite import conf
 from ironic_lite.conf import api as api_conf
+from ironic_lite.db import api as db_api
+from ironic_lite import service_reporter
 
 CONF = conf.CONF
 
@@ -41,7 +42,8 @@ def api_reporter():
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
-    return launcher.serve([api_reporter(), api_service()])
+    return launcher.serve([api_reporter(), api_service()],
+                          close=[db_api.reset])
 
 
 if __name__ == '__main__':

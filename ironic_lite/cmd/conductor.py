@@ -4,9 +4,10 @@ import sys
 
 from ironic_lite.common import config
 from ironic_lite.common import launcher
-from ironic_lite.common import rpc_service
-from ironic_lite.common import service_reporter
 from ironic_lite.conductor import manager
+from ironic_lite.conductor import rpc_service
+from ironic_lite.db import api as db_api
+from ironic_lite import service_reporter
 
 
 def main(argv=None):
@@ -15,7 +16,7 @@ def main(argv=None):
     conductor = manager.ConductorManager()
     return launcher.serve([
         service_reporter.ServiceReporter('conductor', conductor.host),
-        rpc_service.RPCService(conductor)])
+        rpc_service.RPCService(conductor)], close=[db_api.reset])
 
 
 if __name__ == '__main__':

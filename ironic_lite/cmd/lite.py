@@ -16,11 +16,12 @@ from ironic_lite.cmd import api
 from ironic_lite.common import config
 from ironic_lite.common import launcher
 from ironic_lite.common import rpc
-from ironic_lite.common import rpc_service
-from ironic_lite.common import service_reporter
-from ironic_lite.conductor import manager
 from ironic_lite import conf
+from ironic_lite.conductor import manager
+from ironic_lite.conductor import rpc_service
+from ironic_lite.db import api as db_api
 from ironic_lite.db import migration
+from ironic_lite import service_reporter
 
 CONF = conf.CONF
 
@@ -71,7 +72,7 @@ def main(argv=None):
     return launcher.serve([
         service_reporter.ServiceReporter('conductor', conductor.host),
         conductor,
-        api.api_reporter(), api.api_service()])
+        api.api_reporter(), api.api_service()], close=[db_api.reset])
 
 
 if __name__ == '__main__':

@@ -12,12 +12,12 @@ from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 
 from ironic_lite.common import context as ir_context
-from ironic_lite.common import service_reporter
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
 from ironic_lite import objects
 from ironic_lite.objects import migrations as obj_migrations
+from ironic_lite import service_reporter
 from ironic_lite import version
 
 CONF = conf.CONF

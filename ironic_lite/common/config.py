@@ -9,7 +9,6 @@ from oslo_log import log as logging
 
 from ironic_lite.common import release_mappings
 from ironic_lite import conf
-from ironic_lite import objects
 from ironic_lite import version
 
 CONF = conf.CONF
@@ -72,7 +71,6 @@ def parse_args(argv, prog, default_config_files=None, overrides=None):
     logging.setup(CONF, 'ironic')
     check_pin()
     _ensure_sqlite_dir()
-    objects.register_all()
 
 
 def _ensure_sqlite_dir():

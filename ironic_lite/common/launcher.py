@@ -5,11 +5,13 @@ the work in flight finish, bounded by its own timeout).  ``run(services)``
 starts them in order, waits for SIGTERM or SIGINT and stops them in
 reverse order, so ``ironic-api``, ``ironic-conductor`` and the combined
 ``ironic-lite`` share one well-tested shutdown path.  The services
-themselves: ``common/rpc_service.py`` (a conductor),
-``common/service_reporter.py`` (the services table), ``common/wsgi.py``
+themselves: ``conductor/rpc_service.py`` (a conductor),
+``service_reporter.py`` (the services table), ``common/wsgi.py``
 (the API); the signals: ``common/signals.py``.  Once they have stopped
-the database connections are closed (``db/api.py``: an SQLite file is
-checkpointed first).
+the RPC transport is closed, then whatever the command asked for
+(``close``: the database connections, ``db.api.reset``, which
+checkpoints an SQLite file first; ``common/`` does not import the
+database layer).
 
 The whole stop -- and the process's exit after it -- is bounded by
 ``[DEFAULT]graceful_shutdown_timeout`` (``StopWatchdog``): a step that
@@ -31,7 +33,6 @@ from ironic_lite.common import exception
 from ironic_lite.common import rpc
 from ironic_lite.common import signals
 from ironic_lite import conf
-from ironic_lite.db import api as db_api
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -177,7 +178,7 @@ def tune_gc():
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def run(services, watchdog=None):
+def run(services, watchdog=None, close=()):
     """Run ``services`` until SIGTERM/SIGINT; returns the exit code.
 
     SIGHUP reloads the mutable options and keeps running.  0 after a
@@ -185,7 +186,9 @@ def run(services, watchdog=None):
     is bounded by ``watchdog`` (see ``StopWatchdog``).  A watchdog given
     is left armed: the caller's process exits next, and the bound covers
     that too (the interpreter joins the threads still running).  Without
-    one, a watchdog of this call's own is disarmed on return.
+    one, a watchdog of this call's own is disarmed on return.  ``close``
+    are called once the services have stopped (whatever happened), after
+    the RPC transport is closed.
     """
     own = watchdog is None
     launcher = Launcher(services, watchdog or StopWatchdog())
@@ -197,26 +200,27 @@ def run(services, watchdog=None):
         try:
             return _start_wait_stop(launcher)
         finally:
-            _close_connections(launcher.watchdog)
+            _close_connections(launcher.watchdog, close)
             if own:
                 launcher.watchdog.disarm()
 
 
-def _close_connections(watchdog):
+def _close_connections(watchdog, close):
     watchdog.step = ('closing the connections to the message broker and '
                      'the database')
     rpc.cleanup()
     # Every service has stopped: close the database connections (an
     # SQLite file gets its write-ahead log back, so that the file alone
     # holds the data).
-    db_api.reset()
+    for func in close:
+        func()
     watchdog.step = 'the threads still running to end'
 
 
-def serve(services):
+def serve(services, close=()):
     """``run`` for a service command: the bound of the stop lasts until
     the process has exited."""
-    return run(services, StopWatchdog())
+    return run(services, StopWatchdog(), close)
 
 
 def _start_wait_stop(launcher):

@@ -20,7 +20,6 @@ from oslo_serialization import jsonutils
 
 from ironic_lite.common import context as ir_context
 from ironic_lite import conf
-from ironic_lite.objects import base as objects_base
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -161,10 +160,12 @@ def cleanup():
 
 
 class RequestContextSerializer(messaging.Serializer):
-    """Carries the request context, and objects via the object serializer."""
+    """Carries the request context; entities go through ``base`` (the
+    objects' serializer, given by the caller: ``common/`` does not import
+    the objects)."""
 
     def __init__(self, base):
-        self._base = base
+        self._base = base or messaging.NoOpSerializer()
 
     def serialize_entity(self, context, entity):
         return self._base.serialize_entity(context, entity)
@@ -179,17 +180,16 @@ class RequestContextSerializer(messaging.Serializer):
         return ir_context.RequestContext.from_dict(context)
 
 
-def _serializer():
-    return RequestContextSerializer(objects_base.IronicObjectSerializer())
+def get_client(target, version_cap=None, serializer=None):
+    """An RPC client; ``serializer`` converts the objects it sends."""
+    return messaging.get_rpc_client(
+        init(), target, version_cap=version_cap,
+        serializer=RequestContextSerializer(serializer))
 
 
-def get_client(target, version_cap=None):
-    return messaging.get_rpc_client(init(), target, version_cap=version_cap,
-                                    serializer=_serializer())
-
-
-def get_server(target, endpoints):
+def get_server(target, endpoints, serializer=None):
+    """An RPC server; ``serializer`` converts the objects it receives."""
     return messaging.get_rpc_server(
         init(), target, endpoints,
-        serializer=_serializer(),
+        serializer=RequestContextSerializer(serializer),
         access_policy=dispatcher.DefaultRPCAccessPolicy)

@@ -17,9 +17,9 @@ from oslo_log import log as logging
 
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import exception
-from ironic_lite.common import hash_ring
 from ironic_lite.common import rpc
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
 from ironic_lite.conductor import worker_pool

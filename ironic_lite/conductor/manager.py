@@ -249,7 +249,7 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
             if worker is not None:
                 task.set_spawn_error_hook(utils.fail_node, task)
                 return task.process_event(
-                    action, callback=self._pool, call_args=(worker, task))
+                    action, pool=self._pool, call_args=(worker, task))
             if action not in ('manage',):
                 # Every other verb needs a worker or its own RPC method.
                 raise exception.InvalidStateRequested(
@@ -292,7 +292,7 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
                 node.instance_info = info
             task.set_spawn_error_hook(utils.fail_node, task)
             task.process_event(
-                event, callback=self._pool,
+                event, pool=self._pool,
                 call_args=(deployments.do_node_deploy, task,
                            self.conductor.id if self.conductor else None))
 
@@ -317,7 +317,7 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
                            'not delete instance. Error: %s' % err)
             task.set_spawn_error_hook(utils.fail_node, task)
             task.process_event(
-                'delete', callback=self._pool,
+                'delete', pool=self._pool,
                 call_args=(deployments.do_node_tear_down, task))
 
     # -- RPC 1.2 (release 3.0): traits, VIFs, validation, boot device -----

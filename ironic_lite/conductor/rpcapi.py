@@ -6,10 +6,11 @@ import socket
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
-from ironic_lite.common import hash_ring
 from ironic_lite.common import release_mappings
 from ironic_lite.common import rpc
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
+from ironic_lite.objects import base as objects_base
 
 CONF = conf.CONF
 
@@ -193,7 +194,9 @@ class ConductorAPI(object):
         target = messaging.Target(topic=self.topic, version='1.0')
         pinned = release_mappings.get_release(CONF.pin_release_version)
         self.version_cap = pinned['rpc'] if pinned else RPC_API_VERSION
-        self.client = rpc.get_client(target, version_cap=self.version_cap)
+        self.client = rpc.get_client(
+            target, version_cap=self.version_cap,
+            serializer=objects_base.IronicObjectSerializer())
 
     def can_send_version(self, version):
         return self.client.can_send_version(version)

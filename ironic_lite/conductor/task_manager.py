@@ -4,7 +4,7 @@
 
     with task_manager.acquire(context, node_id, purpose='node deployment')
             as task:
-        task.process_event('deploy', callback=pool.claim,
+        task.process_event('deploy', pool=worker_pool,
                            call_args=(deployments.do_node_deploy, task))
 
 An exclusive task holds the node's lock (its ``reservation`` column set to
@@ -314,12 +314,13 @@ class TaskManager(object):
 
     # -- the provision state machine --------------------------------------
 
-    def process_event(self, event, callback=None, call_args=(),
+    def process_event(self, event, pool=None, call_args=(),
                       call_kwargs=None, target_state=None, last_error=None):
         """Move the node through the state machine and save it.
 
-        :param callback: a WorkerPool; when given, ``call_args[0]`` is run
-            in it with the rest of ``call_args`` after the block exits, and
+        :param pool: a WorkerPool (Ironic passes a ``callback`` that
+            spawns a worker); when given, ``call_args[0]`` is run in it
+            with the rest of ``call_args`` after the block exits, and
             ``last_error`` is cleared.
         :raises: InvalidStateRequested (nothing written) when the event is
             not allowed in the node's state; NoFreeConductorWorker (nothing
@@ -328,9 +329,9 @@ class TaskManager(object):
         node = self.node
         new_state, target = states.next_state(
             node.uuid, node.provision_state, event, target_state)
-        if callback is not None:
+        if pool is not None:
             func, args = call_args[0], tuple(call_args[1:])
-            self.spawn_after(callback, func, *args, **(call_kwargs or {}))
+            self.spawn_after(pool, func, *args, **(call_kwargs or {}))
             node.last_error = last_error
         elif last_error is not None:
             node.last_error = last_error

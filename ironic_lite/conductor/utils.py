@@ -3,8 +3,8 @@
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
-from ironic_lite.common import hash_ring
 from ironic_lite.common import states
+from ironic_lite.conductor import hash_ring
 
 LOG = logging.getLogger(__name__)
 

@@ -58,10 +58,6 @@ class WorkerPool(object):
             self._claimed += 1
         return Slot(self)
 
-    def spawn(self, func, *args, **kwargs):
-        """Claim a slot and run ``func`` in it; returns the future."""
-        return self.claim().submit(func, *args, **kwargs)
-
     def _release_slot(self):
         with self._lock:
             self._claimed -= 1

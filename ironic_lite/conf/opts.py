@@ -8,7 +8,6 @@ from oslo_policy import opts as policy_opts
 from ironic_lite import conf as ir_conf
 from ironic_lite.conf import api
 from ironic_lite.conf import conductor
-from ironic_lite.conf import database
 from ironic_lite.conf import default
 from ironic_lite.conf import healthcheck
 
@@ -18,7 +17,6 @@ def list_opts():
         ('DEFAULT', default.opts),
         ('api', api.opts),
         ('conductor', conductor.opts),
-        ('database', database.opts),
         ('fake', conductor.fake_opts),
         ('healthcheck', healthcheck.opts),
     ]

@@ -11,6 +11,7 @@ from oslo_db.sqlalchemy import enginefacade
 from oslo_db.sqlalchemy import utils as db_utils
 from oslo_log import log as logging
 from oslo_utils import uuidutils
+from oslo_utils import versionutils
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -210,7 +211,8 @@ def reset():
     """Forget the engine, so the next call reads [database] again, and
     close its connections (an SQLite file checkpointed first).
 
-    The services call it when they stop (see common/launcher.py).
+    The service commands hand it to ``launcher.serve``, which calls it
+    once the services have stopped (see common/launcher.py).
     """
     global _FACADE
     with _LOCK:
@@ -227,16 +229,13 @@ def reset():
         pass
 
 
-def _vtuple(version):
-    return tuple(int(p) for p in str(version).split('.'))
-
-
 def check_known_version(row, known_version):
     """Refuse to overwrite a row written at an object version newer than
     the writer knows ("never write what you cannot read"): what it does
     not know of the row would be lost or made inconsistent."""
     if (known_version is None or not row.version
-            or _vtuple(row.version) <= _vtuple(known_version)):
+            or versionutils.is_compatible(row.version, known_version,
+                                          same_major=False)):
         return
     raise exception.ObjectVersionTooNew(
         kind=type(row).__name__, ident=getattr(row, 'uuid', row.id),
@@ -361,11 +360,6 @@ def duplicate_columns(err):
 def utcnow():
     from oslo_utils import timeutils
     return timeutils.utcnow()
-
-
-def count(query, column):
-    """COUNT(column) of a query's rows (one statement, no subquery)."""
-    return query.with_entities(sa.func.count(column)).scalar()
 
 
 def column_limits(table_name):

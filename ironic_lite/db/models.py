@@ -57,10 +57,6 @@ class Base(oslo_models.TimestampMixin, oslo_models.ModelBase,
            orm.DeclarativeBase):
     """Base of all models: created_at/updated_at and dict-like access."""
 
-    def as_dict(self):
-        return {c.name: getattr(self, c.key)
-                for c in self.__table__.columns}
-
 
 def _table_args(*args):
     return args + ({'mysql_engine': 'InnoDB', 'mysql_charset': 'utf8mb4'},)

@@ -16,8 +16,8 @@ _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'owner', 'lessee',
                   'instance_uuid', 'reservation', 'power_state')
 # Filters of get_node_list() (a list, or one string) and the column whose
 # value must be in it.
-_IN_FILTERS = {'provision_state': 'provision_state', 'uuid_in': 'uuid',
-               'id_in': 'id', 'reserved_by_any_of': 'reservation'}
+_IN_FILTERS = {'provision_state': 'provision_state', 'id_in': 'id',
+               'reserved_by_any_of': 'reservation'}
 # Filters compared byte for byte on every backend (db/exact.py): names an
 # operator types, whose case or trailing space makes another group.
 _EXACT_FILTERS = ('conductor_group',)
@@ -31,14 +31,14 @@ def _equal(column, condition=sa.sql.operators.eq):
     return build
 
 
-def _in(column, one_string=True, condition=sa.sql.operators.in_op):
-    """Values in a list; with ``one_string``, a string is a list of one."""
+def _in(column):
+    """Values in a list; a string is a list of one."""
     def build(query, values, session):
         if values is None:
             return query
-        if one_string and isinstance(values, str):
+        if isinstance(values, str):
             values = [values]
-        return query.filter(condition(column, values))
+        return query.filter(column.in_(values))
     return build
 
 
@@ -69,14 +69,6 @@ def _description_contains(query, text, session):
     if not text:
         return query
     return query.filter(models.Node.description.contains(text))
-
-
-def _provisioned_before(query, seconds, session):
-    if not seconds:
-        return query
-    limit = timeutils.utcnow() - timeutils.datetime.timedelta(
-        seconds=seconds)
-    return query.filter(models.Node.provision_updated_at < limit)
 
 
 def _provision_unchanged_for(query, seconds, session):
@@ -117,9 +109,6 @@ _FILTERS = {
     'reserved': _set_or_not(models.Node.reservation),
     'project': _project,
     'description_contains': _description_contains,
-    'conductor_groups': _in(models.Node.conductor_group, one_string=False,
-                            condition=exact.in_),
-    'provisioned_before': _provisioned_before,
     'provision_unchanged_for': _provision_unchanged_for,
     'chassis_uuid': _chassis_uuid,
     'shard': _shard,
@@ -226,11 +215,6 @@ def get_node_list(filters=None, limit=None, marker=None, sort_key=None,
                 *[getattr(models.Node, c) for c in sorted(names)]))
         return api.paginate(query, models.Node, limit, marker_row,
                             sort_key, sort_dir)
-
-
-def count_nodes(filters=None):
-    with api.reader() as session:
-        return api.count(_node_query(session, filters), models.Node.id)
 
 
 def get_nodeinfo_list(columns, filters=None, limit=None):

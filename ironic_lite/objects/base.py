@@ -58,17 +58,14 @@ def column_limits(table_name):
     return db_api.column_limits(table_name)
 
 
-def _vtuple(version):
-    return versionutils.convert_version_to_tuple(version)
-
-
 class IronicObjectRegistry(ovo_base.VersionedObjectRegistry):
     def registration_hook(self, cls, index):
-        # Make the newest registered class reachable as objects.<Name>.
+        # Make the newest registered class reachable as objects.<Name>:
+        # replace the current one unless it is at least as new as cls.
         from ironic_lite import objects
-        version = _vtuple(cls.VERSION)
         current = getattr(objects, cls.obj_name(), None)
-        if current is None or _vtuple(current.VERSION) < version:
+        if current is None or not versionutils.is_compatible(
+                cls.VERSION, current.VERSION, same_major=False):
             setattr(objects, cls.obj_name(), cls)
 
 
@@ -189,10 +186,9 @@ class IronicObject(ovo_base.VersionedObject):
     @classmethod
     def fields_at(cls, version):
         """The names of the fields an object of ``version`` has."""
-        wanted = _vtuple(version)
         names = set()
         for since, added in cls.field_history.items():
-            if _vtuple(since) <= wanted:
+            if versionutils.is_compatible(since, version, same_major=False):
                 names.update(added)
         return names
 
@@ -242,7 +238,8 @@ class IronicObject(ovo_base.VersionedObject):
         latest = type(self).VERSION
         if from_version == latest:
             return
-        if _vtuple(from_version) > _vtuple(latest):
+        if not versionutils.is_compatible(from_version, latest,
+                                          same_major=False):
             # Written by a newer release (possible only if an operator
             # unpinned too early): keep what we know, drop nothing stored.
             LOG.warning('%s %s was written at version %s, newer than this '

@@ -213,10 +213,6 @@ class Node(base.CrudMixin, base.IronicObject):
         return nodes
 
     @classmethod
-    def count(cls, context, filters=None):
-        return db_node.count_nodes(filters)
-
-    @classmethod
     def get_shard_list(cls, context):
         """[{'name': shard or None, 'count': nodes}], biggest first."""
         return [{'name': name, 'count': count}

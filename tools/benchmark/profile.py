@@ -54,7 +54,7 @@ def profile_operations(config_file, info, reps=20, top=25):
 
     from ironic_lite.common import config
     from ironic_lite.common import rpc
-    from ironic_lite.common import rpc_service
+    from ironic_lite.conductor import rpc_service
     from ironic_lite.conductor import manager
     from ironic_lite.api import app as api_app
     from tools.benchmark import measure

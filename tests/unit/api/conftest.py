@@ -6,10 +6,10 @@ import webtest
 
 from ironic_lite.api import app as api_app
 from ironic_lite.api import microversions as mv
-from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
 from ironic_lite.common import release_mappings
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
 from ironic_lite import objects
 from tests.unit.api import fakes
 from tests.unit.api import utils

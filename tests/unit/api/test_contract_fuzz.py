@@ -26,9 +26,9 @@ from ironic_lite.api import app as api_app
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import node as node_schema
-from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
 from ironic_lite.db import api as db_api
 from ironic_lite import objects
 from ironic_lite.objects import base as objects_base

@@ -7,9 +7,9 @@ run the API on SQLite, PostgreSQL and MariaDB in turn.
 
 import pytest
 
-from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
 from ironic_lite import objects
 
 CONF = conf.CONF

@@ -117,9 +117,8 @@ def test_a_second_signal_while_closing_the_connections_is_caught(
         handlers.append(handler)
         if handler not in (signal.SIG_DFL, signal.SIG_IGN, None):
             os.kill(os.getpid(), signal.SIGTERM)   # caught: only logged
-    monkeypatch.setattr(launcher.db_api, 'reset', reset)
     watchdog = launcher.StopWatchdog(exit_process=fake_exit)
-    assert launcher.run([StopsItself()], watchdog) == 0
+    assert launcher.run([StopsItself()], watchdog, close=[reset]) == 0
     watchdog.disarm()
     assert len(handlers) == 1
     assert handlers[0] not in (signal.SIG_DFL, signal.SIG_IGN, None)

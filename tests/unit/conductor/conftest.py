@@ -8,11 +8,11 @@ from oslo_messaging import opts as messaging_opts
 import pytest
 
 from ironic_lite.common import context as ir_context
-from ironic_lite.common import hash_ring
 from ironic_lite.common import rpc
-from ironic_lite.common import rpc_service
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import manager
+from ironic_lite.conductor import rpc_service
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 from tests import timeouts

@@ -127,7 +127,7 @@ def test_zombie_worker_does_not_undo_the_takeover(context, make_node,
     try:
         with task_manager.acquire(context, node.uuid) as task:
             task.set_spawn_error_hook(utils.fail_node, task)
-            task.process_event('deploy', callback=pool, call_args=(
+            task.process_event('deploy', pool=pool, call_args=(
                 deployments.do_node_deploy, task))
         assert frozen.wait(timeouts.HANG)
         _break_and_take(context, node.uuid, 'other-conductor',

@@ -114,7 +114,7 @@ def test_stale_lock_reclaim_fails_the_operation(context, conductor,
 def _deploy(context, uuid, pool):
     with task_manager.acquire(context, uuid) as task:
         task.set_spawn_error_hook(utils.fail_node, task)
-        task.process_event('deploy', callback=pool, call_args=(
+        task.process_event('deploy', pool=pool, call_args=(
             deployments.do_node_deploy, task))
 
 

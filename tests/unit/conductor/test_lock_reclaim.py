@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from ironic_lite.common import context as ir_context
-from ironic_lite.common import hash_ring
+from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import task_manager
 from ironic_lite.db import api as db_api
 from ironic_lite import objects

@@ -5,8 +5,8 @@ import uuid
 
 import pytest
 
-from ironic_lite.common import hash_ring
 from ironic_lite.common import rpc
+from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi
 
 

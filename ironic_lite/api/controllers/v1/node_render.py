@@ -16,8 +16,8 @@ from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
-from ironic_lite.common import hash_ring
 from ironic_lite.common import policy
+from ironic_lite.conductor import hash_ring
 from ironic_lite import objects
 
 # -- masking -----------------------------------------------------------------

@@ -5,8 +5,8 @@ import time
 
 from tooz import hashring
 
-from ironic_lite.common import hash_ring
 from ironic_lite import conf
+from ironic_lite.conductor import hash_ring
 from tests import timeouts
 
 

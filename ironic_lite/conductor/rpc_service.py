@@ -12,6 +12,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import rpc
 from ironic_lite import conf
+from ironic_lite.objects import base as objects_base
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -41,7 +42,9 @@ class RPCService(object):
     def start(self):
         self.manager.init_host()
         target = messaging.Target(topic=self.topic, server=self.host)
-        self.rpcserver = rpc.get_server(target, [self.manager])
+        self.rpcserver = rpc.get_server(
+            target, [self.manager],
+            serializer=objects_base.IronicObjectSerializer())
         self.rpcserver.start()
         self._target = target
         rpc.serve_locally(target, self.rpcserver)

@@ -3,11 +3,11 @@ assessment (``ironic-status upgrade check``, the unpin check) reads it."""
 
 import pytest
 
-from ironic_lite.common import service_reporter
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite import objects
 from ironic_lite.objects import service as service_obj
+from ironic_lite import service_reporter
 from ironic_lite import version
 
 R = upgrade_state.Record

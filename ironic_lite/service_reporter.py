@@ -1,5 +1,9 @@
 """The services table as the rolling upgrade reads and writes it.
 
+A module of its own above the objects (it reads and writes them), below
+the commands that run it: not in ``common/``, which imports no layer
+above it, nor in ``api/`` or ``conductor/``, since both services report.
+
 ``ServiceReporter`` records this process (its release, its pin, a
 heartbeat); it is a *service* of the launcher (``common/launcher.py``),
 started before the service it reports on and stopped after it, and it
