@@ -51,7 +51,7 @@ def _online_alter(bind, table):
     try:
         op.execute(statement)
     except sa.exc.DBAPIError as err:
-        if not err.orig or err.orig.args[0] not in _NOT_ONLINE:
+        if (getattr(err.orig, 'args', None) or (None,))[0] not in _NOT_ONLINE:
             raise
         LOG.warning('%s.name keeps its case-insensitive collation: this '
                     'server cannot change it online (%s).  Names that '
