@@ -8,6 +8,11 @@ once; up to ``[api]large_list_queue`` more wait for their turn (each in
 its worker thread), and the ones beyond are refused with a retry-safe
 503, nothing done.  The other worker threads stay free for light
 requests -- as long as the two add up to fewer than ``[api]api_workers``.
+
+Pages of nodes, ports and port groups share the one gate: what it
+protects -- the worker threads and the memory -- is shared, and
+networking-baremetal agents asking for every port every 30 s compete
+with node listers for the same threads.
 """
 
 import contextlib
@@ -84,11 +89,23 @@ def gate():
         return _gate
 
 
-def is_large(limit, detail, explicit_fields):
-    """A page of more than [api]large_list_threshold items with every
-    field (a detailed list) or the fields asked for."""
-    return (limit > CONF.api.large_list_threshold
-            and (detail or explicit_fields))
+# The collections whose large pages are bounded: {collection: whether
+# a plain page (neither detailed nor ?fields=) counts}.  A plain node
+# list reads only the few columns it renders; a port or port group list
+# reads whole rows (their JSON included) whatever it renders.  Chassis
+# and conductors are a handful of rows (one per rack, per conductor
+# host): never queued behind the big pages, never refused.
+BOUNDED = {'nodes': False, 'ports': True, 'portgroups': True}
+
+
+def is_large(limit, detail, explicit_fields, collection='nodes'):
+    """A page of a bounded collection that may hold more than
+    [api]large_list_threshold items, and reads (or renders) them whole:
+    detailed, or with the fields asked for, or any port or port group
+    page."""
+    if collection not in BOUNDED or limit <= CONF.api.large_list_threshold:
+        return False
+    return bool(detail or explicit_fields or BOUNDED[collection])
 
 
 @contextlib.contextmanager
@@ -104,6 +121,18 @@ def bounded(large):
 
 # A WSGI environ key set for a request that renders a large page.
 ENVIRON_KEY = 'ironic_lite.large_page'
+
+
+@contextlib.contextmanager
+def page(environ, collection, limit, detail, explicit_fields):
+    """Around the reading and rendering of a list page of ``collection``:
+    a large one waits for the gate and, once answered, returns its
+    memory (ReturnMemory, through ``environ``)."""
+    large = is_large(limit, detail, explicit_fields, collection)
+    if large:
+        environ[ENVIRON_KEY] = True
+    with bounded(large):
+        yield
 
 
 def _libc_trim():

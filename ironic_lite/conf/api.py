@@ -73,9 +73,11 @@ opts = [
                     'beyond it they are answered 503, nothing done, and '
                     'may be retried.'),
     cfg.IntOpt('large_list_threshold', default=100, min=1,
-               help='A node list page is large when it may hold more '
-                    'than this many nodes (its limit, or max_limit) and '
-                    'is detailed or names its fields.'),
+               help='A list page of nodes, ports or port groups is '
+                    'large when it may hold more than this many items '
+                    '(its limit, or max_limit) and reads them whole: any '
+                    'port or port group page, a node page that is '
+                    'detailed or names its fields.'),
     cfg.StrOpt('default_portgroup_mode', default='active-backup',
                help='Bonding mode of a new port group when none is given.'),
 ]

@@ -3,10 +3,11 @@
 PostgreSQL and SQLite compare strings exactly.  MySQL and MariaDB compare
 them with the column's collation: the default one folds case
 (``Node1 = node1``), and every PAD SPACE collation -- ``utf8mb4_bin``
-included -- ignores trailing spaces (``'rkX' = 'rkX '``).  Changing the
-columns' collation would be an ALTER that rebuilds the nodes table and
-blocks its writes while the previous release runs (not additive, see
-doc/source/admin/locks-and-faults.rst), so the queries do it instead:
+included -- ignores trailing spaces (``'rkX' = 'rkX '``).  The name and
+shard columns have ``utf8mb4_bin`` there (release 4.0 changes the names'
+online, migration f2c8e6a1d4b7, and only where the server can), which
+makes their unique indexes exact but still pads; so the queries compare
+bytes themselves (doc/source/admin/locks-and-faults.rst):
 
 * ``equals(column, value)`` / ``in_(column, values)``: on MySQL the
   plain comparison (which the column's index answers) AND the same

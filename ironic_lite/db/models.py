@@ -16,7 +16,8 @@ from sqlalchemy.types import TypeDecorator
 
 
 # A string compared case-sensitively on every backend (MySQL's default
-# collation folds case).
+# collation folds case), its unique index included.  Still PAD SPACE on
+# MySQL: queries compare the bytes (db/exact.py).
 CASE_SENSITIVE_STRING_255 = String(255).with_variant(
     mysql.VARCHAR(255, collation='utf8mb4_bin'), 'mysql', 'mariadb')
 
@@ -128,7 +129,8 @@ class Node(Base):
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
     instance_uuid = Column(String(36), nullable=True)
-    name = Column(String(255), nullable=True)
+    # Unique byte for byte: a binary collation on MySQL (release 4.0).
+    name = Column(CASE_SENSITIVE_STRING_255, nullable=True)
     chassis_id = Column(Integer, ForeignKey('chassis.id'), nullable=True)
     power_state = Column(String(15), nullable=True)
     target_power_state = Column(String(15), nullable=True)
@@ -219,7 +221,8 @@ class Portgroup(Base):
 
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
-    name = Column(String(255), nullable=True)
+    # Unique byte for byte: a binary collation on MySQL (release 4.0).
+    name = Column(CASE_SENSITIVE_STRING_255, nullable=True)
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     address = Column(String(18))
     extra = Column(JSONEncodedDict)

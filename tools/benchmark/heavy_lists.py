@@ -9,6 +9,8 @@ and the API's resident memory before, at the end and 2 s after.
 
     .venv/bin/python -m tools.benchmark.heavy_lists
     .venv/bin/python -m tools.benchmark.heavy_lists --max-large 0  # off
+    .venv/bin/python -m tools.benchmark.heavy_lists \
+        --heavy-path '/v1/ports/detail?limit=1000'   # ports (2 per node)
 
 ``--max-large`` and ``--queue`` set ``[api]max_concurrent_large_lists``
 and ``[api]large_list_queue`` (0: no bound, as before the bound).  A
@@ -46,14 +48,16 @@ def parse_args(argv):
     parser.add_argument('--api-threads', type=int, default=8)
     parser.add_argument('--max-large', type=int, default=2)
     parser.add_argument('--queue', type=int, default=2)
+    parser.add_argument('--heavy-path', default=HEAVY,
+                        help='what the heavy clients ask for')
     return parser.parse_args(argv)
 
 
 class _Heavy(server._Client):
     """A heavy client: counts pages served and refused."""
 
-    def __init__(self, port):
-        super().__init__(port, HEAVY)
+    def __init__(self, port, path):
+        super().__init__(port, path)
         self.statuses = []
 
     def get(self):
@@ -61,7 +65,7 @@ class _Heavy(server._Client):
             self.conn = http.client.HTTPConnection(
                 '127.0.0.1', self.port, timeout=300)
         try:
-            self.conn.request('GET', HEAVY, headers={
+            self.conn.request('GET', self.path, headers={
                 'X-OpenStack-Ironic-API-Version': measure.MICROVERSION})
             resp = self.conn.getresponse()
             resp.read()
@@ -95,7 +99,7 @@ def _first_node(port):
 
 def _run(args, port, procs):
     light = server._Client(port, '/v1/nodes/%s' % _first_node(port))
-    heavy = [_Heavy(port) for _ in range(args.heavy)]
+    heavy = [_Heavy(port, args.heavy_path) for _ in range(args.heavy)]
     rss_before = services.rss_mb(procs)
     deadline = time.monotonic() + args.seconds
     threads = [threading.Thread(target=c.run, args=(deadline, 10 ** 6))
@@ -134,10 +138,10 @@ def main(argv=None):
             result = _run(args, port, procs)
         finally:
             services.stop(procs)
-    print('%d nodes, %d heavy clients, %d API threads, '
+    print('%d nodes, %d heavy clients of %s, %d API threads, '
           'max_concurrent_large_lists=%d, large_list_queue=%d, %ss'
-          % (args.nodes, args.heavy, args.api_threads, args.max_large,
-             args.queue, args.seconds))
+          % (args.nodes, args.heavy, args.heavy_path, args.api_threads,
+             args.max_large, args.queue, args.seconds))
     for key, value in result.items():
         print('%-14s %s' % (key, value if not isinstance(value, float)
                             else '%.1f' % value))

@@ -1,9 +1,10 @@
 """Large list pages cannot take every worker thread (issue 20).
 
 The API runs in the real HTTP server with 4 worker threads; large pages
-(detailed, more than [api]large_list_threshold nodes) block on an event
-while rendering.  No test times anything: a request that would wait for
-the blocked pages waits a hang's time (timeouts.HANG) and fails.
+(more than [api]large_list_threshold items: detailed node pages, any
+port or port group page) block on an event while reading.  No test
+times anything: a request that would wait for the blocked pages waits a
+hang's time (timeouts.HANG) and fails.
 """
 
 import http.client
@@ -15,6 +16,7 @@ import pytest
 
 from ironic_lite.api import app as api_app
 from ironic_lite.api.controllers.v1 import node_list
+from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api import large_pages
 from ironic_lite.common import wsgi
 from tests import timeouts
@@ -30,13 +32,23 @@ def blocked(monkeypatch):
     entered = threading.Semaphore(0)
     release = threading.Event()
     render = node_list._read_and_render
+    list_objects = resource.ResourceController.list_objects
 
-    def blocking(ctx, params, limit, *args):
+    def block(limit):
         if limit > 1:
             entered.release()
             assert release.wait(timeouts.HANG), 'never released'
+
+    def blocking(ctx, params, limit, *args):
+        block(limit)
         return render(ctx, params, limit, *args)
+
+    def blocking_list(self, ctx, limit, *args):
+        block(limit)
+        return list_objects(self, ctx, limit, *args)
     monkeypatch.setattr(node_list, '_read_and_render', blocking)
+    monkeypatch.setattr(resource.ResourceController, 'list_objects',
+                        blocking_list)
     monkeypatch.setattr(large_pages, '_gate', None)
     yield entered, release
     release.set()
@@ -123,7 +135,8 @@ def test_small_and_plain_pages_are_not_bounded(server, blocked):
     assert status == 200
 
 
-def test_memory_is_returned_after_the_last_large_page(server, node,
+@pytest.mark.parametrize('heavy', [HEAVY, '/v1/ports/detail?limit=2'])
+def test_memory_is_returned_after_the_last_large_page(server, node, heavy,
                                                       blocked, monkeypatch):
     """gc.collect() and malloc_trim() run once a large page has been
     answered and no other is rendered or waiting -- not after a light
@@ -137,7 +150,7 @@ def test_memory_is_returned_after_the_last_large_page(server, node,
     status, _ = _get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200
     results = []
-    first = _in_thread(server, HEAVY, results)
+    first = _in_thread(server, heavy, results)
     assert entered.acquire(timeout=timeouts.HANG)
     with large_pages.gate().held():   # another large page in flight
         release.set()
@@ -145,7 +158,71 @@ def test_memory_is_returned_after_the_last_large_page(server, node,
         assert results[0][0] == 200
         assert _wait_for(lambda: calls.call_count == 1)
         assert not collect.called
-    status, _ = _get(server, HEAVY)
+    status, _ = _get(server, heavy)
     assert status == 200
     assert _wait_for(lambda: calls.call_count == 2)
     assert collect.call_count == 1
+
+
+PORT_PAGES = ['/v1/ports/detail?limit=2', '/v1/ports?limit=2',
+              '/v1/portgroups/detail?limit=2', '/v1/portgroups?limit=2',
+              '/v1/ports?limit=2&fields=uuid',
+              '/v1/nodes/node-0/ports?limit=2',
+              '/v1/nodes/node-0/ports/detail?limit=2',
+              '/v1/nodes/node-0/portgroups?limit=2']
+
+
+def test_port_pages_wait_in_the_node_pages_line(server, node, blocked):
+    """One gate for every kind: with 2 node pages rendering, a port page
+    waits its turn and a port group page is refused -- not a pool each,
+    which would let as many more heavy pages take the threads."""
+    entered, release = blocked
+    results = []
+    threads = [_in_thread(server, HEAVY, results) for _ in range(2)]
+    for _ in range(2):
+        assert entered.acquire(timeout=timeouts.HANG)
+    threads.append(_in_thread(server, PORT_PAGES[0], results))
+    gate = large_pages.gate()
+    assert _wait_for(lambda: gate.in_line == 1)
+    status, body = _get(server, '/v1/portgroups/detail?limit=2')
+    assert status == 503, body
+    status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert status == 200, body
+    release.set()
+    for thread in threads:
+        thread.join(timeouts.HANG)
+    assert sorted(status for status, _ in results) == [200, 200, 200]
+
+
+@pytest.fixture
+def full_gate(server, blocked):
+    """Every slot of the gate held and no room in line (and no page
+    blocked in its reading)."""
+    blocked[1].set()
+    conftest.CONF.set_override('large_list_queue', 0, group='api')
+    large_pages._gate = None
+    gate = large_pages.gate()
+    with gate.held(), gate.held():
+        yield gate
+
+
+@pytest.mark.parametrize('path', PORT_PAGES)
+def test_large_port_and_portgroup_pages_are_bounded(server, full_gate,
+                                                    path):
+    """Plain lists too: a port or port group list reads whole rows
+    whatever it renders."""
+    status, body = _get(server, path)
+    assert status == 503, body
+    assert full_gate.refused == 1
+
+
+@pytest.mark.parametrize('path', [
+    '/v1/ports/detail?limit=1', '/v1/portgroups?limit=1',
+    '/v1/nodes?limit=2', '/v1/chassis/detail?limit=2',
+    '/v1/conductors?limit=2'])
+def test_other_pages_are_not_bounded(server, full_gate, path):
+    """Pages within the threshold, plain node lists (a few columns), and
+    the few rows of chassis and conductors never wait for the gate."""
+    status, body = _get(server, path)
+    assert status == 200, body
+    assert full_gate.refused == 0

@@ -10,6 +10,7 @@ entry in ALLOWED_DESTRUCTIVE with the reason and the release it waited for.
 import ast
 import glob
 import os
+import re
 
 from alembic import autogenerate
 from alembic import command as alembic_command
@@ -18,6 +19,7 @@ from alembic import migration as alembic_migration
 from alembic import script as alembic_script
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.dialects import mysql as mysql_dialect
 
 from ironic_lite.db import migration as db_migration
 from ironic_lite.db import models
@@ -27,7 +29,14 @@ FORBIDDEN_OPS = {'drop_table', 'drop_column', 'alter_column',
                  'drop_table_comment', 'drop_column_comment'}
 SQL_WORDS = ('DROP ', 'ALTER ', 'RENAME ', 'TRUNCATE ')
 # {(revision file name, operation): 'why this is safe'}
-ALLOWED_DESTRUCTIVE = {}
+ALLOWED_DESTRUCTIVE = {
+    ('f2c8e6a1d4b7_exact_names_on_mysql.py', 'execute ALTER'):
+        'MySQL/MariaDB only: a column collation the server changes online '
+        '(ALGORITHM=NOCOPY or INPLACE, LOCK=NONE: it refuses rather than '
+        'copy the table); no name or type release 3.0 reads changes',
+}
+# What an allowed ALTER must ask of the server: online, or an error.
+ONLINE_ALTER = ('LOCK=NONE', 'ALGORITHM=')
 
 
 def alembic_cfg(connection):
@@ -111,6 +120,35 @@ def test_models_and_migrations_in_sync(engine):
                         '(ironic-dbsync revision --autogenerate)')
 
 
+def _model_collations():
+    """{(table, column): collation} the models give MySQL columns."""
+    dialect = mysql_dialect.dialect()
+    found = {}
+    for table in models.Base.metadata.tables.values():
+        for column in table.columns:
+            match = re.search(r'COLLATE (\w+)',
+                              column.type.compile(dialect=dialect))
+            if match:
+                found[(table.name, column.name)] = match.group(1)
+    return found
+
+
+def test_mysql_collations_match_the_models(mysql_url):
+    """alembic's comparison ignores collations: a model asking for a
+    binary collation without a migration giving it passes unseen."""
+    engine = sa.create_engine(mysql_url)
+    try:
+        upgrade(engine, 'head')
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                "SELECT table_name, column_name, collation_name FROM "
+                "information_schema.columns WHERE table_schema = DATABASE() "
+                "AND collation_name LIKE '%\\_bin'")).all()
+    finally:
+        engine.dispose()
+    assert {(t, c): coll for t, c, coll in rows} == _model_collations()
+
+
 # -- the additive-only policy ---------------------------------------------
 
 def _created_index_names(tree):
@@ -174,6 +212,23 @@ def test_migrations_are_additive_only(path):
                        % (name, bad))
 
 
+@pytest.mark.parametrize('allowed', sorted(
+    name for name, op in ALLOWED_DESTRUCTIVE if op == 'execute ALTER'))
+def test_allowed_alters_are_online(allowed):
+    """An ALTER let through the policy must make the server refuse it
+    rather than copy the table or block writes."""
+    path = os.path.join(db_migration.script_location(), 'versions', allowed)
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    alters = [a.value.upper() for a in ast.walk(tree)
+              if isinstance(a, ast.Constant) and isinstance(a.value, str)
+              and a.value.upper().startswith('ALTER ')]
+    assert alters
+    for alter in alters:
+        for clause in ONLINE_ALTER:
+            assert clause in alter, (allowed, alter)
+
+
 @pytest.mark.parametrize('source,expected', [
     ("op.drop_column('nodes', 'x')", ['drop_column']),
     ("with op.batch_alter_table('nodes') as b:\n"
@@ -202,3 +257,83 @@ def test_sync_check_sees_a_missing_migration():
         context = alembic_migration.MigrationContext.configure(conn)
         diffs = autogenerate.compare_metadata(context, metadata)
     assert [d[0] for d in _flatten(diffs)] == ['add_column']
+
+
+# -- f2c8e6a1d4b7: names unique byte for byte on MySQL/MariaDB -------------
+
+def _load_revision(name):
+    scripts = alembic_script.ScriptDirectory.from_config(alembic_cfg(None))
+    return scripts.get_revision(name).module
+
+
+def _insert_names(conn, suffix, names):
+    """A node and a port group named after each of ``names``."""
+    for i, name in enumerate(names):
+        node_uuid = '00000000-0000-0000-0000-%s%02d' % (suffix, i)
+        conn.execute(sa.text(
+            "INSERT INTO nodes (uuid, name, driver, conductor_group) "
+            "VALUES (:uuid, :name, 'fake-hardware', '')"),
+            {'uuid': node_uuid, 'name': name})
+        conn.execute(sa.text(
+            'INSERT INTO portgroups (uuid, name) VALUES (:uuid, :name)'),
+            {'uuid': node_uuid, 'name': name})
+
+
+def test_names_differing_in_case_coexist_after_upgrade(mysql_url):
+    """On MariaDB the old case-folding unique indexes refused ``node1``
+    beside ``Node1``; after the migration, rows written before it are
+    kept and both names can be stored (as on PostgreSQL and SQLite)."""
+    engine = sa.create_engine(mysql_url)
+    try:
+        upgrade(engine, 'e4a7c1d9b2f5')
+        with engine.begin() as conn:
+            _insert_names(conn, '0000000000', ['Node1'])
+        with pytest.raises(sa.exc.IntegrityError):
+            with engine.begin() as conn:
+                _insert_names(conn, '0000000001', ['node1'])
+        upgrade(engine, 'f2c8e6a1d4b7')
+        with engine.begin() as conn:
+            _insert_names(conn, '0000000001', ['node1', 'NODE1'])
+            names = conn.execute(sa.text(
+                'SELECT name FROM nodes ORDER BY id')).scalars().all()
+        assert names == ['Node1', 'node1', 'NODE1']
+        with pytest.raises(sa.exc.IntegrityError):  # still unique
+            with engine.begin() as conn:
+                _insert_names(conn, '0000000002', ['node1'])
+    finally:
+        engine.dispose()
+
+
+def test_a_server_that_cannot_alter_online_keeps_the_column(
+        monkeypatch, caplog):
+    """Where the server would copy the table, the migration changes
+    nothing and says what to run in a maintenance window."""
+    module = _load_revision('f2c8e6a1d4b7')
+
+    def refuse(statement):
+        raise sa.exc.OperationalError(str(statement), {}, Exception(
+            1846, 'ALGORITHM=NOCOPY is not supported.  Try ALGORITHM=COPY'))
+
+    monkeypatch.setattr(module.op, 'execute', refuse, raising=False)
+    bind = type('Bind', (), {'dialect': type(
+        'Dialect', (), {'name': 'mysql', 'is_mariadb': True})})
+    monkeypatch.setattr(module.op, 'get_bind', lambda: bind, raising=False)
+    module.upgrade()
+    warnings = [r.getMessage() for r in caplog.records]
+    assert len(warnings) == 2
+    assert 'ALTER TABLE portgroups MODIFY name' in warnings[1]
+    assert 'ALGORITHM=NOCOPY, LOCK=NONE' in warnings[1]
+
+
+def test_other_server_errors_stop_the_migration(monkeypatch):
+    module = _load_revision('f2c8e6a1d4b7')
+
+    def fail(statement):
+        raise sa.exc.OperationalError(str(statement), {},
+                                      Exception(2013, 'Lost connection'))
+
+    monkeypatch.setattr(module.op, 'execute', fail, raising=False)
+    bind = type('Bind', (), {'dialect': type(
+        'Dialect', (), {'name': 'mysql', 'is_mariadb': False})})
+    with pytest.raises(sa.exc.OperationalError):
+        module._online_alter(bind, 'nodes')

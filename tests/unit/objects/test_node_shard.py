@@ -29,8 +29,8 @@ def _names(nodes):
 
 
 def _fleet(ctx):
-    # Node names are case-insensitive on MySQL (as in Ironic); shards are
-    # not, on every backend.
+    # Shards (and, from release 4.0, node names) are case-sensitive on
+    # every backend.
     nodes = {'a1': 'a', 'a2': 'a', 'a3': 'a', 'b1': 'b', 'cap-b1': 'B',
              'u1': None, 'u2': None}
     return {name: _node(ctx, name, shard) for name, shard in nodes.items()}

@@ -107,12 +107,11 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     project = policy.list_project_filter('node', ctx, params.get('owner'))
     if project is not None:
         filters['project'] = project
-    large = large_pages.is_large(limit, detail, fields is not None)
-    if large:
-        pecan.request.environ[large_pages.ENVIRON_KEY] = True
+    explicit_fields = fields is not None
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
-    with large_pages.bounded(large):
+    with large_pages.page(pecan.request.environ, 'nodes', limit, detail,
+                          explicit_fields):
         nodes, items = _read_and_render(ctx, params, limit, marker,
                                         (sort_key, sort_dir), filters,
                                         fields)

@@ -13,6 +13,7 @@ from ironic_lite.api.controllers.v1 import collection
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 from ironic_lite.common import policy
@@ -227,13 +228,17 @@ class ResourceController(base.RoutedController):
         project = self.project_filter(ctx)
         if project is not None:
             filters['project'] = project
-        objs = self.list_objects(ctx, limit, marker, sort_key, sort_dir,
-                                 filters)
+        explicit_fields = fields is not None
         if fields is None and not detail:
             fields = list(self.DEFAULT_FIELDS)
-        caches = {}
-        prefetch_parent_uuids(ctx, objs, fields, self.FIELD_TABLE, caches)
-        items = [self.render(o, fields, caches) for o in objs]
+        with large_pages.page(pecan.request.environ, self.RESOURCE, limit,
+                              detail, explicit_fields):
+            objs = self.list_objects(ctx, limit, marker, sort_key,
+                                     sort_dir, filters)
+            caches = {}
+            prefetch_parent_uuids(ctx, objs, fields, self.FIELD_TABLE,
+                                  caches)
+            items = [self.render(o, fields, caches) for o in objs]
         # As Ironic: sort_key, sort_dir, detail when given, then the fields
         # returned (the default ones for a plain list); no filters.
         next_params = [('sort_key', sort_key), ('sort_dir', sort_dir)]
