@@ -17,7 +17,6 @@ from ironic_lite.api.controllers.v1 import port
 from ironic_lite.api.controllers.v1 import portgroup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
-from ironic_lite.api import body_schema
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -373,13 +372,11 @@ def list_routes(prefix, since=1):
 
 N = '/v1/nodes/{node_ident}'
 R = routes.Route
-STATES = node_states.NodeStatesController
-MAINTENANCE = node_states.NodeMaintenanceController
 
 ROUTES = list_routes('/v1/nodes') + [
     R('POST', '/v1/nodes', NodesController.post, body={1: schema.CREATE},
       what='node', doc='create a node'),
-    # Before N: "validate" is not a node identifier here.
+    # A literal segment wins: "validate" is not a node identifier here.
     R('GET', '/v1/nodes/validate', NodesController.validate_query,
       query=schema.VALIDATE_QUERY,
       doc="validate a node's interfaces (older form)"),
@@ -391,17 +388,7 @@ ROUTES = list_routes('/v1/nodes') + [
       body={1: schemas.PATCH}, what='patch', read_only=schema.READ_ONLY,
       doc='update a node (JSON patch)'),
     R('DELETE', N, NodesController.delete, doc='delete a node'),
-    R('GET', N + '/states', STATES.get, empty=False, doc="a node's states"),
-    R('PUT', N + '/states/power', STATES.power, body={1: schema.POWER},
-      what=body_schema.ARGS, doc='change the power state'),
-    R('PUT', N + '/states/provision', STATES.provision,
-      body={1: schema.PROVISION}, what=body_schema.ARGS,
-      doc='change the provision state'),
-    R('PUT', N + '/maintenance', MAINTENANCE.put,
-      query=(q.Param('reason'),), body={1: schema.MAINTENANCE},
-      what=body_schema.ARGS, doc='put a node in maintenance'),
-    R('DELETE', N + '/maintenance', MAINTENANCE.delete,
-      doc='take it out of maintenance'),
+] + node_states.ROUTES + [
     R('GET', N + '/validate', NodesController.validate,
       doc="validate a node's interfaces"),
 ] + port.list_routes(N + '/ports') + portgroup.list_routes(

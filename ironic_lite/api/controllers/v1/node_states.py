@@ -8,7 +8,11 @@ from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_provision
 from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import body_schema
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
 
 
@@ -118,3 +122,23 @@ class NodeMaintenanceController(object):
 
     def delete(self):
         return self._set('baremetal:node:clear_maintenance', False, None)
+
+
+N = '/v1/nodes/{node_ident}'
+R = routes.Route
+STATES = NodeStatesController
+MAINTENANCE = NodeMaintenanceController
+
+ROUTES = [
+    R('GET', N + '/states', STATES.get, doc="a node's states"),
+    R('PUT', N + '/states/power', STATES.power, body={1: schema.POWER},
+      what=body_schema.ARGS, doc='change the power state'),
+    R('PUT', N + '/states/provision', STATES.provision,
+      body={1: schema.PROVISION}, what=body_schema.ARGS,
+      doc='change the provision state'),
+    R('PUT', N + '/maintenance', MAINTENANCE.put,
+      query=(q.Param('reason'),), body={1: schema.MAINTENANCE},
+      what=body_schema.ARGS, doc='put a node in maintenance'),
+    R('DELETE', N + '/maintenance', MAINTENANCE.delete,
+      doc='take it out of maintenance'),
+]
