@@ -114,10 +114,12 @@ class Route(object):
         captures = [s[1:-1] for s in self.segments if s.startswith('{')]
         init = (inspect.signature(self.owner.__init__).parameters
                 if self.owner else {})
-        self._to_owner = [(i, n) for i, n in enumerate(captures)
-                          if n in init]
-        self._to_handler = [i for i, n in enumerate(captures)
-                            if n not in init]
+        # (index, name) of the captures the owner's constructor takes,
+        # indexes of those the handler takes.
+        self.owner_args = [(i, n) for i, n in enumerate(captures)
+                           if n in init]
+        self.handler_args = [i for i, n in enumerate(captures)
+                             if n not in init]
 
     def body_schema(self, minor):
         """The body schema at ``minor`` (None: no body expected)."""
@@ -129,10 +131,10 @@ class Route(object):
 
     def call(self, captured, kwargs):
         """The handler's answer, given the checked values."""
-        args = [captured[i] for i in self._to_handler]
+        args = [captured[i] for i in self.handler_args]
         if self.owner is None:
             return self.handler(*args, **kwargs)
-        owner = self.owner(**{n: captured[i] for i, n in self._to_owner})
+        owner = self.owner(**{n: captured[i] for i, n in self.owner_args})
         return self.handler(owner, *args, **kwargs)
 
     def checked_values(self, request, minor):
@@ -141,8 +143,8 @@ class Route(object):
         items = parse.parse_qsl(request.query_string,
                                 keep_blank_values=True, errors='strict')
         values = q.check_query(self, items, minor)
-        if self.query is None:
-            values = {}
+        if self.query is q.ANY_QUERY:
+            values = {}     # ignored, as Ironic's version documents do
         if self.body:
             document = request.environ.get(json_body.ENVIRON_KEY, {})
             values['body'] = body_schema.check(
@@ -181,11 +183,16 @@ class Router(object):
                 if node.capture is None:
                     node.capture = _Node()
                     node.capture.name = segment[1:-1]
+                elif node.capture.name != segment[1:-1]:
+                    # One name per place, for ``excluded``.
+                    raise ValueError('%s: {%s} is also named {%s}' % (
+                        route.path, segment[1:-1], node.capture.name))
                 node = node.capture
             else:
                 node = node.literals.setdefault(segment, _Node())
         key = ANY_METHOD if route.any_method else route.method
-        assert key not in node.routes, (route.method, route.path)
+        if key in node.routes:
+            raise ValueError('Two routes for %s %s' % (key, route.path))
         node.routes[key] = route
 
     def _matches(self, node, segments, i, captured):

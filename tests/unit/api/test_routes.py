@@ -37,10 +37,10 @@ def test_each_route_is_reached_and_reaches_its_handler(route):
     captured segments, each query parameter by name, and ``body``."""
     assert routes.find(route.method, _filled(route)) is route
     captured = ['x'] * route.path.count('{')
-    args = [captured[i] for i in route._to_handler]
+    args = [captured[i] for i in route.handler_args]
     if route.owner is not None:
         owner = inspect.signature(route.owner.__init__)
-        owner.bind(None, **{n: 'x' for _i, n in route._to_owner})
+        owner.bind(None, **{n: 'x' for _i, n in route.owner_args})
         args.insert(0, None)
     kwargs = {name: None for name in route.query or ()}
     if route.body:
