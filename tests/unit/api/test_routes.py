@@ -158,3 +158,13 @@ def test_the_handler_gets_typed_values():
                       'fields': ['a', 'b', 'c'], 'marker': uuid,
                       'name': 'n'}
     assert route.call(['i'], values) == ('i', values)
+
+
+def test_v1_is_optional_and_an_identifier_may_end_in_json(client, node):
+    """As Ironic (and as before the table): ``/nodes`` is ``/v1/nodes``,
+    and ``/v1/nodes/<ident>.json`` names ``<ident>``."""
+    assert client.get('/nodes').json == client.get('/v1/nodes').json
+    resp = client.get('/v1/nodes/node-0.json')
+    assert resp.status_int == 200 and resp.json['uuid'] == node['uuid']
+    resp = client.get('/v1/nodes/%s.json' % node['uuid'])
+    assert resp.status_int == 200
