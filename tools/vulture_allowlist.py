@@ -11,24 +11,11 @@
 # that spelling: the test fails on it too.  To see what vulture reports:
 # vulture ironic_lite --min-confidence 60 (without this file).
 
-# -- pecan: controller methods and sub-controllers (pecan routes to them
-#    by name) and hook methods (api/controllers/v1/*.py, api/hooks.py) --
-_.conductors  # v1/__init__.py
-_.delete_all  # trait.py
-_.delete_one  # trait.py
-_.get_all  # driver.py, node.py, resource.py, shard.py, trait.py, vif.py
-_.get_one  # driver.py, node.py, resource.py
+# -- pecan: the root controller's _route and the hook methods
+#    (pecan calls them by name) --
+_._route  # controllers/root.py: pecan routes through it
 _.on_error  # hooks.py
 _.on_route  # hooks.py
-_.portgroups  # v1/__init__.py, node.py
-_.post  # node.py, resource.py, vif.py
-_.provision  # node_states.py
-_.put  # node_states.py
-_.put_all  # trait.py
-_.put_one  # trait.py
-_.validate_query  # node.py (named in its ROUTES)
-_.vifs  # node.py
-_.contract_route  # hooks.py: set on the request for the handlers
 _.charset  # api/middleware.py: webob's response attribute
 
 # -- api/microversions.py: the ordered list of every microversion, kept

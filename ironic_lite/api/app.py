@@ -39,7 +39,7 @@ def setup_app(conf=None, rpcapi_factory=None):
         root.RootController(),
         hooks=[hooks.RequestInfoHook(), hooks.ContextHook(),
                hooks.RPCHook(rpcapi_factory or _default_rpcapi),
-               hooks.ContractHook(), hooks.ErrorHook()],
+               hooks.ErrorHook()],
         force_canonical=False,
         guess_content_type_from_ext=False,
         debug=settings.pop('debug', False),

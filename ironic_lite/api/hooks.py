@@ -1,16 +1,12 @@
-"""Pecan hooks: request context, RPC client, version, errors."""
+"""Pecan hooks: request context, RPC client, version, errors (the
+request's route and its checks: ``api/routes.py``)."""
 
 import threading
 
 from oslo_log import log as logging
 from pecan import hooks
 
-from urllib import parse
-
 from ironic_lite.api import errors
-from ironic_lite.api import middleware
-from ironic_lite.api import schemas
-from ironic_lite.api import validation
 from ironic_lite.api import versions
 from ironic_lite.common import context
 from ironic_lite import conf
@@ -84,44 +80,6 @@ class RequestInfoHook(hooks.PecanHook):
                                               versions.MIN_VERSION)
         public = CONF.api.public_endpoint or request.application_url
         request.public_url = public.rstrip('/')
-
-
-class ContractHook(hooks.PecanHook):
-    """Checks a request against the contract of its route.
-
-    Runs after routing (an unknown path or a resource too new for the
-    request is already a 404/405) and before the controller, so before any
-    lookup, lock or RPC: the query parameters (unknown, repeated, too new,
-    malformed UUIDs), and the body (parsed and checked as JSON by
-    ``middleware.RequestMiddleware``) against the route's JSON schema for
-    the request's version.  The controller reads the results as
-    ``request.contract_query`` and ``request.contract_body``.
-    """
-
-    BODY_METHODS = ('POST', 'PUT', 'PATCH')
-
-    def before(self, state):
-        request = state.request
-        route = schemas.find(request.method, request.path)
-        request.contract_route = route
-        items = parse.parse_qsl(request.query_string,
-                                keep_blank_values=True, errors='strict')
-        if route is None:
-            request.contract_query = dict(items)
-            return
-        minor = request.version.minor
-        request.contract_query = validation.check_query(route, items, minor)
-        if request.method not in self.BODY_METHODS:
-            return
-        document = request.environ.get(middleware.JSON_BODY_KEY, {})
-        request.contract_body = document
-        schema = route.body_schema(minor)
-        if schema is schemas.PATCH:
-            # Before the schema, whose cost grows with the length.
-            validation.check_patch_length(document,
-                                          CONF.api.max_patch_operations)
-        if schema is not None:
-            validation.check_schema(schema, document, route.what)
 
 
 class ErrorHook(hooks.PecanHook):

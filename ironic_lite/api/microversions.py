@@ -506,7 +506,5 @@ DRIVER_INTERFACE_MIN_VERSION = {
     'bios': 40,
 }
 # The driver query parameters' versions: api/schemas/driver.py.
-
-# /v1/nodes/<n>/... sub-resources that need a version (404 below it).
-NODE_VIFS_MIN_VERSION = MINOR_28_VIFS_SUBCONTROLLER
-NODE_TRAITS_MIN_VERSION = MINOR_37_NODE_TRAITS
+# The versions of paths (and of /v1's list of resources): the ``since``
+# of their routes (``api/routes.py``), beside each handler.

@@ -13,7 +13,7 @@ import webob
 import webob.exc
 
 from ironic_lite.api import errors
-from ironic_lite.api import validation
+from ironic_lite.api import json_body
 from ironic_lite.api import versions
 from ironic_lite.common import context
 from ironic_lite.common import exception
@@ -209,8 +209,6 @@ def _plain_text(resp):
     return resp.status.split(' ', 1)[-1]
 
 
-# Where RequestMiddleware leaves the parsed JSON body for the contract hook.
-JSON_BODY_KEY = 'ironic_lite.json_body'
 BODY_METHODS = ('POST', 'PUT', 'PATCH')
 
 
@@ -225,7 +223,7 @@ class RequestMiddleware(object):
       400.  (pecan itself parses JSON bodies while routing: without this
       a deep body would be a RecursionError.)
 
-    The parsed body is left in the environment for the contract hook.
+    The parsed body is left in the environment for the route's check.
     """
 
     def __init__(self, app):
@@ -251,15 +249,15 @@ class RequestMiddleware(object):
     def _check(environ):
         # WSGI gives the raw path as latin-1 code points.
         path = environ.get('PATH_INFO', '').encode('latin-1').decode('utf-8')
-        validation.check_text(path, 'the path')
+        json_body.check_text(path, 'the path')
         for name, value in parse.parse_qsl(environ.get('QUERY_STRING', ''),
                                            keep_blank_values=True,
                                            errors='strict'):
-            validation.check_text(name, 'a query parameter name')
-            validation.check_text(value, name)
+            json_body.check_text(name, 'a query parameter name')
+            json_body.check_text(value, name)
         req = webob.Request(environ)
         content_type = environ.get('CONTENT_TYPE', '')
-        is_json = validation.is_json_media_type(content_type)
+        is_json = json_body.is_json_media_type(content_type)
         if req.method not in BODY_METHODS and not is_json:
             return
         raw = req.body
@@ -268,5 +266,5 @@ class RequestMiddleware(object):
         if not is_json:
             raise exception.UnsupportedMediaType(
                 media_type=content_type or '(none)')
-        environ[JSON_BODY_KEY] = validation.load_json(
+        environ[json_body.ENVIRON_KEY] = json_body.load_json(
             raw, CONF.api.max_json_body_depth)

@@ -1,10 +1,12 @@
-"""``GET /`` (the version document) and the routing of everything else
-under ``/v1`` (as in Ironic, ``/nodes`` is ``/v1/nodes``)."""
+"""``GET /`` (the version document), and the dispatch of every request
+from the route table (``api/routes.py``); as in Ironic, ``/nodes`` is
+``/v1/nodes``."""
 
 import pecan
 
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers import v1
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
 from ironic_lite.api import versions
 
 ID_VERSION1 = 'v1'
@@ -21,25 +23,50 @@ def version_document():
             'version': str(versions.max_version())}
 
 
-class RootController(object):
+def index():
+    """The versions document (any method, as Ironic's RootController)."""
+    version = version_document()
+    return {
+        'name': 'OpenStack Ironic API',
+        'description': 'Ironic is an OpenStack project which enables '
+                       'the provision and management of baremetal '
+                       'machines.',
+        'default_version': version,
+        'versions': [version],
+    }
 
-    @pecan.expose('json')
-    def index(self):
-        version = version_document()
-        return {
-            'name': 'OpenStack Ironic API',
-            'description': 'Ironic is an OpenStack project which enables '
-                           'the provision and management of baremetal '
-                           'machines.',
-            'default_version': version,
-            'versions': [version],
-        }
+
+class RootController(object):
+    """pecan's root: ``_route`` finds the route of the request in the
+    table (404/405/version gate), and one of two exposed methods checks
+    the request against it and calls the handler -- with a JSON body, or
+    without one (202/204)."""
 
     @pecan.expose()
     def _route(self, args, request=None):
         request = request or pecan.request
-        if not args or args == ['']:
-            return self.index, []
-        if args[0] == ID_VERSION1:
-            args = args[1:]
-        return v1.V1Controller()._route(args, request)
+        route, captured = routes.router().match(
+            request.method, routes.path_segments(args),
+            request.version.minor)
+        request.route, request.route_captured = route, captured
+        return (self.serve_empty if route.empty else self.serve_json), []
+
+    @pecan.expose('json')
+    def serve_json(self):
+        return _serve(pecan.request)
+
+    @pecan.expose(content_type='application/json')
+    def serve_empty(self):
+        return _serve(pecan.request)
+
+
+def _serve(request):
+    route = request.route
+    values = route.checked_values(request, request.version.minor)
+    return route.call(request.route_captured, values)
+
+
+ROUTES = [
+    routes.Route('GET', '/', index, query=q.ANY_QUERY, any_method=True,
+                 doc='the API versions'),
+]

@@ -1,18 +1,16 @@
-"""The request contract of every route, one module per resource.
+"""What the routes of a resource may be given, one module per resource.
 
-Each module (``node.py``, ``port.py``, ...) declares its ``ROUTES``: a
-list of ``validation.Route`` -- method, path, query parameters with their
-types and microversions, body schemas per microversion, read-only fields.
-``ROUTES`` below is all of them; the contract hook checks every request
-against it and ``tools/gen-api-reference.py`` writes the API reference
-page from it.  Adding a route is one ``Route(...)`` line in the module of
-its resource (see doc/source/contributor/request-contract.rst).
+Each module (``node.py``, ``port.py``, ...) declares the query parameters
+(``query.Param``: type, microversion) and body JSON schemas its routes
+use; the routes themselves (``api/routes.py``) are declared beside their
+handlers, in ``controllers/v1/<resource>.py``, and name these
+(see doc/source/contributor/request-contract.rst).
 
 Length limits come from the database model (``objects.base.
 column_limits``), so that no value the database would refuse reaches it.
 """
 
-from ironic_lite.api import validation as v
+from ironic_lite.api import query as v
 from ironic_lite.objects import base as objects_base
 
 # JSON types of body fields, as Ironic's schemas give them.
@@ -90,35 +88,3 @@ PATCH = {
         ],
     },
 }
-
-
-def all_routes():
-    from ironic_lite.api.schemas import chassis
-    from ironic_lite.api.schemas import conductor
-    from ironic_lite.api.schemas import driver
-    from ironic_lite.api.schemas import management
-    from ironic_lite.api.schemas import node
-    from ironic_lite.api.schemas import port
-    from ironic_lite.api.schemas import portgroup
-    from ironic_lite.api.schemas import root
-    from ironic_lite.api.schemas import shard
-    from ironic_lite.api.schemas import trait
-    from ironic_lite.api.schemas import vif
-    return (root.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
-            + management.ROUTES + port.ROUTES + portgroup.ROUTES
-            + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES)
-
-
-_ROUTES = []
-
-
-def routes():
-    """Every declared route (built once)."""
-    if not _ROUTES:
-        _ROUTES.extend(all_routes())
-    return _ROUTES
-
-
-def find(method, path):
-    return v.find(routes(), method, path)

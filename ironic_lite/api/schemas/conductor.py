@@ -2,7 +2,7 @@
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas as s
-from ironic_lite.api import validation as v
+from ironic_lite.api import query as v
 
 SINCE = mv.CONDUCTOR_MIN_VERSION
 LIST_QUERY = (
@@ -10,11 +10,3 @@ LIST_QUERY = (
                           'page'),
 ) + s.PAGING[1:] + (s.fields_param(since=SINCE),
                     s.detail_param(since=SINCE))
-
-ROUTES = [
-    v.Route('GET', '/v1/conductors', query=LIST_QUERY, since=SINCE,
-            unknown=v.UNKNOWN_SCHEMA, doc='list conductors'),
-    v.Route('GET', '/v1/conductors/{hostname}',
-            query=(s.fields_param(since=SINCE),), since=SINCE,
-            unknown=v.UNKNOWN_SCHEMA, doc='show a conductor'),
-]

@@ -7,20 +7,12 @@ What the contract cannot say stays in the controller: the value of
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas as s
-from ironic_lite.api import validation as v
+from ironic_lite.api import query as v
 
-D = '/v1/drivers/{driver_name}'
-
-ROUTES = [
-    v.Route('GET', '/v1/drivers', query=(
-        v.Param('type', since=mv.MINOR_30_DYNAMIC_DRIVERS,
-                doc='"classic" (always empty) or "dynamic"'),
-        v.Param('detail', v.BOOL, since=mv.MINOR_30_DYNAMIC_DRIVERS,
-                doc='return the interfaces too'),
-        s.fields_param(since=mv.MINOR_77_DRIVER_FIELDS_SELECTOR)),
-        unknown=v.UNKNOWN_SCHEMA, doc='list drivers'),
-    v.Route('GET', D, query=(
-        s.fields_param(since=mv.MINOR_77_DRIVER_FIELDS_SELECTOR),),
-        unknown=v.UNKNOWN_SCHEMA, doc='show a driver'),
-    v.Route('GET', D + '/properties', doc="a driver's properties"),
-]
+LIST_QUERY = (
+    v.Param('type', since=mv.MINOR_30_DYNAMIC_DRIVERS,
+            doc='"classic" (always empty) or "dynamic"'),
+    v.Param('detail', v.BOOL, since=mv.MINOR_30_DYNAMIC_DRIVERS,
+            doc='return the interfaces too'),
+    s.fields_param(since=mv.MINOR_77_DRIVER_FIELDS_SELECTOR))
+SHOW_QUERY = (s.fields_param(since=mv.MINOR_77_DRIVER_FIELDS_SELECTOR),)

@@ -1,10 +1,9 @@
-"""The contract of ``/v1/nodes`` and of a node's sub-resources."""
+"""The contract of ``/v1/nodes`` and of a node's sub-resources: query
+parameters and body schemas (the routes: ``controllers/v1/node.py``)."""
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas as s
-from ironic_lite.api.schemas import port
-from ironic_lite.api.schemas import portgroup
-from ironic_lite.api import validation as v
+from ironic_lite.api import query as v
 from ironic_lite.common import interfaces
 
 # Keys of a POST /v1/nodes body.
@@ -76,45 +75,6 @@ LIST_QUERY = s.PAGING + (
             gate=v.GATE_VERSION),
 )
 SHOW_QUERY = (s.fields_param(),)
-
-
-def list_routes(prefix, since=1):
-    """GET <prefix> and <prefix>/detail: a node list (also under a
-    chassis)."""
-    return [
-        v.Route('GET', prefix, query=LIST_QUERY, since=since,
-                doc='list nodes'),
-        v.Route('GET', prefix + '/detail', query=LIST_QUERY, since=since,
-                doc='list nodes with every field'),
-    ]
-
-
-N = '/v1/nodes/{node_ident}'
-
-ROUTES = list_routes('/v1/nodes') + [
-    v.Route('POST', '/v1/nodes', body={1: CREATE}, what='node',
-            doc='create a node'),
-    # Before N: "validate" is not a node identifier here.
-    v.Route('GET', '/v1/nodes/validate', query=(
-        v.Param('node', doc='UUID or name of the node'),
-        v.Param('node_uuid', v.UUID, doc='deprecated: use node')),
-        doc="validate a node's interfaces (older form)"),
-    v.Route('GET', N, query=SHOW_QUERY, doc='show a node'),
-    v.Route('PATCH', N,
-            query=(v.Param('reset_interfaces', v.BOOL,
-                           since=mv.MINOR_45_RESET_INTERFACES),),
-            body={1: s.PATCH}, what='patch', read_only=READ_ONLY,
-            doc='update a node (JSON patch)'),
-    v.Route('DELETE', N, doc='delete a node'),
-    v.Route('GET', N + '/states', doc="a node's states"),
-    v.Route('PUT', N + '/states/power', body={1: POWER}, what=v.ARGS,
-            doc='change the power state'),
-    v.Route('PUT', N + '/states/provision', body={1: PROVISION},
-            what=v.ARGS, doc='change the provision state'),
-    v.Route('PUT', N + '/maintenance', query=(v.Param('reason'),),
-            body={1: MAINTENANCE}, what=v.ARGS,
-            doc='put a node in maintenance'),
-    v.Route('DELETE', N + '/maintenance', doc='take it out of maintenance'),
-    v.Route('GET', N + '/validate', doc="validate a node's interfaces"),
-] + port.list_routes(N + '/ports') + portgroup.list_routes(
-    N + '/portgroups', since=mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS)
+VALIDATE_QUERY = (
+    v.Param('node', doc='UUID or name of the node'),
+    v.Param('node_uuid', v.UUID, doc='deprecated: use node'))

@@ -2,7 +2,7 @@
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas as s
-from ironic_lite.api import validation as v
+from ironic_lite.api import query as v
 
 FIELDS = {
     'address': s.TEXT, 'node_uuid': s.TEXT, 'uuid': s.TEXT,
@@ -27,24 +27,3 @@ LIST_QUERY = s.PAGING + (
             doc="the shards of the ports' nodes (not with node, "
                 "node_uuid or portgroup)"),
 )
-
-
-def list_routes(prefix, since=1):
-    return [
-        v.Route('GET', prefix, query=LIST_QUERY, since=since,
-                doc='list ports'),
-        v.Route('GET', prefix + '/detail', query=LIST_QUERY, since=since,
-                doc='list ports with every field'),
-    ]
-
-
-P = '/v1/ports/{port_uuid}'
-
-ROUTES = list_routes('/v1/ports') + [
-    v.Route('POST', '/v1/ports', body={1: BODY}, what='port',
-            doc='create a port'),
-    v.Route('GET', P, query=(s.fields_param(),), doc='show a port'),
-    v.Route('PATCH', P, body={1: s.PATCH}, what='patch',
-            read_only=READ_ONLY, doc='update a port (JSON patch)'),
-    v.Route('DELETE', P, doc='delete a port'),
-]

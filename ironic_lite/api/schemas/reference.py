@@ -6,8 +6,9 @@ is not what the contract says.
 """
 
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as v
+from ironic_lite.api import routes
 from ironic_lite.api import schemas
-from ironic_lite.api import validation as v
 
 OUTPUT = 'doc/source/api/reference.rst'
 
@@ -86,7 +87,9 @@ def render():
              'refused with ``400`` and Ironic\'s error body.  See '
              ':doc:`differences` for where ironic-lite differs from '
              'Ironic.' % mv.MAX_VERSION_STRING, '']
-    for route in schemas.routes():
+    for route in routes.all_routes():
+        if not route.listed:
+            continue
         head = '%s %s' % (route.method, route.path)
         lines += [head, '-' * len(head), '']
         if route.doc:

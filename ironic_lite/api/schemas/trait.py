@@ -10,7 +10,6 @@ conductor's check (it needs the node's current traits).
 import os_traits
 
 from ironic_lite.api import microversions as mv
-from ironic_lite.api import validation as v
 
 CUSTOM_TRAIT_PATTERN = '^%s[A-Z0-9_]+$' % os_traits.CUSTOM_NAMESPACE
 STANDARD_TRAITS = frozenset(os_traits.get_traits())
@@ -27,15 +26,4 @@ TRAITS = {
     'additionalProperties': False,
 }
 
-T = '/v1/nodes/{node_ident}/traits'
 SINCE = mv.MINOR_37_NODE_TRAITS
-
-ROUTES = [
-    v.Route('GET', T, since=SINCE, doc="a node's traits"),
-    v.Route('PUT', T, body={SINCE: TRAITS}, what='traits', since=SINCE,
-            doc="replace a node's traits"),
-    v.Route('DELETE', T, since=SINCE, doc="remove all of a node's traits"),
-    v.Route('PUT', T + '/{trait}', since=SINCE,
-            doc='add one trait (no body)'),
-    v.Route('DELETE', T + '/{trait}', since=SINCE, doc='remove one trait'),
-]

@@ -7,7 +7,6 @@ controller's check (Ironic's wording).
 """
 
 from ironic_lite.api import microversions as mv
-from ironic_lite.api import validation as v
 
 VIF = {
     'type': 'object',
@@ -21,13 +20,4 @@ VIF_PORT = dict(VIF, properties={
     'portgroup_uuid': {'type': 'string'},
 })
 
-V = '/v1/nodes/{node_ident}/vifs'
 SINCE = mv.MINOR_28_VIFS_SUBCONTROLLER
-
-ROUTES = [
-    v.Route('GET', V, since=SINCE, doc="a node's VIFs"),
-    v.Route('POST', V, body={SINCE: VIF,
-                             mv.MINOR_67_NODE_VIF_ATTACH_PORT: VIF_PORT},
-            what='vif', since=SINCE, doc='attach a VIF'),
-    v.Route('DELETE', V + '/{vif_id}', since=SINCE, doc='detach a VIF'),
-]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas
-from ironic_lite.api import validation as v
+from ironic_lite.api import query as v
 
 # Any Unicode, lone surrogates and NUL included.
 ANY_CHAR = st.characters(codec=None, exclude_categories=())

@@ -33,14 +33,16 @@ def test_api_reference_is_current():
 
 
 def test_reference_names_every_route():
-    from ironic_lite.api import schemas
+    from ironic_lite.api import routes
     text = reference.render()
-    for route in schemas.routes():
+    for route in routes.all_routes():
+        if not route.listed:
+            continue
         assert '%s %s\n' % (route.method, route.path) in text
 
 
 def test_read_only_fields_are_listed_once():
-    from ironic_lite.api import schemas
-    for route in schemas.routes():
+    from ironic_lite.api import routes
+    for route in routes.all_routes():
         assert len(set(route.read_only)) == len(route.read_only), (
             route.method, route.path, route.read_only)

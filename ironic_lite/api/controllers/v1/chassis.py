@@ -1,13 +1,18 @@
 """``/v1/chassis`` and ``/v1/chassis/<uuid>/nodes``."""
 
+import functools
+
 from oslo_utils import uuidutils
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import node
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api import schemas
 from ironic_lite.api.schemas import chassis as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
@@ -48,16 +53,6 @@ class ChassisController(resource.ResourceController):
     OBJECT = objects.Chassis
     BODY_SCHEMA = schema.BODY
     PATCH_ALLOWED = schema.PATCH_ALLOWED
-    EXTRA_ROUTES = (
-        (base.ANY, (base.CAPTURE, 'nodes', base.REST), 'nodes'),
-    )
-
-    def nodes(self, ident):
-        from ironic_lite.api.controllers.v1 import node
-        if not uuidutils.is_uuid_like(ident):
-            raise exception.InvalidUUID(uuid=ident)
-        return node.NodesController(chassis_uuid=ident)
-
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
 
@@ -92,3 +87,25 @@ class ChassisController(resource.ResourceController):
 
     def editable_document(self, obj):
         return {'description': obj.description, 'extra': obj.extra or {}}
+
+
+# Routes of the handlers ChassisController inherits.
+ROUTE = functools.partial(routes.Route, owner=ChassisController)
+
+C = '/v1/chassis/{chassis_uuid}'
+R = ROUTE
+H = ChassisController
+
+ROUTES = [
+    R('GET', '/v1/chassis', H.get_all, query=schema.LIST_QUERY,
+      unknown=q.UNKNOWN_SCHEMA, doc='list chassis'),
+    R('GET', '/v1/chassis/detail', H.detail, query=schema.LIST_QUERY,
+      unknown=q.UNKNOWN_SCHEMA, doc='list chassis with every field'),
+    R('POST', '/v1/chassis', H.post, body={1: schema.BODY}, what='chassis',
+      doc='create a chassis'),
+    R('GET', C, H.get_one, query=(schemas.fields_param(),),
+      unknown=q.UNKNOWN_SCHEMA, doc='show a chassis'),
+    R('PATCH', C, H.patch, body={1: schemas.PATCH}, what='patch',
+      read_only=schema.READ_ONLY, doc='update a chassis (JSON patch)'),
+    R('DELETE', C, H.delete, doc='delete a chassis'),
+] + node.list_routes(C + '/nodes') + resource.refused_routes(C + '/nodes')

@@ -1,16 +1,19 @@
 """``/v1/conductors`` (1.49): the conductors and whether they are alive."""
 
 import datetime
+import functools
 
 from oslo_utils import timeutils
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
-from ironic_lite.common import exception
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api import schemas
+from ironic_lite.api.schemas import conductor as schema
 from ironic_lite.common import policy
 from ironic_lite import conf
 from ironic_lite import objects
@@ -65,16 +68,6 @@ class ConductorsController(resource.ResourceController):
     FIELD_TABLE = mv.CONDUCTOR_FIELD_MIN_VERSION
     DEFAULT_FIELDS = mv.CONDUCTOR_DEFAULT_LIST_FIELDS
     INVALID_SORT_KEYS = mv.CONDUCTOR_INVALID_SORT_KEYS
-    MARKER_IS_UUID = False  # a conductor's marker is its host name
-    BASE_ROUTES = (
-        ('GET', (), 'get_all'),
-        ('GET', (base.CAPTURE,), 'get_one'),
-    )
-
-    def check_version(self):
-        if not utils.allows(mv.CONDUCTOR_MIN_VERSION):
-            raise exception.NotFound()
-
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
 
@@ -98,3 +91,19 @@ class ConductorsController(resource.ResourceController):
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)
+
+
+# Routes of the handlers ConductorsController inherits.
+ROUTE = functools.partial(routes.Route, owner=ConductorsController)
+
+SINCE = mv.CONDUCTOR_MIN_VERSION
+
+ROUTES = [
+    ROUTE('GET', '/v1/conductors', ConductorsController.get_all,
+                 query=schema.LIST_QUERY, since=SINCE,
+                 unknown=q.UNKNOWN_SCHEMA, doc='list conductors'),
+    ROUTE('GET', '/v1/conductors/{hostname}',
+                 ConductorsController.get_one,
+                 query=(schemas.fields_param(since=SINCE),), since=SINCE,
+                 unknown=q.UNKNOWN_SCHEMA, doc='show a conductor'),
+]

@@ -10,10 +10,12 @@ No RPC: the answers are the same pinned or not.
 
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api.schemas import driver as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import conf
@@ -62,13 +64,11 @@ def render(name, hosts, detail=False, fields=None):
     return body
 
 
-def _check_query(params, detail_allowed=True):
-    """The query checks the contract (``api/schemas/driver.py``: names,
-    types, versions) cannot make; returns (type, detail, fields)."""
-    fields = params.get('fields')
+def _check_query(kind=None, detail=None, fields=None):
+    """The query checks the route (names, types, versions) cannot make;
+    returns (type, detail, fields)."""
     if fields is not None:
-        fields = [f.strip() for f in fields.split(',') if f.strip()]
-    detail = utils.get_bool(params, 'detail') if detail_allowed else None
+        fields = [f.strip() for f in fields if f.strip()]
     if fields and detail:
         raise exception.InvalidParameterValue(
             err='Can not specify ?detail=True and fields in the same '
@@ -80,42 +80,45 @@ def _check_query(params, detail_allowed=True):
         if unknown:
             raise exception.InvalidParameterValue(
                 err='Field(s) "%s" are not valid' % ', '.join(unknown))
-    kind = params.get('type')
     if kind not in _TYPES:
         raise exception.Invalid('"type" filter must be one of "classic" or '
                                 '"dynamic", if specified.')
     return kind, detail, fields
 
 
-class DriversController(base.RoutedController):
-    ROUTES = (
-        ('GET', (), 'get_all'),
-        ('GET', (base.CAPTURE,), 'get_one'),
-        ('GET', (base.CAPTURE, 'properties'), 'properties'),
-    )
-
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        kind, detail, fields = _check_query(utils.query())
+class DriversController(object):
+    def get_all(self, type=None, detail=None, fields=None):
+        kind, detail, fields = _check_query(type, detail, fields)
         types = ({} if kind == 'classic'
                  else active_hardware_types(pecan.request.context))
         return {'drivers': [render(name, hosts, detail, fields)
                             for name, hosts in types.items()]}
 
-    @pecan.expose('json')
-    def get_one(self, name, **kwargs):
-        _kind, _detail, fields = _check_query(utils.query(),
-                                              detail_allowed=False)
+    def get_one(self, name, fields=None):
+        _kind, _detail, fields = _check_query(fields=fields)
         hosts = active_hardware_types(pecan.request.context).get(name)
         if hosts is None:
             raise exception.DriverNotFound(driver_name=name, code=404)
         return render(name, hosts, detail=True, fields=fields)
 
-    @pecan.expose('json')
-    def properties(self, name, **kwargs):
+    def properties(self, name):
         ctx = pecan.request.context
         policy.authorize('baremetal:driver:get_properties', {}, ctx)
         if name not in active_hardware_types(ctx):
             raise exception.DriverNotFound(driver_name=name, code=404)
         hw_type = factory.HARDWARE_TYPES.get(name)
         return dict(hw_type.properties) if hw_type else {}
+
+
+D = '/v1/drivers/{driver_name}'
+
+ROUTES = [
+    routes.Route('GET', '/v1/drivers', DriversController.get_all,
+                 query=schema.LIST_QUERY, unknown=q.UNKNOWN_SCHEMA,
+                 doc='list drivers'),
+    routes.Route('GET', D, DriversController.get_one,
+                 query=schema.SHOW_QUERY, unknown=q.UNKNOWN_SCHEMA,
+                 doc='show a driver'),
+    routes.Route('GET', D + '/properties', DriversController.properties,
+                 doc="a driver's properties"),
+]

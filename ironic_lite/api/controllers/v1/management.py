@@ -4,31 +4,23 @@ a node uses next, through the conductor (RPC 1.2; a pinned API refuses,
 
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers.v1 import node_lookup
-from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import body_schema
+from ironic_lite.api import routes
+from ironic_lite.api.schemas import management as schema
 
 
-class NodeManagementController(base.RoutedController):
-    ROUTES = (
-        ('GET', ('boot_device',), 'get_boot_device'),
-        ('PUT', ('boot_device',), 'set_boot_device'),
-        ('GET', ('boot_device', 'supported'), 'supported'),
-    )
-
+class NodeManagementController(object):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
-    @pecan.expose('json')
-    def get_boot_device(self, **kwargs):
+    def get_boot_device(self):
         node = node_lookup.fetch_authorized('baremetal:node:get_boot_device',
                                             self.node_ident)
         return pecan.request.rpcapi.get_boot_device(pecan.request.context,
                                                     node)
 
-    @pecan.expose(content_type='application/json')
-    def set_boot_device(self, **kwargs):
-        body = utils.json_body()    # checked by api/schemas/management.py
+    def set_boot_device(self, body):
         device = body['boot_device']
         persistent = body.get('persistent', False)
         node = node_lookup.fetch_authorized('baremetal:node:set_boot_device',
@@ -38,10 +30,22 @@ class NodeManagementController(base.RoutedController):
         pecan.response.status = 204
         return ''
 
-    @pecan.expose('json')
-    def supported(self, **kwargs):
+    def supported(self):
         node = node_lookup.fetch_authorized('baremetal:node:get_boot_device',
                                             self.node_ident)
         return {'supported_boot_devices':
                 pecan.request.rpcapi.get_supported_boot_devices(
                     pecan.request.context, node)}
+
+
+B = '/v1/nodes/{node_ident}/management/boot_device'
+H = NodeManagementController
+
+ROUTES = [
+    routes.Route('GET', B, H.get_boot_device,
+                 doc="a node's next boot device"),
+    routes.Route('PUT', B, H.set_boot_device, body={1: schema.BOOT_DEVICE},
+                 what=body_schema.ARGS, doc="set a node's next boot device"),
+    routes.Route('GET', B + '/supported', H.supported,
+                 doc='the boot devices it supports'),
+]

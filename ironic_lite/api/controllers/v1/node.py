@@ -7,16 +7,20 @@ holds the node's lock while it saves.
 
 from oslo_utils import uuidutils
 import pecan
-import webob.exc
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_list
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_render
+from ironic_lite.api.controllers.v1 import node_states
+from ironic_lite.api.controllers.v1 import port
+from ironic_lite.api.controllers.v1 import portgroup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api import schemas
 from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
@@ -96,10 +100,9 @@ def _patch_values(patch, field):
             if op['path'] == '/' + field and op['op'] != 'remove']
 
 
-def _reset_interfaces_args(params, patch):
+def _reset_interfaces_args(reset, patch):
     """The update_node arguments of ``?reset_interfaces=`` (only with a
     change of driver)."""
-    reset = utils.get_bool(params, 'reset_interfaces')
     if reset is None:
         return {}
     if not _patch_values(patch, 'driver'):
@@ -168,79 +171,25 @@ def _set_changes(node, changes):
     return expected
 
 
-class NodesController(base.RoutedController):
-    ROUTES = (('GET', ('validate',), 'validate_query'),) + base.CRUD_ROUTES + (
-        ('GET', (base.CAPTURE, 'validate'), 'validate'),
-        (base.ANY, (base.CAPTURE, 'traits', base.REST), 'traits'),
-        (base.ANY, (base.CAPTURE, 'vifs', base.REST), 'vifs'),
-        (base.ANY, (base.CAPTURE, 'management', base.REST), 'management'),
-        (base.ANY, (base.CAPTURE, 'states', base.REST), 'states'),
-        (base.ANY, (base.CAPTURE, 'maintenance', base.REST), 'maintenance'),
-        (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),
-        (base.ANY, (base.CAPTURE, 'portgroups', base.REST), 'portgroups'),
-    )
+class NodesController(object):
+    """The node handlers; ``chassis_uuid`` is set when listing
+    ``/v1/chassis/<uuid>/nodes``."""
 
     def __init__(self, chassis_uuid=None):
-        # Set when listing /v1/chassis/<uuid>/nodes.
+        if chassis_uuid is not None and not uuidutils.is_uuid_like(
+                chassis_uuid):
+            raise exception.InvalidUUID(uuid=chassis_uuid)
         self.chassis_uuid = chassis_uuid
 
-    def check_version(self):
-        """Ironic answers /v1/nodes/<sub-controller name>[/...] with a plain
-        404 before any node lookup (e.g. GET /v1/nodes/ports)."""
-        args = [a for a in pecan.request.path.split('/') if a]
-        try:
-            idx = args.index('nodes')
-        except ValueError:
-            return
-        if (len(args) > idx + 1
-                and args[idx + 1] in node_lookup.SUBCONTROLLER_NAMES):
-            raise webob.exc.HTTPNotFound()
-
-    # -- sub-resources --------------------------------------------------
-
-    def states(self, ident):
-        from ironic_lite.api.controllers.v1 import node_states
-        return node_states.NodeStatesController(ident)
-
-    def maintenance(self, ident):
-        from ironic_lite.api.controllers.v1 import node_states
-        return node_states.NodeMaintenanceController(ident)
-
-    def ports(self, ident):
-        from ironic_lite.api.controllers.v1 import port
-        return port.PortsController(node_ident=ident)
-
-    def portgroups(self, ident):
-        from ironic_lite.api.controllers.v1 import portgroup
-        if not utils.allows(mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS):
-            raise exception.NotFound()
-        return portgroup.PortgroupsController(node_ident=ident)
-
-    def traits(self, ident):
-        from ironic_lite.api.controllers.v1 import trait
-        return trait.NodeTraitsController(ident)
-
-    def vifs(self, ident):
-        from ironic_lite.api.controllers.v1 import vif
-        return vif.NodeVifsController(ident)
-
-    def management(self, ident):
-        from ironic_lite.api.controllers.v1 import management
-        return management.NodeManagementController(ident)
-
-    @pecan.expose('json')
-    def validate(self, ident, **kwargs):
+    def validate(self, ident):
         """Each interface's ``result`` (and ``reason`` when False)."""
-        self._not_from_chassis()
         node = node_lookup.fetch_authorized('baremetal:node:validate', ident)
         return pecan.request.rpcapi.validate_driver_interfaces(
             pecan.request.context, node)
 
-    @pecan.expose('json')
-    def validate_query(self, **kwargs):
+    def validate_query(self, node=None, node_uuid=None):
         """``GET /v1/nodes/validate?node=<ident>`` (or ``node_uuid=``)."""
-        params = utils.query()
-        ident = params.get('node') or params.get('node_uuid')
+        ident = node or node_uuid
         if not ident:
             raise exception.MissingArgument(
                 err='Missing argument: "node" or "node_uuid" is required.')
@@ -251,42 +200,30 @@ class NodesController(base.RoutedController):
 
     # -- collection -----------------------------------------------------
 
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        return node_list.list_nodes(utils.query(), 'nodes',
+    def get_all(self, **query):
+        return node_list.list_nodes(query, 'nodes',
                                     chassis_uuid=self.chassis_uuid)
 
-    @pecan.expose('json')
-    def detail(self, **kwargs):
-        params = utils.query()
+    def detail(self, **query):
         for name in ('fields', 'detail'):
-            if name in params:
+            if name in query:
                 raise exception.InvalidParameterValue(
                     err='Invalid query parameter ?%s received.' % name)
-        return node_list.list_nodes(params, 'nodes/detail', detail=True,
+        return node_list.list_nodes(query, 'nodes/detail', detail=True,
                                     chassis_uuid=self.chassis_uuid)
 
     # -- one node -------------------------------------------------------
 
-    def _not_from_chassis(self):
-        if self.chassis_uuid is not None:
-            raise exception.NotAuthorized('Operation not permitted.')
-
-    @pecan.expose('json')
-    def get_one(self, ident, **kwargs):
-        self._not_from_chassis()
+    def get_one(self, ident, fields=None):
         node = node_lookup.fetch_authorized('baremetal:node:get', ident)
-        params = utils.query()
-        fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
+        fields = utils.get_fields(fields, mv.NODE_FIELD_MIN_VERSION,
                                   not_fields=mv.NODE_LINK_FIELDS,
                                   per_field_message=True)
         return node_render.render(node, fields)
 
-    @pecan.expose('json')
-    def post(self, **kwargs):
-        self._not_from_chassis()
+    def post(self, body):
         ctx = pecan.request.context
-        values = utils.check_body(schema.CREATE, utils.json_body(), 'node')
+        values = body
         policy.authorize('baremetal:node:create',
                          _create_target(ctx, values), ctx)
         utils.check_new_fields(values, mv.NODE_FIELD_MIN_VERSION)
@@ -312,21 +249,17 @@ class NodesController(base.RoutedController):
                                                             node.uuid)
         return node_render.render(node)
 
-    @pecan.expose('json')
-    def patch(self, ident, **kwargs):
+    def patch(self, ident, body, reset_interfaces=None):
         """Apply a JSON patch: checked whole before the node is looked up
         (as Ironic), applied to the node as read, and saved by the node's
         conductor only if the fields it changes did not change meanwhile.
         """
-        self._not_from_chassis()
-        patch, update_args = self._checked_patch(utils.query())
+        patch, update_args = self._checked_patch(body, reset_interfaces)
         node = self._save_patched(pecan.request.context, ident, patch,
                                   update_args)
         return node_render.render(node)
 
-    @pecan.expose(content_type='application/json')
-    def delete(self, ident, **kwargs):
-        self._not_from_chassis()
+    def delete(self, ident):
         node = node_lookup.fetch_authorized('baremetal:node:delete', ident)
         pecan.request.rpcapi.destroy_node(pecan.request.context, node)
         pecan.response.status = 204
@@ -346,18 +279,15 @@ class NodesController(base.RoutedController):
                          _create_target(ctx, values), ctx)
 
     @classmethod
-    def _checked_patch(cls, params):
+    def _checked_patch(cls, body, reset_interfaces):
         """The request's patch, and the update_node arguments the query
         asks for, after the checks Ironic makes before it looks the node
         up (in its order)."""
-        if 'reset_interfaces' in params and not utils.allows(
-                mv.MINOR_45_RESET_INTERFACES):
-            raise exception.NotAcceptable()
-        patch = utils.patch_body()
+        patch = utils.patch_body(body)
         utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
                                  mv.NODE_FIELD_MIN_VERSION)
         cls._check_shard_patch(patch)
-        update_args = _reset_interfaces_args(params, patch)
+        update_args = _reset_interfaces_args(reset_interfaces, patch)
         _check_patch_descriptions(patch)
         return patch, update_args
 
@@ -426,3 +356,40 @@ class NodesController(base.RoutedController):
             raise exception.Conflict(
                 'Cannot update node "%s" while it is in state "inspecting".'
                 % node.uuid)
+
+
+def list_routes(prefix, since=1):
+    """GET <prefix> and <prefix>/detail: a node list (also under a
+    chassis)."""
+    return [
+        routes.Route('GET', prefix, NodesController.get_all,
+                     query=schema.LIST_QUERY, since=since, doc='list nodes'),
+        routes.Route('GET', prefix + '/detail', NodesController.detail,
+                     query=schema.LIST_QUERY, since=since,
+                     doc='list nodes with every field'),
+    ]
+
+
+N = '/v1/nodes/{node_ident}'
+R = routes.Route
+
+ROUTES = list_routes('/v1/nodes') + [
+    R('POST', '/v1/nodes', NodesController.post, body={1: schema.CREATE},
+      what='node', doc='create a node'),
+    # A literal segment wins: "validate" is not a node identifier here.
+    R('GET', '/v1/nodes/validate', NodesController.validate_query,
+      query=schema.VALIDATE_QUERY,
+      doc="validate a node's interfaces (older form)"),
+    R('GET', N, NodesController.get_one, query=schema.SHOW_QUERY,
+      doc='show a node'),
+    R('PATCH', N, NodesController.patch, query=(
+        q.Param('reset_interfaces', q.BOOL,
+                since=mv.MINOR_45_RESET_INTERFACES),),
+      body={1: schemas.PATCH}, what='patch', read_only=schema.READ_ONLY,
+      doc='update a node (JSON patch)'),
+    R('DELETE', N, NodesController.delete, doc='delete a node'),
+] + node_states.ROUTES + [
+    R('GET', N + '/validate', NodesController.validate,
+      doc="validate a node's interfaces"),
+] + port.list_routes(N + '/ports') + portgroup.list_routes(
+    N + '/portgroups', since=mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS)

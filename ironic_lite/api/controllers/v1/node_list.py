@@ -1,6 +1,5 @@
 """GET /v1/nodes and /v1/nodes/detail: query checks, filters, paging."""
 
-from oslo_utils import uuidutils
 import pecan
 
 from ironic_lite.api.controllers.v1 import collection
@@ -27,7 +26,7 @@ def _filters(params, chassis_uuid):
     filters = {name: params[name] for name in _PLAIN_FILTERS
                if params.get(name) is not None}
     for name in _BOOL_FILTERS:
-        value = utils.get_bool(params, name)
+        value = params.get(name)
         if value is not None:
             filters[name] = value
     state = params.get('provision_state')
@@ -44,11 +43,8 @@ def _filters(params, chassis_uuid):
                     'are %s' % (fault, list(node_provision.VALID_FAULTS)))
         filters['fault'] = fault
     for name in ('instance_uuid', 'chassis_uuid'):
-        value = params.get(name)
-        if value is not None and not uuidutils.is_uuid_like(value):
-            raise exception.InvalidUUID(uuid=value)
-        if value is not None:
-            filters[name] = value
+        if params.get(name) is not None:
+            filters[name] = params[name]
     if chassis_uuid is not None:
         objects.Chassis.get(pecan.request.context, chassis_uuid)
         filters['chassis_uuid'] = chassis_uuid
@@ -95,14 +91,14 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     :param detail: True for /v1/nodes/detail.
     """
     ctx = pecan.request.context
-    fields = utils.get_fields(params, mv.NODE_FIELD_MIN_VERSION,
+    fields = utils.get_fields(params.get('fields'), mv.NODE_FIELD_MIN_VERSION,
                               not_fields=mv.NODE_LINK_FIELDS,
                               per_field_message=True)
-    detail = detail or utils.get_detail(params, fields)
-    limit = utils.get_limit(params)
+    detail = detail or utils.get_detail(params.get('detail'), fields)
+    limit = utils.get_limit(params.get('limit'))
     sort_key, sort_dir = utils.get_sort(params, mv.NODE_FIELD_MIN_VERSION,
                                         mv.NODE_INVALID_SORT_KEYS)
-    marker = utils.get_marker(params)
+    marker = params.get('marker')
     filters = _filters(params, chassis_uuid)
     project = policy.list_project_filter('node', ctx, params.get('owner'))
     if project is not None:
@@ -142,9 +138,9 @@ def _next_params(params, sort_key, sort_dir, fields):
     returned (the default ones for a plain list)."""
     pairs = [('sort_key', sort_key), ('sort_dir', sort_dir)]
     for name in _NEXT_TRUE_FILTERS:
-        if utils.get_bool(params, name):
+        if params.get(name):
             pairs.append((name, True))
-    detail = utils.get_bool(params, 'detail')
+    detail = params.get('detail')
     if detail is not None:
         pairs.append(('detail', detail))
     if fields:

@@ -3,13 +3,16 @@
 
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_provision
 from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import body_schema
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
 
 
@@ -32,18 +35,11 @@ def _accepted(node_ident):
     return _no_body_accepted()
 
 
-class NodeStatesController(base.RoutedController):
-    ROUTES = (
-        ('GET', (), 'get'),
-        ('PUT', ('power',), 'power'),
-        ('PUT', ('provision',), 'provision'),
-    )
-
+class NodeStatesController(object):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
-    @pecan.expose('json')
-    def get(self, **kwargs):
+    def get(self):
         node = node_lookup.fetch_authorized('baremetal:node:get_states',
                                             self.node_ident)
         body = {name: node_render.field_value(node, name)
@@ -54,11 +50,9 @@ class NodeStatesController(base.RoutedController):
                              'boot_mode', 'secure_boot')}
         return utils.hide_fields(body, mv.NODE_FIELD_MIN_VERSION)
 
-    @pecan.expose(content_type='application/json')
-    def power(self, **kwargs):
+    def power(self, body):
         node = node_lookup.fetch_authorized('baremetal:node:set_power_state',
                                             self.node_ident)
-        body = utils.json_body()
         if not isinstance(body, dict):
             raise exception.InvalidParameterValue(
                 err='Invalid body: expected a JSON object.')
@@ -86,11 +80,9 @@ class NodeStatesController(base.RoutedController):
             pecan.request.context, node, target, timeout=timeout)
         return _accepted(self.node_ident)
 
-    @pecan.expose(content_type='application/json')
-    def provision(self, **kwargs):
+    def provision(self, body):
         node = node_lookup.fetch_authorized(
             'baremetal:node:set_provision_state', self.node_ident)
-        body = utils.json_body()
         if not isinstance(body, dict) or 'target' not in body:
             raise exception.InvalidParameterValue(
                 err='"target" is a required property of the body.')
@@ -107,12 +99,7 @@ class NodeStatesController(base.RoutedController):
         return _accepted(self.node_ident)
 
 
-class NodeMaintenanceController(base.RoutedController):
-    ROUTES = (
-        ('PUT', (), 'put'),
-        ('DELETE', (), 'delete'),
-    )
-
+class NodeMaintenanceController(object):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
@@ -125,15 +112,33 @@ class NodeMaintenanceController(base.RoutedController):
         pecan.request.rpcapi.update_node(pecan.request.context, node)
         return _no_body_accepted()
 
-    @pecan.expose(content_type='application/json')
-    def put(self, **kwargs):
-        body = utils.json_body() or {}
+    def put(self, body, reason=None):
+        body = body or {}
         if not isinstance(body, dict):
             raise exception.InvalidParameterValue(
                 err='Invalid body: expected a JSON object.')
-        reason = body.get('reason', kwargs.get('reason'))
+        reason = body.get('reason', reason)
         return self._set('baremetal:node:set_maintenance', True, reason)
 
-    @pecan.expose(content_type='application/json')
-    def delete(self, **kwargs):
+    def delete(self):
         return self._set('baremetal:node:clear_maintenance', False, None)
+
+
+N = '/v1/nodes/{node_ident}'
+R = routes.Route
+STATES = NodeStatesController
+MAINTENANCE = NodeMaintenanceController
+
+ROUTES = [
+    R('GET', N + '/states', STATES.get, doc="a node's states"),
+    R('PUT', N + '/states/power', STATES.power, body={1: schema.POWER},
+      what=body_schema.ARGS, doc='change the power state'),
+    R('PUT', N + '/states/provision', STATES.provision,
+      body={1: schema.PROVISION}, what=body_schema.ARGS,
+      doc='change the provision state'),
+    R('PUT', N + '/maintenance', MAINTENANCE.put,
+      query=(q.Param('reason'),), body={1: schema.MAINTENANCE},
+      what=body_schema.ARGS, doc='put a node in maintenance'),
+    R('DELETE', N + '/maintenance', MAINTENANCE.delete,
+      doc='take it out of maintenance'),
+]

@@ -6,6 +6,8 @@ while pinned below 1.3, as release 2.0 did); the database's unique
 constraints make a duplicate MAC a 409 without a partial write.
 """
 
+import functools
+
 from oslo_utils import uuidutils
 import pecan
 
@@ -14,6 +16,8 @@ from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import routes
+from ironic_lite.api import schemas
 from ironic_lite.api.schemas import port as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
@@ -124,9 +128,6 @@ class PortsController(resource.ResourceController):
         super().__init__(node_ident)
         self.portgroup_ident = portgroup_ident
 
-    def from_parent(self):
-        return (self.node_ident or self.portgroup_ident) is not None
-
     def get_object(self, ident):
         if not uuidutils.is_uuid_like(ident):
             raise exception.InvalidUUID(uuid=ident)
@@ -174,3 +175,34 @@ class PortsController(resource.ResourceController):
     def editable_document(self, obj):
         body = render(obj)
         return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
+
+
+# Routes of the handlers PortsController inherits.
+ROUTE = functools.partial(routes.Route, owner=PortsController)
+
+def list_routes(prefix, since=1):
+    """GET <prefix> and <prefix>/detail: a port list (also under a node or
+    a port group, where one port is Ironic's 403)."""
+    sub = resource.refused_routes(prefix, since) if prefix != '/v1/ports' \
+        else []
+    return [
+        ROUTE('GET', prefix, PortsController.get_all,
+                     query=schema.LIST_QUERY, since=since, doc='list ports'),
+        ROUTE('GET', prefix + '/detail', PortsController.detail,
+                     query=schema.LIST_QUERY, since=since,
+                     doc='list ports with every field'),
+    ] + sub
+
+
+P = '/v1/ports/{port_uuid}'
+
+ROUTES = list_routes('/v1/ports') + [
+    ROUTE('POST', '/v1/ports', PortsController.post,
+                 body={1: schema.BODY}, what='port', doc='create a port'),
+    ROUTE('GET', P, PortsController.get_one,
+                 query=(schemas.fields_param(),), doc='show a port'),
+    ROUTE('PATCH', P, PortsController.patch, body={1: schemas.PATCH},
+                 what='patch', read_only=schema.READ_ONLY,
+                 doc='update a port (JSON patch)'),
+    ROUTE('DELETE', P, PortsController.delete, doc='delete a port'),
+]

@@ -3,15 +3,20 @@
 Written by the conductor of their node, like ports (see port.py).
 """
 
+import functools
+
 from oslo_utils import uuidutils
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import port
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api import schemas
 from ironic_lite.api.schemas import portgroup as schema
 from ironic_lite.common import exception
 from ironic_lite.common import utils as common_utils
@@ -84,22 +89,6 @@ class PortgroupsController(resource.ResourceController):
     OBJECT = objects.Portgroup
     BODY_SCHEMA = schema.BODY
     PATCH_ALLOWED = schema.PATCH_ALLOWED
-    EXTRA_ROUTES = (
-        (base.ANY, (base.CAPTURE, 'ports', base.REST), 'ports'),
-    )
-
-    def check_version(self):
-        if not utils.allows(mv.PORTGROUP_MIN_VERSION):
-            raise exception.NotFound()
-
-    def ports(self, ident):
-        from ironic_lite.api.controllers.v1 import port
-        if not utils.allows(mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS):
-            raise exception.NotFound()
-        if self.from_parent():
-            raise exception.NotFound()
-        return port.PortsController(portgroup_ident=ident)
-
     def get_object(self, ident):
         ctx = pecan.request.context
         if ident.endswith('.json'):
@@ -144,3 +133,42 @@ class PortgroupsController(resource.ResourceController):
     def editable_document(self, obj):
         body = render(obj)
         return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
+
+
+SINCE = mv.PORTGROUP_MIN_VERSION
+
+
+# Routes of the handlers PortgroupsController inherits.
+ROUTE = functools.partial(routes.Route, owner=PortgroupsController)
+
+def list_routes(prefix, since=SINCE):
+    """GET <prefix> and <prefix>/detail: a port group list (also under a
+    node, where one port group is Ironic's 403)."""
+    sub = resource.refused_routes(prefix, since) \
+        if prefix != '/v1/portgroups' else []
+    return [
+        ROUTE('GET', prefix, PortgroupsController.get_all,
+                     query=schema.LIST_QUERY, since=since,
+                     unknown=q.UNKNOWN_SCHEMA, doc='list port groups'),
+        ROUTE('GET', prefix + '/detail', PortgroupsController.detail,
+                     query=schema.LIST_QUERY, since=since,
+                     unknown=q.UNKNOWN_SCHEMA,
+                     doc='list port groups with every field'),
+    ] + sub
+
+
+PG = '/v1/portgroups/{portgroup_ident}'
+R = ROUTE
+C = PortgroupsController
+
+ROUTES = list_routes('/v1/portgroups') + [
+    R('POST', '/v1/portgroups', C.post, body={SINCE: schema.BODY},
+      what='portgroup', since=SINCE, doc='create a port group'),
+    R('GET', PG, C.get_one, query=(schemas.fields_param(since=SINCE),),
+      since=SINCE, unknown=q.UNKNOWN_SCHEMA, doc='show a port group'),
+    R('PATCH', PG, C.patch, body={SINCE: schemas.PATCH}, what='patch',
+      read_only=schema.READ_ONLY, since=SINCE,
+      doc='update a port group (JSON patch)'),
+    R('DELETE', PG, C.delete, since=SINCE, doc='delete a port group'),
+] + port.list_routes(PG + '/ports',
+                     since=mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS)

@@ -7,7 +7,6 @@ text).
 from oslo_utils import uuidutils
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import collection
 from ironic_lite.api.controllers.v1 import node_lookup
@@ -15,6 +14,8 @@ from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -119,7 +120,7 @@ def prefetch_parent_uuids(ctx, objs, fields, table, caches):
                 (pg.id, pg.uuid) for pg in pgs)
 
 
-class ResourceController(base.RoutedController):
+class ResourceController(object):
     """CRUD of a resource written through its object (by the conductor of
     its node, for a resource that has one: see ``_write``).
 
@@ -135,16 +136,11 @@ class ResourceController(base.RoutedController):
     INVALID_SORT_KEYS = ()
     LINK_FIELDS = ('links',)   # keys that ?fields= cannot select
     OBJECT = None          # the objects class: objects.Port
-    MARKER_IS_UUID = True  # False: ?marker= is not checked as a UUID
     BODY_SCHEMA = None     # JSON schema of a created or patched item
     PATCH_ALLOWED = frozenset()
-    EXTRA_ROUTES = ()
-
-    BASE_ROUTES = base.CRUD_ROUTES
 
     def __init__(self, node_ident=None):
         self.node_ident = node_ident
-        self.ROUTES = self.EXTRA_ROUTES + self.BASE_ROUTES
 
     # -- writes -----------------------------------------------------------
 
@@ -168,9 +164,6 @@ class ResourceController(base.RoutedController):
         return obj
 
     # -- hooks for subclasses ---------------------------------------------
-
-    def from_parent(self):
-        return self.node_ident is not None
 
     def parent_node_of(self, obj):
         return request_node(obj.node_id)
@@ -208,22 +201,20 @@ class ResourceController(base.RoutedController):
 
     def _authorized(self, action, ident):
         ctx = pecan.request.context
-        if self.from_parent():
-            raise exception.NotAuthorized('Operation not permitted.')
         obj = self.get_object(ident)
         policy.authorize('baremetal:%s:%s' % (self.KIND, action),
                          self.policy_target(obj), ctx)
         return obj
 
-    def list_body(self, resource, detail=False):
+    def list_body(self, params, resource, detail=False):
         ctx = pecan.request.context
-        params = utils.query()
-        fields = utils.get_fields(params, self.FIELD_TABLE, self.LINK_FIELDS)
-        detail = detail or utils.get_detail(params, fields)
-        limit = utils.get_limit(params)
+        fields = utils.get_fields(params.get('fields'), self.FIELD_TABLE,
+                                  self.LINK_FIELDS)
+        detail = detail or utils.get_detail(params.get('detail'), fields)
+        limit = utils.get_limit(params.get('limit'))
         sort_key, sort_dir = utils.get_sort(params, self.FIELD_TABLE,
                                             self.INVALID_SORT_KEYS)
-        marker = utils.get_marker(params, check_uuid=self.MARKER_IS_UUID)
+        marker = params.get('marker')
         filters = self.list_filters(params)
         project = self.project_filter(ctx)
         if project is not None:
@@ -243,7 +234,7 @@ class ResourceController(base.RoutedController):
         # returned (the default ones for a plain list); no filters.
         next_params = [('sort_key', sort_key), ('sort_dir', sort_dir)]
         if params.get('detail') is not None:
-            next_params.append(('detail', utils.get_bool(params, 'detail')))
+            next_params.append(('detail', params['detail']))
         if fields:
             next_params.append(('fields', fields))
         next_params += self.next_filters(params)
@@ -258,31 +249,23 @@ class ResourceController(base.RoutedController):
 
     # -- handlers ---------------------------------------------------------
 
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        return self.list_body(self.RESOURCE)
+    def get_all(self, **query):
+        return self.list_body(query, self.RESOURCE)
 
-    @pecan.expose('json')
-    def detail(self, **kwargs):
-        if 'fields' in utils.query():
+    def detail(self, **query):
+        if 'fields' in query:
             raise exception.InvalidParameterValue(
                 err='Invalid query parameter ?fields received.')
-        return self.list_body(self.RESOURCE + '/detail', detail=True)
+        return self.list_body(query, self.RESOURCE + '/detail', detail=True)
 
-    @pecan.expose('json')
-    def get_one(self, ident, **kwargs):
+    def get_one(self, ident, fields=None):
         obj = self._authorized('get', ident)
-        params = utils.query()
-        return self.render(obj, utils.get_fields(params, self.FIELD_TABLE,
+        return self.render(obj, utils.get_fields(fields, self.FIELD_TABLE,
                                                  self.LINK_FIELDS))
 
-    @pecan.expose('json')
-    def post(self, **kwargs):
+    def post(self, body):
         ctx = pecan.request.context
-        if self.from_parent():
-            raise exception.NotAuthorized('Operation not permitted.')
-        values = utils.check_body(self.BODY_SCHEMA, utils.json_body(),
-                                  self.KIND)
+        values = body
         utils.check_new_fields(values, self.FIELD_TABLE)
         if values.get('uuid') is not None and not uuidutils.is_uuid_like(
                 values['uuid']):
@@ -296,11 +279,10 @@ class ResourceController(base.RoutedController):
                                                             obj.uuid)
         return self.render(obj)
 
-    @pecan.expose('json')
-    def patch(self, ident, **kwargs):
+    def patch(self, ident, body):
         ctx = pecan.request.context
         obj = self._authorized('update', ident)
-        patch = utils.patch_body()
+        patch = utils.patch_body(body)
         utils.check_patch_fields(patch, self.PATCH_ALLOWED, self.FIELD_TABLE)
         doc = self.editable_document(obj)
         new_doc = utils.apply_patch(doc, patch)
@@ -313,9 +295,24 @@ class ResourceController(base.RoutedController):
             obj = self._write('update', ctx, obj)
         return self.render(obj)
 
-    @pecan.expose(content_type='application/json')
-    def delete(self, ident, **kwargs):
+    def delete(self, ident):
         obj = self._authorized('delete', ident)
         self._write('destroy', pecan.request.context, obj)
         pecan.response.status = 204
         return ''
+
+
+def not_permitted(*_path):
+    """One item of a sub-collection (``/v1/nodes/<n>/ports/<p>``), or a
+    create through one: Ironic's 403."""
+    raise exception.NotAuthorized('Operation not permitted.')
+
+
+def refused_routes(prefix, since=1):
+    """The routes of ``not_permitted`` under a sub-collection ``prefix``
+    (not in the API reference)."""
+    item = prefix + '/{ident}'
+    return [routes.Route(method, path, not_permitted, query=q.ANY_QUERY,
+                         since=since, listed=False, empty=False)
+            for method, path in (('POST', prefix), ('GET', item),
+                                 ('PATCH', item), ('DELETE', item))]

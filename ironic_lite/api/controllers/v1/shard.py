@@ -11,11 +11,10 @@ them again in ``?shard=``.
 from urllib import parse
 
 import pecan
-import webob.exc
 
-from ironic_lite.api.controllers import base
-from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -63,7 +62,8 @@ def check_value(value):
 
 
 def query_filter(params):
-    """The ``shard`` list filter of ``?shard=a,b`` (None when absent).
+    """The ``shard`` list filter of ``?shard=a,b`` (None when absent;
+    the route gives the names as a list).
 
     Names are matched exactly (case-sensitive).  ``none``, ``None`` and
     ``null`` become None: the nodes without a shard.
@@ -71,16 +71,17 @@ def query_filter(params):
     :raises: InvalidParameterValue (400) for an empty name or one longer
         than a shard can be.
     """
-    value = params.get('shard')
-    if value is None:
+    names = params.get('shard')
+    if names is None:
         return None
     shards = []
-    for name in value.split(','):
+    for name in names:
         if name == '':
             raise exception.InvalidParameterValue(
                 err='Invalid value for shard: "%s". It must be a comma '
                     'separated list of shard names, none of them empty '
-                    '(use "None" for the nodes without a shard).' % value)
+                    '(use "None" for the nodes without a shard).'
+                    % ','.join(names))
         if len(name) > MAX_LENGTH:
             raise exception.InvalidParameterValue(
                 err='Invalid value for shard: a shard name is at most %d '
@@ -96,7 +97,7 @@ def add_query_filters(params, filters):
     shards = query_filter(params)
     if shards is not None:
         filters['shard'] = shards
-    sharded = utils.get_bool(params, 'sharded')
+    sharded = params.get('sharded')
     if sharded is not None:
         filters['sharded'] = sharded
     return filters
@@ -108,40 +109,38 @@ def next_params(params, names=('shard',)):
     Ironic drops them; kept here so that following ``next`` stays in the
     shards asked for.
     """
-    return [(name, parse.quote(params[name], safe=','))
+    return [(name, parse.quote(_text(params[name]), safe=','))
             for name in names if params.get(name) is not None]
 
 
-class ShardsController(base.RoutedController):
-    """``/v1/shards``: read only, and only from 1.82."""
+def _text(value):
+    """A typed query value as the query string spells it."""
+    if isinstance(value, list):
+        return ','.join(value)
+    return str(value).lower() if isinstance(value, bool) else value
 
-    ROUTES = (
-        ('GET', (), 'get_all'),
-    )
 
-    def check_version(self):
-        """Ironic's answers: below 1.82, 404 for GET and 405 otherwise;
-        from 1.82, 405 for anything but GET and 404 for /v1/shards/<x>."""
-        request = pecan.request
-        if not utils.allows(mv.SHARDS_MIN_VERSION):
-            msg = 'The API version does not allow shards'
-            if request.method == 'GET':
-                raise webob.exc.HTTPNotFound(detail=msg)
-            raise webob.exc.HTTPMethodNotAllowed(detail=msg, allow=['GET'])
-        if request.method != 'GET':
-            raise webob.exc.HTTPMethodNotAllowed(
-                detail='The method %s is not allowed for this resource.'
-                       % request.method, allow=['GET'])
+def get_all():
+    """The shards and how many nodes each has (biggest first).  The route
+    refused any query parameter, before the policy, as Ironic's query
+    schema."""
+    ctx = pecan.request.context
+    policy.authorize('baremetal:shards:get',
+                     {'project_id': ctx.project_id}, ctx)
+    return {'shards': [
+        {'name': (row['name'] if row['name'] is not None
+                  else UNSHARDED_ROW_NAME),
+         'count': row['count']}
+        for row in objects.Node.get_shard_list(ctx)]}
 
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        # The contract refused any query parameter (before the policy, as
-        # Ironic's query schema).
-        ctx = pecan.request.context
-        policy.authorize('baremetal:shards:get',
-                         {'project_id': ctx.project_id}, ctx)
-        return {'shards': [
-            {'name': (row['name'] if row['name'] is not None
-                      else UNSHARDED_ROW_NAME),
-             'count': row['count']}
-            for row in objects.Node.get_shard_list(ctx)]}
+
+# Ironic's answers: below 1.82, 404 for GET and 405 otherwise; from 1.82,
+# 405 for anything but GET and 404 for /v1/shards/<x>.
+ROUTES = [
+    routes.Route('GET', '/v1/shards', get_all, since=mv.SHARDS_MIN_VERSION,
+                 older=routes.Gate(
+                     404, 'The API version does not allow shards',
+                     other_methods=405),
+                 unknown=q.UNKNOWN_SCHEMA,
+                 doc='the shards and how many nodes each has'),
+]

@@ -12,11 +12,11 @@ path segment, checked here against the contract's ``TRAIT``.
 import jsonschema
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import routes
 from ironic_lite.api.schemas import trait as trait_schema
 from ironic_lite.common import exception
 
@@ -37,24 +37,11 @@ def _check_trait(trait):
                                  trait_schema.CUSTOM_TRAIT_PATTERN))
 
 
-class NodeTraitsController(base.RoutedController):
-    ROUTES = (
-        ('GET', (), 'get_all'),
-        ('PUT', (), 'put_all'),
-        ('DELETE', (), 'delete_all'),
-        ('PUT', (base.CAPTURE,), 'put_one'),
-        ('DELETE', (base.CAPTURE,), 'delete_one'),
-    )
-
+class NodeTraitsController(object):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
-    def check_version(self):
-        if not utils.allows(mv.NODE_TRAITS_MIN_VERSION):
-            raise exception.NotFound()
-
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
+    def get_all(self):
         node = node_lookup.fetch_authorized('baremetal:node:traits:list',
                                             self.node_ident)
         return {'traits': node.traits.get_trait_names()
@@ -67,17 +54,14 @@ class NodeTraitsController(base.RoutedController):
         pecan.response.status = 204
         return node
 
-    @pecan.expose(content_type='application/json')
-    def put_all(self, **kwargs):
-        body = utils.json_body()
+    def put_all(self, body):
         if 'traits' not in body:
             raise exception.Invalid(_ONE_OR_ALL)
         self._write('baremetal:node:traits:set', 'add_node_traits',
                     sorted(set(body['traits'])), replace=True)
         return ''
 
-    @pecan.expose(content_type='application/json')
-    def put_one(self, trait, **kwargs):
+    def put_one(self, trait):
         if pecan.request.body and utils.json_body():
             raise exception.Invalid(
                 'No body should be provided when adding a trait')
@@ -88,14 +72,30 @@ class NodeTraitsController(base.RoutedController):
             'nodes', '%s/traits/%s' % (node.uuid, trait))
         return ''
 
-    @pecan.expose(content_type='application/json')
-    def delete_all(self, **kwargs):
+    def delete_all(self):
         self._write('baremetal:node:traits:delete', 'remove_node_traits',
                     None)
         return ''
 
-    @pecan.expose(content_type='application/json')
-    def delete_one(self, trait, **kwargs):
+    def delete_one(self, trait):
         self._write('baremetal:node:traits:delete', 'remove_node_traits',
                     [trait])
         return ''
+
+
+T = '/v1/nodes/{node_ident}/traits'
+SINCE = mv.MINOR_37_NODE_TRAITS
+R = routes.Route
+H = NodeTraitsController
+
+ROUTES = [
+    R('GET', T, H.get_all, since=SINCE, doc="a node's traits"),
+    R('PUT', T, H.put_all, body={SINCE: trait_schema.TRAITS},
+      what='traits', since=SINCE, doc="replace a node's traits"),
+    R('DELETE', T, H.delete_all, since=SINCE,
+      doc="remove all of a node's traits"),
+    R('PUT', T + '/{trait}', H.put_one, since=SINCE,
+      doc='add one trait (no body)'),
+    R('DELETE', T + '/{trait}', H.delete_one, since=SINCE,
+      doc='remove one trait'),
+]

@@ -12,7 +12,8 @@ import jsonpointer
 from oslo_utils import uuidutils
 import pecan
 
-from ironic_lite.api import validation
+from ironic_lite.api import body_schema
+from ironic_lite.api import json_body as json_body_module
 from ironic_lite.common import exception
 from ironic_lite import conf
 
@@ -64,33 +65,13 @@ def check_new_fields(values, table):
             raise not_acceptable(needed)
 
 
-# -- query parameters -------------------------------------------------------
+# -- query parameters (typed and checked by the route) -------------------
 
-def query():
-    """The query string as {name: value}, checked by the contract hook
-    (a list parameter given several times is one comma list)."""
-    return dict(getattr(pecan.request, 'contract_query', None)
-                or pecan.request.GET.items())
-
-
-def get_bool(params, name):
-    """A boolean query parameter (True/true/1/yes/on...) or None."""
-    value = params.get(name)
-    if value is None:
-        return None
-    return validation.parse_bool(name, value)
-
-
-def get_limit(params):
-    value = params.get('limit')
-    if value is None:
+def get_limit(limit):
+    """The page size: ``?limit=`` (an int already) capped at
+    ``[api]max_limit``."""
+    if limit is None:
         return CONF.api.max_limit
-    try:
-        limit = int(value)
-    except ValueError:
-        raise exception.InvalidParameterValue(
-            err='Invalid value for limit: %s. It must be an integer.'
-                % value)
     if limit <= 0:
         raise exception.InvalidParameterValue(err='Limit must be positive')
     return min(limit, CONF.api.max_limit)
@@ -113,16 +94,12 @@ def get_sort(params, field_table, invalid_keys, default_key='id'):
     return sort_key, sort_dir
 
 
-def get_marker(params, check_uuid=True):
-    marker = params.get('marker')
-    if marker is not None and check_uuid and not uuidutils.is_uuid_like(
-            marker):
-        raise exception.InvalidUUID(uuid=marker)
-    return marker
-
-
-def get_fields(params, table, not_fields=(), per_field_message=False):
+def get_fields(value, table, not_fields=(), per_field_message=False):
     """The ``?fields=`` list (None when absent), checked against ``table``.
+
+    ``value`` is the list the route parsed (its items as given: blanks
+    are dropped here).  The parameter's own version gate (1.8, or the
+    resource's) is the route's.
 
     Names newer than the request are a 406 ("Request not acceptable.",
     checked first, as Ironic does), unknown names a 400: Ironic's generic
@@ -132,12 +109,9 @@ def get_fields(params, table, not_fields=(), per_field_message=False):
     :param not_fields: keys of ``table`` that are not selectable (the
         link lists).
     """
-    value = params.get('fields')
     if value is None:
         return None
-    fields = [f.strip() for f in value.split(',') if f.strip()]
-    if not utils_allows_fields():
-        raise exception.NotAcceptable()
+    fields = [f.strip() for f in value if f.strip()]
     if any(table.get(f, 0) > minor() for f in fields):
         raise exception.NotAcceptable()
     unknown = [f for f in fields if f not in table or f in not_fields]
@@ -150,13 +124,8 @@ def get_fields(params, table, not_fields=(), per_field_message=False):
     return fields
 
 
-def utils_allows_fields():
-    """?fields= arrived with 1.8."""
-    return allows(8)
-
-
-def get_detail(params, fields):
-    detail = get_bool(params, 'detail')
+def get_detail(detail, fields):
+    """Whether a list shows every field (``?detail=``, a bool already)."""
     if detail and fields is not None:
         raise exception.InvalidParameterValue(
             err='Can not specify ?detail=True and fields in the same '
@@ -173,17 +142,16 @@ def select_fields(body, fields):
 # -- request bodies ---------------------------------------------------------
 
 def json_body():
-    """The request body, parsed and checked by the contract hook ({} when
-    there is none)."""
-    return getattr(pecan.request, 'contract_body', {})
+    """The request body as ``middleware.RequestMiddleware`` parsed it ({}
+    when there is none), for a route that declares no body schema."""
+    return pecan.request.environ.get(json_body_module.ENVIRON_KEY, {})
 
 
 def check_body(schema, document, what):
-    """``document`` checked against ``schema`` (Ironic's messages), with
-    boolean strings converted; as a plain dict."""
-    from ironic_lite.api import validation
-    validation.check_schema(schema, document, what)
-    return validation.convert_booleans(schema, document)
+    """``document`` (a resource as a PATCH leaves it) checked against
+    ``schema`` (Ironic's messages), with boolean strings converted."""
+    body_schema.check_schema(schema, document, what)
+    return body_schema.convert_booleans(schema, document)
 
 
 def is_valid_logical_name(name):
@@ -194,10 +162,9 @@ def is_valid_logical_name(name):
 
 # -- JSON patch -------------------------------------------------------------
 
-def patch_body():
+def patch_body(patch):
     """The request body as a list of RFC 6902 operations (its schema was
-    checked by the contract hook); 400 when empty."""
-    patch = json_body()
+    checked by the route); 400 when empty."""
     if not isinstance(patch, list) or not patch:
         raise exception.InvalidParameterValue(
             err='The PATCH body must be a non-empty JSON list of '

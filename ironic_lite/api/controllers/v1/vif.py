@@ -7,10 +7,11 @@ pinned API refuses them (409).
 from oslo_utils import uuidutils
 import pecan
 
-from ironic_lite.api.controllers import base
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import routes
+from ironic_lite.api.schemas import vif as schema
 from ironic_lite.common import exception
 
 
@@ -31,40 +32,42 @@ def _check_vif(vif):
     return vif
 
 
-class NodeVifsController(base.RoutedController):
-    ROUTES = (
-        ('GET', (), 'get_all'),
-        ('POST', (), 'post'),
-        ('DELETE', (base.CAPTURE,), 'delete'),
-    )
-
+class NodeVifsController(object):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
-    def check_version(self):
-        if not utils.allows(mv.NODE_VIFS_MIN_VERSION):
-            raise exception.NotFound()
-
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
+    def get_all(self):
         node = node_lookup.fetch_authorized('baremetal:node:vif:list',
                                             self.node_ident)
         return {'vifs': pecan.request.rpcapi.vif_list(
             pecan.request.context, node)}
 
-    @pecan.expose(content_type='application/json')
-    def post(self, **kwargs):
-        vif = _check_vif(utils.json_body())
+    def post(self, body):
+        vif = _check_vif(body)
         node = node_lookup.fetch_authorized('baremetal:node:vif:attach',
                                             self.node_ident)
         pecan.request.rpcapi.vif_attach(pecan.request.context, node, vif)
         pecan.response.status = 204
         return ''
 
-    @pecan.expose(content_type='application/json')
-    def delete(self, vif_id, **kwargs):
+    def delete(self, vif_id):
         node = node_lookup.fetch_authorized('baremetal:node:vif:detach',
                                             self.node_ident)
         pecan.request.rpcapi.vif_detach(pecan.request.context, node, vif_id)
         pecan.response.status = 204
         return ''
+
+
+V = '/v1/nodes/{node_ident}/vifs'
+SINCE = mv.MINOR_28_VIFS_SUBCONTROLLER
+
+ROUTES = [
+    routes.Route('GET', V, NodeVifsController.get_all, since=SINCE,
+                 doc="a node's VIFs"),
+    routes.Route('POST', V, NodeVifsController.post,
+                 body={SINCE: schema.VIF,
+                       mv.MINOR_67_NODE_VIF_ATTACH_PORT: schema.VIF_PORT},
+                 what='vif', since=SINCE, empty=True, doc='attach a VIF'),
+    routes.Route('DELETE', V + '/{vif_id}', NodeVifsController.delete,
+                 since=SINCE, doc='detach a VIF'),
+]
