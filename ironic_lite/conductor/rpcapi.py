@@ -68,7 +68,13 @@ _DB_OUTAGES = ('DBConnectionError', 'DBDeadlock', 'OperationalError',
 def _without_remote_traceback(err):
     """A conductor's exception as it was raised there: its own class and
     message, the remote traceback kept aside (``remote_traceback``) for
-    ``[DEFAULT]debug_tracebacks_in_api`` and never in the message."""
+    ``[DEFAULT]debug_tracebacks_in_api`` and never in the message.
+
+    oslo.messaging re-raises a conductor's exception as an instance of a
+    subclass it makes of the exception's own class (only to append the
+    traceback to ``str()``); a new exception of that own class is built
+    from the same arguments.
+    """
     cls = type(err)
     if not cls.__name__.endswith(_REMOTE_SUFFIX):
         return err
@@ -76,12 +82,13 @@ def _without_remote_traceback(err):
     cut = message.find(_TRACEBACK)
     text, trace = ((message[:cut], message[cut + 1:]) if cut >= 0
                    else (message.rstrip('\n'), None))
-    # The parent is the exception's own class (without the __str__ that
-    # returns the message with the traceback).
-    err.__class__ = cls.__mro__[1]
-    err.args = (text,) + tuple(err.args[1:])
-    err.remote_traceback = trace
-    return err
+    local = cls.__bases__[0](text, **getattr(err, 'kwargs', {}))
+    local.args = (text,) + tuple(err.args[1:])
+    local.remote_traceback = trace
+    # Raised while handling ``err``: not chained to it, whose message
+    # carries the traceback that stays out of logs and bodies.
+    local.__suppress_context__ = True
+    return local
 
 
 def _check_broker():
