@@ -85,9 +85,6 @@ def _without_remote_traceback(err):
     local = cls.__bases__[0](text, **getattr(err, 'kwargs', {}))
     local.args = (text,) + tuple(err.args[1:])
     local.remote_traceback = trace
-    # Raised while handling ``err``: not chained to it, whose message
-    # carries the traceback that stays out of logs and bodies.
-    local.__suppress_context__ = True
     return local
 
 
@@ -134,10 +131,8 @@ def _remote_failure_reason(err):
 
 
 def _error_for(err, version_cap):
-    """The error to raise for ``err``, an IronicException or a
-    MessagingException raised by an RPC call."""
-    if isinstance(err, exception.IronicException):
-        return _without_remote_traceback(err)
+    """The error to raise for ``err``, a MessagingException raised by an
+    RPC call."""
     for cls, reason in _TRANSPORT_FAILURES:
         if isinstance(err, cls):
             return exception.ServiceUnavailable(reason=reason)
@@ -168,8 +163,11 @@ def _rpc_errors(func):
         _check_broker()
         try:
             return func(self, *args, **kwargs)
-        except (exception.IronicException,
-                messaging.MessagingException) as err:
+        except exception.IronicException as err:
+            # Not chained to the remote exception: its message carries
+            # the traceback, which stays out of logs and bodies.
+            raise _without_remote_traceback(err) from None
+        except messaging.MessagingException as err:
             raise _error_for(err, self.version_cap)
     return wrapper
 
