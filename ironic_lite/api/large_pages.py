@@ -18,6 +18,7 @@ import threading
 
 from oslo_config import cfg
 
+from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 
 CONF = cfg.CONF
@@ -102,10 +103,6 @@ def bounded(large):
         yield
 
 
-# A WSGI environ key set for a request that renders a large page.
-ENVIRON_KEY = 'ironic_lite.large_page'
-
-
 def _libc_trim():
     """glibc's malloc_trim(), or None elsewhere."""
     try:
@@ -160,6 +157,6 @@ class ReturnMemory(object):
 
     def __call__(self, environ, start_response):
         result = self.app(environ, start_response)
-        if environ.get(ENVIRON_KEY):
+        if request_scope.of(environ).large_page:
             return _Closing(result)
         return result

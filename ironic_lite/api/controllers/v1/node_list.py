@@ -10,6 +10,7 @@ from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -109,7 +110,7 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
         filters['project'] = project
     large = large_pages.is_large(limit, detail, fields is not None)
     if large:
-        pecan.request.environ[large_pages.ENVIRON_KEY] = True
+        request_scope.of(pecan.request.environ).large_page = True
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
     with large_pages.bounded(large):

@@ -14,6 +14,7 @@ from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -27,7 +28,7 @@ def _request_nodes():
     """{id: node} of the nodes this request has read (a port write needs
     its node for the node's policy target, the RPC topic and the body's
     node_uuid: one read, not three)."""
-    return pecan.request.environ.setdefault('ironic_lite.nodes_by_id', {})
+    return request_scope.of(pecan.request.environ).nodes_by_id
 
 
 def request_node(node_id):
