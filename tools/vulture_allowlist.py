@@ -11,9 +11,8 @@
 # that spelling: the test fails on it too.  To see what vulture reports:
 # vulture ironic_lite --min-confidence 60 (without this file).
 
-# -- pecan: the root controller's _route and the hook methods
+# -- pecan: the hook methods
 #    (pecan calls them by name) --
-_._route  # controllers/root.py: pecan routes through it
 _.on_error  # hooks.py
 _.on_route  # hooks.py
 _.charset  # api/middleware.py: webob's response attribute
@@ -123,7 +122,7 @@ _.serialize_context  # common/rpc.py: an oslo.messaging Serializer
 _.deserialize_context  # common/rpc.py: an oslo.messaging Serializer
 _._get_details  # cmd/status.py: overrides oslo.upgradecheck's
 task_class  # common/wsgi.py: waitress
-_.__class__  # conductor/rpcapi.py: the remote error's class
+channel_class  # common/wsgi.py: waitress
 tb  # conductor/task_manager.py: __exit__'s parameter
 _sqlite_on_connect  # db/api.py: SQLAlchemy event listener
 _sqlite_begin  # db/api.py: SQLAlchemy event listener

@@ -23,6 +23,7 @@ import threading
 
 from oslo_config import cfg
 
+from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 
 CONF = cfg.CONF
@@ -119,10 +120,6 @@ def bounded(large):
         yield
 
 
-# A WSGI environ key set for a request that renders a large page.
-ENVIRON_KEY = 'ironic_lite.large_page'
-
-
 @contextlib.contextmanager
 def page(environ, collection, limit, detail, explicit_fields):
     """Around the reading and rendering of a list page of ``collection``:
@@ -130,7 +127,7 @@ def page(environ, collection, limit, detail, explicit_fields):
     memory (ReturnMemory, through ``environ``)."""
     large = is_large(limit, detail, explicit_fields, collection)
     if large:
-        environ[ENVIRON_KEY] = True
+        request_scope.of(environ).large_page = True
     with bounded(large):
         yield
 
@@ -189,6 +186,6 @@ class ReturnMemory(object):
 
     def __call__(self, environ, start_response):
         result = self.app(environ, start_response)
-        if environ.get(ENVIRON_KEY):
+        if request_scope.of(environ).large_page:
             return _Closing(result)
         return result

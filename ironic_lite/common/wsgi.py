@@ -21,12 +21,37 @@ A client must not be able to hold connections for ever either (issue 20):
   balancers) are not capped.  A connection over the cap is closed at
   once.
 
-This uses waitress's extension points: subclasses of its channel and
-server, overriding ``received()``, ``maintenance()``, ``readable()`` and
-``add_channel()``; the channel attributes read (``request``,
-``requests``, ``total_outbufs_len``, ``last_activity``) and the server's
-``active_channels`` and ``_map`` are waitress's, as its own
-``maintenance()`` and ``readable()`` use them.
+A response that closes its connection (an error such as ``431`` for
+headers over 256 KiB or ``413`` for a body over 100 MiB, or
+``Connection: close``) is followed by a lingering close: the server
+shuts down its sending side and reads and discards what the client still
+sends for up to LINGER_SECONDS, then closes.  Closing a socket with
+unread input makes the kernel answer with a reset, and a client still
+sending its request would see "connection reset" instead of the
+response.  A client that keeps sending is cut off after LINGER_SECONDS.
+
+waitress has no plug-in interface for any of this: it is built by
+subclassing its server, channel and task (the server's
+``channel_class`` and the channel's ``task_class`` are there for that;
+webtest subclasses its server too), overriding the methods its event
+loop calls (``readable``, ``writable``, ``handle_read``, ``handle_write``,
+``handle_close``, ``maintenance``, ``received``,
+``build_response_header``).  What they read is waitress's, none of it
+with a leading underscore: a channel's ``request`` (being read),
+``requests`` (being served), ``will_close``, ``close_when_flushed``,
+``total_outbufs_len``, ``last_activity``, ``addr``, ``socket``, and the
+server's ``active_channels``, ``accepting``, ``adj``, ``trigger``,
+``task_dispatcher`` and ``handle_accept()``.  The socket map the server
+runs on is ours (``map=``), so we count and close its connections
+without reaching into the server.  tests/unit/common/test_wsgi.py and
+tests/functional/test_http_server.py exercise each of these, so a
+waitress release that changes one fails them.
+
+Header names are sent as waitress capitalizes them
+(``X-Openstack-Request-Id``), not respelled as the application wrote
+them: HTTP header names are case-insensitive, and the clients
+(python-ironicclient, openstacksdk, keystoneauth) read them through
+requests' case-insensitive dictionaries.
 
 Stopping an API behind a load balancer must not fail a request the server
 has already accepted: the client may have sent it, and cannot tell whether
@@ -70,32 +95,23 @@ OUTBUF_IN_MEMORY_BYTES = 16 * 1024 * 1024
 # How often stop() looks at the open connections while it drains them.
 _DRAIN_POLL = 0.05
 
+# A connection closed after its response reads and discards what its
+# client still sends for at most this long (a lingering close).
+LINGER_SECONDS = 5
+_LINGER_READ = 64 * 1024
+
 # Set once a server of this process has begun to stop (the health check
 # then answers 503 on the connections still open).
 DRAINING = threading.Event()
 
 
-def _capitalized(name):
-    """A header name as waitress writes it ("X-Openstack-Request-Id")."""
-    return '-'.join(part.capitalize() for part in name.split('-'))
-
-
 class _Task(w_task.WSGITask):
-    """A response that closes its connection once the server drains, and
-    whose header names keep the application's spelling
-    ("X-OpenStack-Ironic-API-Version", as Ironic sends it)."""
+    """A response that closes its connection once the server drains."""
 
     def build_response_header(self):
         if self.channel.server.draining:
             self.set_close_on_finish()
-        spelled = {_capitalized(k): k for k, _v in self.response_headers}
-        lines = super().build_response_header().split(b'\r\n')
-        for i, line in enumerate(lines[1:], 1):
-            name, colon, rest = line.partition(b':')
-            original = spelled.get(name.decode('latin-1')) if colon else None
-            if original:
-                lines[i] = original.encode('latin-1') + b':' + rest
-        return b'\r\n'.join(lines)
+        return super().build_response_header()
 
 
 class _Channel(w_channel.HTTPChannel):
@@ -103,6 +119,11 @@ class _Channel(w_channel.HTTPChannel):
     # time.monotonic() when the first byte of the request being read
     # (self.request, not complete yet) arrived; None between requests.
     read_began = None
+    # Whether the connection closes after a response (lingering).
+    closes_after_response = False
+    # time.monotonic() until which a closing connection's input is read
+    # and discarded; None while the connection serves.
+    linger_until = None
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map=map)
@@ -125,6 +146,45 @@ class _Channel(w_channel.HTTPChannel):
             self.read_began = began if self.request is partial else now
         return result
 
+    # -- the lingering close ------------------------------------------------
+
+    def handle_write(self):
+        # waitress closes (handle_close) once a response that ends the
+        # connection is flushed.
+        if self.close_when_flushed:
+            self.closes_after_response = True
+        super().handle_write()
+
+    def handle_close(self):
+        if (self.closes_after_response and self.linger_until is None
+                and self.connected and self._stop_sending()):
+            self.linger_until = time.monotonic() + LINGER_SECONDS
+            self.will_close = False
+            return
+        super().handle_close()
+
+    def _stop_sending(self):
+        """Send the client our FIN (after the response); whether done."""
+        try:
+            self.socket.shutdown(socket.SHUT_WR)
+        except OSError:
+            return False
+        return True
+
+    def readable(self):
+        if self.linger_until is None:
+            return super().readable()
+        if time.monotonic() < self.linger_until:
+            return True
+        self.will_close = True   # time is up: the next turn closes
+        return False
+
+    def handle_read(self):
+        if self.linger_until is None:
+            return super().handle_read()
+        # Discarded; the end of the input (or a reset) closes.
+        self.recv(_LINGER_READ)
+
 
 def _networks(addresses):
     return [ipaddress.ip_network(a, strict=False) for a in addresses]
@@ -133,6 +193,7 @@ def _networks(addresses):
 class _Server(w_server.TcpWSGIServer):
     channel_class = _Channel
     draining = False
+    socket_map = None     # the map given to waitress (ours)
     read_timeout = None   # [api]request_read_timeout
     per_client = 0        # [api]max_connections_per_client, 0: off
     uncapped = ()         # networks of [api]proxy_addresses
@@ -178,15 +239,16 @@ class _Server(w_server.TcpWSGIServer):
         # reused by an accept in this very turn.  The next turn closes
         # it (the trigger wakes the loop), the one after accepts.
         if (self.accepting and not self.draining
-                and len(self._map) >= self.adj.connection_limit):
+                and len(self.socket_map) >= self.adj.connection_limit):
             if any(c.will_close for c in self.active_channels.values()):
                 return False   # closing: accept once closed
-            if self._someone_waits() and self._close_longest_idle():
+            if self.someone_waits() and self._close_longest_idle():
                 self.trigger.pull_trigger()
                 return False
         return super().readable()
 
-    def _someone_waits(self):
+    def someone_waits(self):
+        """Whether a connection waits to be accepted."""
         poller = select.poll()
         poller.register(self.socket, select.POLLIN)
         return bool(poller.poll(0))
@@ -204,7 +266,10 @@ class _Server(w_server.TcpWSGIServer):
 
 
 def _busy(channel):
-    """A connection with a request in progress, or data to send or read."""
+    """A connection with a request in progress, or data to send or read
+    (not one that lingers after its last response)."""
+    if channel.linger_until is not None:
+        return False
     if channel.requests or channel.total_outbufs_len:
         return True
     if channel.request is not None:   # part of a request received
@@ -227,8 +292,9 @@ class WSGIService(object):
         self.shutdown_timeout = shutdown_timeout
         shortest = min(client_socket_timeout,
                        request_read_timeout or client_socket_timeout)
+        socket_map = {}
         self.server = _Server(
-            app, map={}, host=host, port=port, threads=threads,
+            app, map=socket_map, host=host, port=port, threads=threads,
             channel_timeout=client_socket_timeout,
             cleanup_interval=max(1, min(30, shortest // 2)),
             connection_limit=max_connections, backlog=128,
@@ -242,6 +308,7 @@ class WSGIService(object):
             # idle.  Work for the loop (stop's drain included) wakes it.
             asyncore_use_poll=True, asyncore_loop_timeout=1,
             clear_untrusted_proxy_headers=False, ident='ironic-lite')
+        self.server.socket_map = socket_map
         self.server.read_timeout = request_read_timeout
         self.server.per_client = max_connections_per_client
         self.server.uncapped = _networks(proxy_addresses)
@@ -274,18 +341,12 @@ class WSGIService(object):
         server.draining = True
         DRAINING.set()
         server.accepting = False
-        # What the kernel already queued for us is served, not reset.
-        while True:
-            try:
-                accepted = server.accept()
-            except OSError:
-                accepted = None
-            if accepted is None:
+        # What the kernel already queued for us is served, not reset
+        # (at most a backlog's worth: each accept takes one).
+        for _ in range(server.adj.backlog):
+            if not server.someone_waits():
                 break
-            conn, addr = accepted
-            server.set_socket_options(conn)
-            server.channel_class(server, conn, server.fix_addr(addr),
-                                 server.adj, map=server._map)
+            server.handle_accept()
         server.del_channel()
         server.socket.close()
 
@@ -320,7 +381,7 @@ class WSGIService(object):
         self._thread = None
 
     def _close_all(self):
-        for channel in list(self.server._map.values()):
+        for channel in list(self.server.socket_map.values()):
             if channel is not self.server.trigger:
                 channel.close()
         # With an empty socket map the event loop returns.

@@ -69,7 +69,13 @@ _DB_OUTAGES = ('DBConnectionError', 'DBDeadlock', 'OperationalError',
 def _without_remote_traceback(err):
     """A conductor's exception as it was raised there: its own class and
     message, the remote traceback kept aside (``remote_traceback``) for
-    ``[DEFAULT]debug_tracebacks_in_api`` and never in the message."""
+    ``[DEFAULT]debug_tracebacks_in_api`` and never in the message.
+
+    oslo.messaging re-raises a conductor's exception as an instance of a
+    subclass it makes of the exception's own class (only to append the
+    traceback to ``str()``); a new exception of that own class is built
+    from the same arguments.
+    """
     cls = type(err)
     if not cls.__name__.endswith(_REMOTE_SUFFIX):
         return err
@@ -77,12 +83,10 @@ def _without_remote_traceback(err):
     cut = message.find(_TRACEBACK)
     text, trace = ((message[:cut], message[cut + 1:]) if cut >= 0
                    else (message.rstrip('\n'), None))
-    # The parent is the exception's own class (without the __str__ that
-    # returns the message with the traceback).
-    err.__class__ = cls.__mro__[1]
-    err.args = (text,) + tuple(err.args[1:])
-    err.remote_traceback = trace
-    return err
+    local = cls.__bases__[0](text, **getattr(err, 'kwargs', {}))
+    local.args = (text,) + tuple(err.args[1:])
+    local.remote_traceback = trace
+    return local
 
 
 def _check_broker():
@@ -128,10 +132,8 @@ def _remote_failure_reason(err):
 
 
 def _error_for(err, version_cap):
-    """The error to raise for ``err``, an IronicException or a
-    MessagingException raised by an RPC call."""
-    if isinstance(err, exception.IronicException):
-        return _without_remote_traceback(err)
+    """The error to raise for ``err``, a MessagingException raised by an
+    RPC call."""
     for cls, reason in _TRANSPORT_FAILURES:
         if isinstance(err, cls):
             return exception.ServiceUnavailable(reason=reason)
@@ -162,8 +164,11 @@ def _rpc_errors(func):
         _check_broker()
         try:
             return func(self, *args, **kwargs)
-        except (exception.IronicException,
-                messaging.MessagingException) as err:
+        except exception.IronicException as err:
+            # Not chained to the remote exception: its message carries
+            # the traceback, which stays out of logs and bodies.
+            raise _without_remote_traceback(err) from None
+        except messaging.MessagingException as err:
             raise _error_for(err, self.version_cap)
     return wrapper
 

@@ -82,9 +82,9 @@ def test_http11_keep_alive(server):
         resp, _ = _get(conn, '/v1/nodes')
         assert resp.status == 200 and resp.version == 11
         assert not resp.will_close
-        # Header names as Ironic spells them (waitress would capitalize).
-        names = [name for name, _ in resp.getheaders()]
-        assert 'X-OpenStack-Ironic-API-Version' in names, names
+        # Header names are case-insensitive: waitress capitalizes them.
+        names = [name.lower() for name, _ in resp.getheaders()]
+        assert 'x-openstack-ironic-api-version' in names, names
         first = conn.sock
         resp, _ = _get(conn, '/v1')
         assert resp.status == 200
@@ -229,6 +229,62 @@ def test_chunked_ten_mb_body_is_refused(server):
     assert resp.status == 413, raw
     assert 'too large' in _fault(raw).lower()
     assert 'chunked' not in _node_names(server)
+
+
+# Issue 20: a request refused for its size is answered, not reset.
+
+ONE_MB = 1024 * 1024
+
+
+def _send_then_read(server, head, body_mb=0):
+    """Send ``head`` and ``body_mb`` MB of body, all of it before reading
+    (as http.client and requests do), then read the response to its end:
+    (status, response).  A reset raises ConnectionResetError or
+    BrokenPipeError."""
+    sock = socket.create_connection(('127.0.0.1', server.port),
+                                    timeouts.HANG)
+    try:
+        sock.sendall(head)
+        for _ in range(body_mb):
+            sock.sendall(b'x' * ONE_MB)
+        response = b''
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            response += data
+    finally:
+        sock.close()
+    status_line = response.split(b'\r\n', 1)[0]
+    return int(status_line.split()[1]), response
+
+
+def test_a_one_mb_header_is_answered_431_not_reset(server):
+    """waitress stops reading at 256 KiB of headers and answers 431; the
+    rest of the header must not make the kernel reset the connection
+    before the client has read that answer."""
+    head = (b'GET /v1/nodes HTTP/1.1\r\nHost: x\r\nX-Big: '
+            + b'a' * ONE_MB + b'\r\n\r\n')
+    status, response = _send_then_read(server, head)
+    assert status == 431, response[:200]
+    assert b'connection: close' in response.lower()
+    conn = _conn(server)
+    try:
+        resp, _ = _get(conn, '/v1/nodes')
+        assert resp.status == 200
+    finally:
+        conn.close()
+
+
+def test_a_body_over_100_mb_is_answered_413_not_reset(server):
+    """A Content-Length over waitress's 100 MiB is refused from the
+    headers; the client, still sending the start of its body (8 MB),
+    reads the 413."""
+    head = (b'POST /v1/nodes HTTP/1.1\r\nHost: x\r\n'
+            b'Content-Type: application/json\r\n'
+            b'Content-Length: %d\r\n\r\n' % (101 * ONE_MB))
+    status, response = _send_then_read(server, head, body_mb=8)
+    assert status == 413, response[:200]
 
 
 def test_stop_closes_idle_keep_alive_connections(tmp_path):

@@ -2,6 +2,7 @@
 
 import http.client
 import resource
+import socket
 import time
 from unittest import mock
 
@@ -158,3 +159,34 @@ def test_a_request_read_in_part_is_timed_from_its_first_byte():
     channel.received(b'\r\n')
     assert channel.read_began is None and len(channel.requests) == 1
     service.server.close()
+
+
+def _closes_while_sending(sock):
+    """Send until the server closes the connection: True, or False if
+    it is still open after a hang's time."""
+    give_up = time.monotonic() + timeouts.HANG
+    while time.monotonic() < give_up:
+        try:
+            sock.sendall(b'x' * 65536)
+        except (BrokenPipeError, ConnectionResetError):
+            return True
+    return False
+
+
+def test_a_client_that_keeps_sending_after_a_431_is_cut_off():
+    """The lingering close after a refused request reads what the client
+    still sends for LINGER_SECONDS only: a client that never stops is
+    disconnected (LINGER_SECONDS made short here)."""
+    service = wsgi.WSGIService('test-api', _hello, '127.0.0.1', 0,
+                               client_socket_timeout=timeouts.NEVER,
+                               request_read_timeout=0)
+    service.start()
+    sock = socket.create_connection(
+        ('127.0.0.1', service.server.effective_port), timeouts.HANG)
+    try:
+        with mock.patch.object(wsgi, 'LINGER_SECONDS', 0.5):
+            sock.sendall(b'GET / HTTP/1.1\r\nHost: x\r\nX-Big: ')
+            assert _closes_while_sending(sock), 'still lingering'
+    finally:
+        sock.close()
+        service.stop()

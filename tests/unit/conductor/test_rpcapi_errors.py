@@ -176,6 +176,10 @@ def test_a_conductor_error_is_its_own_without_the_traceback(conf_fixture):
     assert err.remote_traceback.startswith(
         'Traceback (most recent call last):')
     assert 'raise error' in err.remote_traceback
+    # A new exception, not the remote one with its class changed, and not
+    # shown chained to it (whose message carries the traceback).
+    assert err is not remote and type(remote).__name__ == 'NodeLocked_Remote'
+    assert err.__suppress_context__ and err.kwargs == remote.kwargs
 
 
 def test_the_class_is_the_one_raised_not_its_parent(conf_fixture):

@@ -15,6 +15,7 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite.conductor import hash_ring
@@ -101,11 +102,10 @@ class _Request(object):
 
 
 def _request():
-    environ = pecan.request.environ
-    req = environ.get('ironic_lite.node_request')
-    if req is None:
-        req = environ['ironic_lite.node_request'] = _Request()
-    return req
+    scope = request_scope.of(pecan.request.environ)
+    if scope.node_facts is None:
+        scope.node_facts = _Request()
+    return scope.node_facts
 
 
 def _reveals(req, rule):
@@ -229,7 +229,7 @@ def _plan(fields, sub_links):
     ([(name, attribute, kind or compute function)], [link names], base
     URL, the request's facts)."""
     key = (tuple(fields) if fields is not None else None, sub_links)
-    plans = pecan.request.environ.setdefault('ironic_lite.node_plans', {})
+    plans = request_scope.of(pecan.request.environ).node_plans
     plan = plans.get(key)
     if plan is None:
         current = utils.minor()

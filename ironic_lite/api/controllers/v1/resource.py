@@ -16,6 +16,7 @@ from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
+from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -29,7 +30,7 @@ def _request_nodes():
     """{id: node} of the nodes this request has read (a port write needs
     its node for the node's policy target, the RPC topic and the body's
     node_uuid: one read, not three)."""
-    return pecan.request.environ.setdefault('ironic_lite.nodes_by_id', {})
+    return request_scope.of(pecan.request.environ).nodes_by_id
 
 
 def request_node(node_id):
