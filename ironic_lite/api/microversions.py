@@ -5,8 +5,8 @@ Ironic API so that ironic-lite can gate features exactly like upstream:
 
 * ``VERSIONS`` - every microversion ironic-lite serves, from 1.1 up, as
   ``(minor, NAME, comment)``; every NAME is also a module constant.  The
-  last entry is the newest microversion this code implements, and
-  ``RELEASE_MAPPING['master']['api']`` must equal it (a unit test checks).
+  last entry is the newest microversion this code implements and serves
+  unpinned (a cut release records it in its ``RELEASE_MAPPING`` entry).
   A microversion is added here in the change that implements it.
 * ``*_FIELD_MIN_VERSION`` - first minor version at which a key appears in
   the JSON body of a resource.  A key missing from such a dict does not exist

@@ -43,6 +43,8 @@ MIN_VERSION = APIVersion(*microversions.MIN_VERSION)
 def max_version():
     """The highest version served: the running (or pinned) release's."""
     entry = release_mappings.current_entry(CONF.pin_release_version)
+    if 'api' not in entry:   # master: this code's newest
+        return APIVersion(*microversions.MAX_VERSION)
     return APIVersion.parse(entry['api'])
 
 

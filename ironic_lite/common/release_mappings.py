@@ -8,15 +8,17 @@ microversion to that release's entry.
 
 Rules (enforced by tests/unit/common/test_release_mappings.py):
 
-* ``master`` describes the code as it is now: its API version is the
-  newest microversion (``api/microversions.py``), its RPC version is
+* ``master`` describes the code as it is now: its RPC version is
   ``RPC_API_VERSION`` (``conductor/rpcapi.py``) and every registered
-  object is present at its current ``VERSION``.  They are written here as
-  data, not imported: ``common/`` is the ground floor and imports no layer
-  above it; the tests check that each equals its definition.
+  object is present at its current ``VERSION``, written here as data, not
+  imported (``common/`` is the ground floor and imports no layer above
+  it); the tests check that each equals its definition.  ``master`` has
+  no ``api``: unpinned, the API serves its newest microversion
+  (``api/microversions.py``), so that adding one touches one file.
 * A release entry is added when that release is cut -- a copy of
-  ``master`` at that moment -- and never edited afterwards (a test compares
-  the released entries with a checked-in snapshot).
+  ``master`` at that moment, with ``api`` set to the newest microversion
+  -- and never edited afterwards (a test compares the released entries
+  with a checked-in snapshot).
 * Entries are ordered newest first; versions never go down from an older
   release to a newer one.
 * Each release has a semver name and a series alias; aliases are kept
@@ -29,12 +31,12 @@ from ironic_lite import version
 
 # Newest first.  Each value: {'api': str, 'rpc': str,
 #                             'objects': {name: [versions, newest first]}}
+# ('api' in released entries only, see above).
 # An object maps to a list so that a release that introduced a new object
 # version while still reading an older one can say so; the first version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'api': '1.82',
         'rpc': '1.3',
         'objects': {
             'Node': ['1.2'],
