@@ -66,7 +66,11 @@ def setup_app(conf=None, rpcapi_factory=None):
         force_canonical=False,
         guess_content_type_from_ext=False,
         **settings)
-    app = recursive.RecursiveMiddleware(app)
+    return _wrap(recursive.RecursiveMiddleware(app))
+
+
+def _wrap(app):
+    """The middleware around the pecan application, innermost first."""
     if CONF.auth_strategy == 'http_basic':
         app = auth.BasicAuthMiddleware(
             app, CONF.http_basic_auth_user_file, PUBLIC_PATHS)
