@@ -133,7 +133,6 @@ _.remove_node_traits
 # -- framework hooks and attributes --
 client_timeout  # common/rpc.py: oslo.messaging's dispatcher reads it
 _.deserialize_context  # common/rpc.py: an oslo.messaging Serializer
-_._get_details  # cmd/status.py: overrides oslo.upgradecheck's
 task_class  # common/wsgi.py: waitress
 _.__class__  # conductor/rpcapi.py: the remote error's class
 tb  # conductor/task_manager.py: __exit__'s parameter
