@@ -96,6 +96,7 @@ class LocalFirstClient(object):
         self.version_cap = version_cap
 
     def prepare(self, **kwargs):
+        """RPCClient.prepare, remembering the target it prepares for."""
         target = self.target(**{k: v for k, v in kwargs.items()
                                 if k in _TARGET_KEYS})
         return LocalFirstClient(
@@ -109,6 +110,8 @@ class LocalFirstClient(object):
         return self.client.cast(ctxt, method, **kwargs)
 
     def call(self, ctxt, method, **kwargs):
+        """RPCClient.call; in place when the target's server is served
+        here (a fanout never is: a call cannot fan out)."""
         here = None
         if not self.target.fanout:
             here = _SERVED.get((self.target.topic, self.target.server))
