@@ -118,9 +118,7 @@ _.remove_node_traits
 
 # -- framework hooks and attributes --
 client_timeout  # common/rpc.py: oslo.messaging's dispatcher reads it
-_.serialize_context  # common/rpc.py: an oslo.messaging Serializer
 _.deserialize_context  # common/rpc.py: an oslo.messaging Serializer
-_._get_details  # cmd/status.py: overrides oslo.upgradecheck's
 task_class  # common/wsgi.py: waitress
 channel_class  # common/wsgi.py: waitress
 tb  # conductor/task_manager.py: __exit__'s parameter

@@ -10,6 +10,7 @@ import textwrap
 
 from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
+import prettytable
 
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import upgrade_state
@@ -25,32 +26,66 @@ Code = upgradecheck.Code
 Result = upgradecheck.Result
 
 
-# oslo.upgradecheck wraps the details of a result at 60 columns.
+# The width oslo.upgradecheck wraps the details of a result at.
 DETAILS_WIDTH = 60
+
+
+def wrap_details(details):
+    """The details, wrapped line by line for the table.
+
+    Each line is wrapped on its own; continuation lines are indented
+    further than the line they continue.
+    """
+    if details is None:
+        return None
+    lines = []
+    for line in details.splitlines():
+        indent = line[:len(line) - len(line.lstrip())]
+        lines.extend(textwrap.wrap(
+            line, DETAILS_WIDTH, initial_indent='',
+            subsequent_indent=indent + '    ',
+            break_on_hyphens=False) or [''])
+    return '\n'.join(lines)
+
+
+def _table(title, results):
+    """oslo.upgradecheck's table of (check name, Result), with the
+    details laid out by ``wrap_details``."""
+    table = prettytable.PrettyTable(
+        [str(title)], hrules=prettytable.HRuleStyle.ALL, align='l')
+    for name, result in results:
+        table.add_row(['Check: %s\nResult: %s\nDetails: %s' % (
+            name, upgradecheck.UPGRADE_CHECK_MSG_MAP[result.code],
+            wrap_details(result.details))])
+    return table
+
+
+def _json_requested():
+    command = getattr(CONF, 'command', None)
+    return bool(getattr(command, 'json', False))
 
 
 class Checks(upgradecheck.UpgradeCommands):
     """The checks an operator runs before (and after) upgrading."""
 
-    def _get_details(self, upgrade_check_result):
-        """The details, wrapped line by line for the table.
+    def check(self):
+        """Run the checks, print their table, return the worst code.
 
-        oslo.upgradecheck wraps the whole text as one paragraph, which
-        folds a multi-line detail (one service per line) into a run-on
-        paragraph.  Each line is wrapped on its own here; continuation
-        lines are indented further than the line they continue.
+        oslo.upgradecheck's own table wraps the details as one paragraph,
+        which folds a multi-line detail (one service per line) into a
+        run-on paragraph, and it has no public hook for the layout: this
+        overrides its public ``check`` and prints the same table with
+        the details laid out line by line.  ``--json`` is the library's
+        own output (the details unwrapped).
         """
-        details = upgrade_check_result.details
-        if details is None:
-            return None
-        lines = []
-        for line in details.splitlines():
-            indent = line[:len(line) - len(line.lstrip())]
-            lines.extend(textwrap.wrap(
-                line, DETAILS_WIDTH, initial_indent='',
-                subsequent_indent=indent + '    ',
-                break_on_hyphens=False) or [''])
-        return '\n'.join(lines)
+        if _json_requested():
+            return super().check()
+        results = []
+        for name, check in self._upgrade_checks:
+            func, kwargs = check if isinstance(check, tuple) else (check, {})
+            results.append((name, func(self, **kwargs)))
+        print(_table(self.display_title, results))
+        return max([Code.SUCCESS] + [result.code for _, result in results])
 
     def _check_object_versions(self):
         """Rows this release cannot read fail; pending migrations warn."""

@@ -38,6 +38,8 @@ def _new_facade():
 
 _FACADE = _new_facade()
 _LOCK = threading.Lock()
+# The facade whose SQLite engine _facade() has pooled (none yet).
+_POOLED = None
 
 
 @event.listens_for(Engine, 'connect')
@@ -117,12 +119,13 @@ def _pool_sqlite(engine):
 
 def _facade():
     """The engine facade, started (and its SQLite engine pooled) once."""
+    global _POOLED
     facade = _FACADE
-    if not getattr(facade, '_lite_ready', False):
+    if _POOLED is not facade:
         with _LOCK:
-            if not getattr(facade, '_lite_ready', False):
+            if _POOLED is not facade:
                 _pool_sqlite(facade.writer.get_engine())
-                facade._lite_ready = True
+                _POOLED = facade
     return facade
 
 
@@ -214,12 +217,13 @@ def reset():
     The service commands hand it to ``launcher.serve``, which calls it
     once the services have stopped (see common/launcher.py).
     """
-    global _FACADE
+    global _FACADE, _POOLED
     with _LOCK:
         old = _FACADE
         _FACADE = _new_facade()
+        started, _POOLED = _POOLED is old, None
     try:
-        if getattr(old, '_lite_ready', False):
+        if started:
             _checkpoint_sqlite(old.writer.get_engine())
     except Exception:
         LOG.exception('Could not checkpoint the SQLite database')

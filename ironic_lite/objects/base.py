@@ -14,7 +14,7 @@ exactly four places, all here:
    is always part of the changes.
 3. object -> RPC (``IronicObjectSerializer.serialize_entity``): when
    pinned, the primitive is made for the pinned version.
-4. RPC -> object (``IronicObjectSerializer._process_object``): whatever
+4. RPC -> object (``IronicObjectSerializer.deserialize_entity``): whatever
    version arrives is converted to the latest.
 
 Each object class declares data, no conversion code of its own unless a
@@ -356,22 +356,37 @@ class IronicObject(ovo_base.VersionedObject):
         return '<%s %s v%s>' % (self.obj_name(), ident, self.VERSION)
 
 
+def _to_latest(entity):
+    """Convert the objects of a deserialized entity to the latest version:
+    the entity itself, or those of a list, tuple, set or dict's values
+    (the containers whose objects oslo.versionedobjects deserializes)."""
+    if isinstance(entity, IronicObject):
+        entity.convert_to_latest()
+    elif isinstance(entity, dict):
+        for value in entity.values():
+            _to_latest(value)
+    elif isinstance(entity, (list, tuple, set)):
+        for value in entity:
+            _to_latest(value)
+
+
 class IronicObjectSerializer(ovo_base.VersionedObjectSerializer):
     """Sends objects at the pinned version, reads them at the latest."""
 
     OBJ_BASE_CLASS = IronicObject
 
-    def _process_object(self, context, objprim):
+    def deserialize_entity(self, context, entity):
+        """The entity with its objects built from their primitives (by
+        oslo.versionedobjects) and converted to the latest version."""
         try:
-            obj = super()._process_object(context, objprim)
+            entity = super().deserialize_entity(context, entity)
         except ovo_exception.IncompatibleObjectVersion as err:
             raise exception.IncompatibleObjectVersion(
                 objname=err.kwargs.get('objname'),
                 objver=err.kwargs.get('objver'),
                 supported=err.kwargs.get('supported')) from err
-        if isinstance(obj, IronicObject):
-            obj.convert_to_latest()
-        return obj
+        _to_latest(entity)
+        return entity
 
     def serialize_entity(self, context, entity):
         if isinstance(entity, IronicObject):

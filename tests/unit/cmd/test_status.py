@@ -5,21 +5,17 @@ from oslo_upgradecheck import upgradecheck
 from ironic_lite.cmd import status
 
 
-def _details(text):
-    return status.Checks()._get_details(
-        upgradecheck.Result(upgradecheck.Code.SUCCESS, text))
-
-
 def test_each_line_of_the_details_keeps_its_own_line():
     text = ('Step: 2.\nNext safe step: upgrade the APIs.\n'
             'Services alive (2):\n  api api-1 (release 3.0)\n'
             '  conductor conductor-1 (release 2.0, pin 2.0)')
-    assert _details(text).splitlines() == text.splitlines()
+    assert status.wrap_details(text).splitlines() == text.splitlines()
 
 
 def test_long_lines_wrap_under_their_own_indent():
     line = '  conductor ' + ', '.join('conductor-%d' % i for i in range(12))
-    lines = _details('Services alive (12):\n' + line).splitlines()
+    lines = status.wrap_details(
+        'Services alive (12):\n' + line).splitlines()
     assert lines[0] == 'Services alive (12):'
     assert all(len(text) <= status.DETAILS_WIDTH for text in lines)
     assert lines[1].startswith('  conductor conductor-0')
@@ -29,4 +25,32 @@ def test_long_lines_wrap_under_their_own_indent():
 
 
 def test_no_details():
-    assert _details(None) is None
+    assert status.wrap_details(None) is None
+
+
+class _Two(status.Checks):
+
+    def _listing(self):
+        return upgradecheck.Result(
+            upgradecheck.Code.WARNING,
+            'Services alive (2):\n  api api-1\n  conductor conductor-1')
+
+    def _fine(self):
+        return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+
+    _upgrade_checks = (('Listing', _listing), ('Fine', (_fine, {})))
+
+
+def test_the_table_keeps_one_line_per_detail_and_the_worst_code(capsys):
+    assert _Two().check() == upgradecheck.Code.WARNING
+    # "| text |" lines: the text, with its own indentation.
+    rows = [line[2:-1].rstrip() for line in
+            capsys.readouterr().out.splitlines()]
+    assert rows[1] == 'Upgrade Check Results'
+    listing = rows.index('Check: Listing')
+    assert rows[listing:listing + 5] == [
+        'Check: Listing', 'Result: Warning', 'Details: Services alive (2):',
+        '  api api-1', '  conductor conductor-1']
+    fine = rows.index('Check: Fine')
+    assert rows[fine:fine + 3] == [
+        'Check: Fine', 'Result: Success', 'Details: None']

@@ -64,3 +64,16 @@ def test_a_version_too_new_is_a_clear_error():
     assert str(exc.value) == (
         'Version 2.0 of Port is not supported: the newest this release '
         'knows is %s.' % objects.Port.VERSION)
+
+
+def test_objects_in_a_list_or_a_dict_are_converted_to_the_latest_too():
+    objects.register_all()
+    ctx = ir_context.get_admin_context()
+    old = objects.Node(uuid='1be26c0b-03f2-4d2e-ae87-c02d7f33c781',
+                       driver='fake-hardware').obj_to_primitive(
+                           target_version='1.0')
+    received = base.IronicObjectSerializer().deserialize_entity(
+        ctx, {'nodes': [old], 'one': old})
+    for node in received['nodes'] + [received['one']]:
+        assert type(node) is objects.Node
+        assert node.VERSION == objects.Node.VERSION
