@@ -16,6 +16,7 @@ names the identity service and says the request may be retried.
 """
 
 from keystonemiddleware import auth_token
+from oslo_config import cfg
 
 from ironic_lite.api import auth
 from ironic_lite.api import errors
@@ -36,6 +37,7 @@ class KeystoneAuthMiddleware(object):
 
     def __init__(self, app, conf, public_paths=()):
         self.app = app
+        self.conf = conf
         self.public_paths = set(public_paths)
         self.auth = auth_token.AuthProtocol(self._authenticated,
                                             {'oslo_config_config': conf})
@@ -56,15 +58,20 @@ class KeystoneAuthMiddleware(object):
 
     def _too_long(self, name):
         header = name[len('HTTP_'):].replace('_', '-').title()
-        try:
-            # auth_token's "WWW-Authenticate: Keystone uri=..." of a 401.
-            headers = self.auth._reject_auth_headers
-        except Exception:   # no www_authenticate_uri, Keystone down...
-            headers = []
         return errors.fault_response(
             401, 'The %s header is too long to be a token (at most %d '
                  'bytes): please authenticate again.'
-                 % (header, MAX_TOKEN_BYTES), headers)
+                 % (header, MAX_TOKEN_BYTES), self._www_authenticate())
+
+    def _www_authenticate(self):
+        """auth_token's "WWW-Authenticate: Keystone uri=..." of a 401,
+        from its own option (none when unset: auth_token would ask
+        Keystone for it, and this answer must not wait for Keystone)."""
+        try:
+            uri = self.conf.keystone_authtoken.www_authenticate_uri
+        except cfg.Error:
+            uri = None
+        return [('WWW-Authenticate', 'Keystone uri="%s"' % uri)] if uri else []
 
     def _validated(self, environ, start_response):
         """auth_token's answer, but its own 503 (Keystone unreachable)."""

@@ -37,8 +37,6 @@ class FakeAuthProtocol(object):
 
     def __init__(self, app, conf):
         self.app = app
-        self._reject_auth_headers = [
-            ('WWW-Authenticate', 'Keystone uri="http://keystone"')]
 
     def __call__(self, environ, start_response):
         if environ.get('HTTP_X_AUTH_TOKEN') == 'outage':
