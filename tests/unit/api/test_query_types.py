@@ -15,6 +15,7 @@ import wsme.types
 from ironic_lite.api import query as q
 from ironic_lite.api import types
 from ironic_lite.common import exception
+from tests.unit.api import utils
 
 UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
 
@@ -138,4 +139,39 @@ def test_detail_gate_names_the_boolean():
     with pytest.raises(exception.InvalidParameterValue) as exc:
         q.typed(param, 'maybe', 42)
     assert str(exc.value) == (
+        'Invalid value for detail: maybe. It must be a boolean.')
+
+
+# -- which check answers first ---------------------------------------------
+
+USERS = {'owner': ':member:proj1'}   # for the ``basic`` fixture
+
+
+def test_route_types_answer_before_the_handler(client):
+    """The route's WSME types are checked before the handler, as Ironic's
+    ``args.validate`` decorator does; the closed sets (sort_dir, limit
+    above 0) in the handler, after ``fields``, as Ironic's handlers do
+    (why they are not ``wsme.types.Enum`` on the route)."""
+    def text(url):
+        resp = client.get(url)
+        assert resp.status_int == 400, resp.text
+        return utils.faultstring(resp)
+    assert text('/v1/nodes?sort_dir=up&limit=x') == (
+        'Invalid value for limit: x. It must be an integer.')
+    assert text('/v1/nodes?fields=bogus&sort_dir=up&limit=0') == (
+        'Field bogus is not a valid field.')
+    assert text('/v1/nodes?limit=0&sort_dir=up') == 'Limit must be positive'
+    assert text('/v1/ports?sort_dir=up') == (
+        "Invalid sort direction: up. Acceptable values are 'asc' or 'desc'")
+
+
+def test_drivers_type_checked_after_the_policy(basic):
+    """A project member may not list drivers: 403, whatever ``?type=``
+    (a route-level Enum would answer 400 first)."""
+    resp = basic.get('/v1/drivers?type=bogus',
+                     headers=utils.basic_auth('owner'))
+    assert resp.status_int == 403, resp.text
+    resp = basic.get('/v1/drivers?detail=maybe',
+                     headers=utils.basic_auth('owner'))
+    assert utils.faultstring(resp) == (
         'Invalid value for detail: maybe. It must be a boolean.')
