@@ -85,6 +85,9 @@ _MEMO_SIZE = 1024
 
 
 def _convert(datatype, value):
+    """What WSME did with a query argument of Ironic's: the text to the
+    type (``from_param``: base type, ``frombasetype``), then the type's
+    check (``validate_value``: ``validate``)."""
     return wsme.types.validate_value(
         datatype, wsme_args.from_param(datatype, value))
 
