@@ -128,6 +128,8 @@ inherit_cache  # db/exact.py: SQLAlchemy's statement cache flag
 cache_ok  # db/models.py: SQLAlchemy's statement cache flag
 _.process_bind_param  # db/models.py: SQLAlchemy TypeDecorator
 _.process_result_value  # db/models.py: SQLAlchemy TypeDecorator
+_.basetype  # api/types.py: WSME's UserType (wsme.rest.args reads it)
+_.frombasetype  # api/types.py: WSME's UserType (from_param calls it)
 _.registration_hook  # objects/base.py: oslo.versionedobjects
 OBJ_SERIAL_NAMESPACE  # objects/base.py: oslo.versionedobjects
 OBJ_PROJECT_NAMESPACE  # objects/base.py: oslo.versionedobjects

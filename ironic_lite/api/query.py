@@ -6,19 +6,28 @@ unknown, repeated or too new parameters and malformed values, with
 Ironic's messages (``ironic/common/args.py``: ``Unexpected arguments:
 x``, ``Expected UUID for marker: x``), and returns the values typed: the
 handler gets ints, booleans and lists, never the query string.
+
+A parameter's kind is a WSME type (``api/types.py``): WSME converts and
+checks each value, and a value it refuses gets Ironic's message here.
 """
 
-from oslo_utils import strutils
-from oslo_utils import uuidutils
-
+from ironic_lite.api import types
 from ironic_lite.common import exception
 
-# -- kinds ------------------------------------------------------------------
-STRING = 'string'
-UUID = 'uuid'
-BOOL = 'boolean'
-INT = 'integer'
-LIST = 'list'   # comma separated; repeating the parameter adds to the list
+# -- kinds: WSME types -------------------------------------------------------
+STRING = types.STRING
+UUID = types.UUID
+BOOL = types.BOOLEAN
+INT = types.INTEGER
+LIST = types.LIST   # comma separated; repeating the parameter adds to it
+
+# Ironic's message (``ironic/common/args.py``) for a value its kind
+# refuses, with the parameter's name and the value.
+_REFUSED = {
+    UUID: 'Expected UUID for %s: %s',
+    BOOL: 'Invalid value for %s: %s. It must be a boolean.',
+    INT: 'Invalid value for %s: %s. It must be an integer.',
+}
 
 # How a version gate answers a parameter newer than the request.
 GATE_PLAIN = 'plain'        # 406 "Request not acceptable."
@@ -37,10 +46,11 @@ ANY_QUERY = None
 class Param(object):
     """One query parameter of a route.
 
-    :param kind: STRING, UUID, BOOL, INT or LIST.  Every kind but LIST
-        takes one value: given twice it is a 400.  A LIST is a comma
-        separated list, and ``?x=a&x=b`` means ``?x=a,b`` (the union);
-        its value is the list of the items, as given (empty ones too).
+    :param kind: STRING, UUID, BOOL, INT or LIST (WSME types).  Every
+        kind but LIST takes one value: given twice it is a 400.  A LIST
+        is a comma separated list, and ``?x=a&x=b`` means ``?x=a,b`` (the
+        union); its value is the list of the items, as given (empty ones
+        too).
     :param since: the minor microversion the parameter appears at.
     :param gate: how a request older than ``since`` is answered.
     :param doc: one line for the API reference.
@@ -80,7 +90,7 @@ def check_query(route, items, minor):
                 unknown.append(name)
         elif name not in raw:
             raw[name] = value
-        elif param.kind == LIST:
+        elif param.kind is LIST:
             raw[name] = raw[name] + ',' + value
         else:
             raise exception.InvalidParameterValue(
@@ -98,34 +108,20 @@ def typed(param, value, minor):
         if param.gate == GATE_DETAIL:
             raise exception.InvalidParameterValue(
                 err='Invalid query parameter ?detail=%s received.'
-                    % parse_bool(param.name, value))
+                    % converted(param, value))
         if param.gate == GATE_VERSION:
             raise exception.NotAcceptable(
                 'Request not acceptable. The minimal required API version '
                 'should be 1.%d' % param.since)
         raise exception.NotAcceptable()
-    if param.kind == UUID and not uuidutils.is_uuid_like(value):
-        raise exception.InvalidParameterValue(
-            err='Expected UUID for %s: %s' % (param.name, value))
-    if param.kind == BOOL:
-        return parse_bool(param.name, value)
-    if param.kind == INT:
-        try:
-            return int(value)
-        except ValueError:
-            raise exception.InvalidParameterValue(
-                err='Invalid value for %s: %s. It must be an integer.'
-                    % (param.name, value))
-    if param.kind == LIST:
-        return value.split(',')
-    return value
+    return converted(param, value)
 
 
-def parse_bool(name, value):
-    """A boolean query value (True/true/1/yes/on...), or Ironic's 400."""
+def converted(param, value):
+    """``value`` converted to and checked as the param's WSME type, or
+    Ironic's 400 naming the parameter."""
     try:
-        return strutils.bool_from_string(value, strict=True)
+        return types.convert(param.kind, value)
     except ValueError:
         raise exception.InvalidParameterValue(
-            err='Invalid value for %s: %s. It must be a boolean.'
-                % (name, value))
+            err=_REFUSED[param.kind] % (param.name, value))

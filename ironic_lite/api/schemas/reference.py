@@ -27,8 +27,8 @@ def _param_lines(route):
         return ['Query parameters: none (any is a ``400``).', '']
     lines = ['Query parameters (any other is a ``400``):', '']
     for param in route.query.values():
-        kind = param.kind
-        if kind == v.LIST:
+        kind = param.kind.name
+        if param.kind is v.LIST:
             kind = 'comma list; repeated = union'
         text = '``%s`` (%s' % (param.name, kind)
         if param.since > 1:
