@@ -19,7 +19,9 @@ from ironic_lite import conf
 
 CONF = conf.CONF
 
-_LOGICAL_NAME_RE = re.compile(r'^[a-zA-Z0-9-._~]+$')
+# ``\Z``, not ``$``: ``$`` also matches before a final newline, which would
+# let "node1\n" pass as a name.
+_LOGICAL_NAME_RE = re.compile(r'[a-zA-Z0-9-._~]+\Z')
 
 
 # -- versions ---------------------------------------------------------------
@@ -207,7 +209,7 @@ def check_patch_fields(patch, allowed, table):
 
 
 _NOT_FOUND = object()
-_INDEX_RE = re.compile(r'^(0|[1-9][0-9]*)$')
+_INDEX_RE = re.compile(r'(0|[1-9][0-9]*)\Z')
 _PATCH_ERRORS = (jsonpatch.JsonPatchException,
                  jsonpointer.JsonPointerException, KeyError, IndexError,
                  TypeError, ValueError)
