@@ -283,7 +283,9 @@ class NodesController(object):
         """The request's patch, and the update_node arguments the query
         asks for, after the checks Ironic makes before it looks the node
         up (in its order)."""
-        patch = utils.patch_body(body)
+        # An empty patch passes, as in Ironic: it is authorized like any
+        # other (baremetal:node:update) and saves nothing.
+        patch = body
         utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
                                  mv.NODE_FIELD_MIN_VERSION)
         cls._check_shard_patch(patch)

@@ -164,16 +164,6 @@ def is_valid_logical_name(name):
 
 # -- JSON patch -------------------------------------------------------------
 
-def patch_body(patch):
-    """The request body as a list of RFC 6902 operations (its schema was
-    checked by the route); 400 when empty."""
-    if not isinstance(patch, list) or not patch:
-        raise exception.InvalidParameterValue(
-            err='The PATCH body must be a non-empty JSON list of '
-                'operations.')
-    return patch
-
-
 def patch_roots(patch):
     """The root field names a patch touches (also via move/copy from)."""
     roots = set()
