@@ -45,16 +45,26 @@ class Gate(object):
     :param other_methods: the status of a method the path does not
         declare while none of its routes exists at the request's version
         (405 for ``/v1/shards``, as Ironic; 404 elsewhere).
+    :param allow: the ``Allow`` of a 405 (default: the route's method),
+        when Ironic names the methods of the resource it routes the older
+        request to.
+    :param route: a ``Route`` that serves the older request instead (its
+        path captures the same segments): Ironic routes the path
+        elsewhere below the version (``GET /v1/nodes/<n>/traits`` is the
+        node's ``?fields=traits`` there).
     """
 
-    def __init__(self, status=404, message=None, other_methods=404):
+    def __init__(self, status=404, message=None, other_methods=404,
+                 allow=None, route=None):
         self.status, self.message = status, message
         self.other_methods = other_methods
+        self.allow, self.route = allow, route
 
     def error(self, status, method, allow):
         if status == 405:
             return webob.exc.HTTPMethodNotAllowed(
-                detail=self.message or _not_allowed(method), allow=allow)
+                detail=self.message or _not_allowed(method),
+                allow=list(self.allow or allow))
         if status == 406:
             return exception.NotAcceptable(self.message)
         return webob.exc.HTTPNotFound(detail=self.message)
@@ -220,10 +230,12 @@ class Router(object):
             route = (node.routes.get(method)
                      or node.routes.get(ANY_METHOD))
             if route is not None:
-                if route.since > minor:
-                    raise route.older.error(route.older.status, method,
-                                            [route.method])
-                return route, captured
+                if route.since <= minor:
+                    return route, captured
+                if route.older.route is not None:
+                    return route.older.route, captured
+                raise route.older.error(route.older.status, method,
+                                        [route.method])
             allowed.update(node.routes)
         if not allowed:
             raise webob.exc.HTTPNotFound()
