@@ -105,13 +105,16 @@ class Route(object):
     :param empty: the answer has no body (default: PUT and DELETE).
     :param listed: shown in the API reference.
     :param any_method: served whatever the method (``/``, as Ironic).
+    :param path_args: {placeholder: check(value)} of the path segments
+        Ironic validates before anything else (400 with its message).
     """
 
     def __init__(self, method, path, handler, owner=None, query=(),
                  body=None, what=None, read_only=(), unknown=q.UNKNOWN_ARGS,
                  since=1, older=NOT_FOUND, empty=None, listed=True,
-                 any_method=False, doc=''):
+                 any_method=False, path_args=None, doc=''):
         self.method, self.path, self.handler = method, path, handler
+        self.path_args = path_args or {}
         self.query = (None if query is q.ANY_QUERY
                       else {p.name: p for p in query})
         self.body, self.what = body, what
@@ -124,6 +127,7 @@ class Route(object):
         captures = [s[1:-1] for s in self.segments if s.startswith('{')]
         init = (inspect.signature(self.owner.__init__).parameters
                 if self.owner else {})
+        self.captures = captures
         # (index, name) of the captures the owner's constructor takes,
         # indexes of those the handler takes.
         self.owner_args = [(i, n) for i, n in enumerate(captures)
@@ -149,7 +153,12 @@ class Route(object):
 
     def checked_values(self, request, minor):
         """The handler's keyword arguments: the query's typed values and
-        ``body``, after the checks of this route (400/406/415)."""
+        ``body``, after the checks of this route (400/406/415): the path
+        segments first, as Ironic's ``args.validate`` does."""
+        if self.path_args:
+            for name, value in zip(self.captures, request.route_captured):
+                if name in self.path_args:
+                    self.path_args[name](value)
         items = parse.parse_qsl(request.query_string,
                                 keep_blank_values=True, errors='strict')
         values = q.check_query(self, items, minor)

@@ -268,9 +268,6 @@ class ResourceController(object):
         ctx = pecan.request.context
         values = body
         utils.check_new_fields(values, self.FIELD_TABLE)
-        if values.get('uuid') is not None and not uuidutils.is_uuid_like(
-                values['uuid']):
-            raise exception.InvalidUUID(uuid=values['uuid'])
         obj = self.new_object(ctx, values)
         policy.authorize('baremetal:%s:create' % self.KIND,
                          self.policy_target(obj), ctx)

@@ -156,6 +156,45 @@ def check_body(schema, document, what):
     return body_schema.convert_booleans(schema, document)
 
 
+# -- path segments (Ironic's args.validate and parameter schemas) ----------
+
+def uuid_arg(name):
+    """A path segment checked by Ironic's ``args.uuid``."""
+    def check(value):
+        if not uuidutils.is_uuid_like(value):
+            raise exception.InvalidParameterValue(
+                err='Expected UUID for %s: %s' % (name, value))
+    return check
+
+
+def uuid_or_name_arg(name):
+    """A path segment checked by Ironic's ``args.uuid_or_name``."""
+    def check(value):
+        if not (uuidutils.is_uuid_like(value)
+                or is_valid_logical_name(value)):
+            raise exception.InvalidParameterValue(
+                err='Expected UUID or name for %s: %s' % (name, value))
+    return check
+
+
+def schema_uuid_arg(value):
+    """A path segment checked by Ironic's parameter schema
+    (``request_types.uuid``), worded as its jsonschema message."""
+    if not uuidutils.is_uuid_like(value):
+        raise exception.InvalidParameterValue(
+            err="Schema error: %r is not a 'uuid'" % value)
+
+
+def schema_uuid_or_name_arg(value):
+    """A path segment checked by Ironic's parameter schema
+    (``request_types.uuid_or_name``: anyOf uuid, name)."""
+    if not (uuidutils.is_uuid_like(value) or is_valid_logical_name(value)):
+        raise exception.InvalidParameterValue(
+            err="Schema error: %r is not valid under any of the given "
+                "schemas. Possible root cause: %r is not a 'uuid'"
+                % (value, value))
+
+
 def is_valid_logical_name(name):
     return (isinstance(name, str) and 0 < len(name) <= 255
             and bool(_LOGICAL_NAME_RE.match(name))
