@@ -78,14 +78,6 @@ def test_port_create_with_a_portgroup_name_is_refused(client, node):
     _refused(resp, 'Expected UUID for portgroup_uuid: pg1')
 
 
-def test_port_patch_node_uuid(client, node):
-    port = client.post_json('/v1/ports', {
-        'node_uuid': node['uuid'], 'address': '52:54:00:00:00:01'}).json
-    resp = client.patch_json('/v1/ports/' + port['uuid'], [
-        {'op': 'replace', 'path': '/node_uuid', 'value': BAD}])
-    _refused(resp, 'Expected UUID for node_uuid: %s' % BAD)
-
-
 @pytest.mark.parametrize('field', ['node_uuid', 'uuid'])
 def test_portgroup_create(client, node, field):
     body = {'node_uuid': node['uuid']}
