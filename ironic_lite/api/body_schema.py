@@ -12,6 +12,7 @@ import json
 
 import jsonschema
 from oslo_utils import strutils
+from oslo_utils import uuidutils
 
 from ironic_lite.api import json_body
 from ironic_lite.common import exception
@@ -49,8 +50,22 @@ def _max_bytes(validator, limit, instance, schema):
             'is too large (%d bytes, at most %d)' % (size, limit))
 
 
+def _uuid_fields(validator, names, instance, schema):
+    """``uuidFields``: the object's string values of these names are
+    UUIDs, worded as Ironic's ``args.uuid`` (which its validators run
+    after the schema, in this order)."""
+    if not isinstance(instance, dict):
+        return
+    for name in names:
+        value = instance.get(name)
+        if isinstance(value, str) and not uuidutils.is_uuid_like(value):
+            yield jsonschema.ValidationError(
+                'Expected UUID for %s: %s' % (name, value))
+
+
 _VALIDATOR = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, {'maxBytes': _max_bytes})
+    jsonschema.Draft202012Validator,
+    {'maxBytes': _max_bytes, 'uuidFields': _uuid_fields})
 
 
 # ``what`` of a body whose keys are a handler's arguments in Ironic
@@ -95,7 +110,13 @@ def check_schema(schema, document, what=None):
         None for "Schema error: ...", ARGS for Ironic's argument messages.
     """
     validator = _VALIDATOR(schema, format_checker=_FORMATS)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    errors = list(validator.iter_errors(document))
+    uuids = [e for e in errors if e.validator == 'uuidFields']
+    error = jsonschema.exceptions.best_match(
+        e for e in errors if e.validator != 'uuidFields')
+    if error is None and uuids:
+        # The schema first, then the UUIDs: Ironic's and_valid order.
+        raise exception.InvalidParameterValue(err=uuids[0].message)
     if error is None:
         return
     if what == ARGS:

@@ -45,16 +45,26 @@ class Gate(object):
     :param other_methods: the status of a method the path does not
         declare while none of its routes exists at the request's version
         (405 for ``/v1/shards``, as Ironic; 404 elsewhere).
+    :param allow: the ``Allow`` of a 405 (default: the route's method),
+        when Ironic names the methods of the resource it routes the older
+        request to.
+    :param route: a ``Route`` that serves the older request instead (its
+        path captures the same segments): Ironic routes the path
+        elsewhere below the version (``GET /v1/nodes/<n>/traits`` is the
+        node's ``?fields=traits`` there).
     """
 
-    def __init__(self, status=404, message=None, other_methods=404):
+    def __init__(self, status=404, message=None, other_methods=404,
+                 allow=None, route=None):
         self.status, self.message = status, message
         self.other_methods = other_methods
+        self.allow, self.route = allow, route
 
     def error(self, status, method, allow):
         if status == 405:
             return webob.exc.HTTPMethodNotAllowed(
-                detail=self.message or _not_allowed(method), allow=allow)
+                detail=self.message or _not_allowed(method),
+                allow=list(self.allow or allow))
         if status == 406:
             return exception.NotAcceptable(self.message)
         return webob.exc.HTTPNotFound(detail=self.message)
@@ -95,13 +105,16 @@ class Route(object):
     :param empty: the answer has no body (default: PUT and DELETE).
     :param listed: shown in the API reference.
     :param any_method: served whatever the method (``/``, as Ironic).
+    :param path_args: {placeholder: check(value)} of the path segments
+        Ironic validates before anything else (400 with its message).
     """
 
     def __init__(self, method, path, handler, owner=None, query=(),
                  body=None, what=None, read_only=(), unknown=q.UNKNOWN_ARGS,
                  since=1, older=NOT_FOUND, empty=None, listed=True,
-                 any_method=False, doc=''):
+                 any_method=False, path_args=None, doc=''):
         self.method, self.path, self.handler = method, path, handler
+        self.path_args = path_args or {}
         self.query = (None if query is q.ANY_QUERY
                       else {p.name: p for p in query})
         self.body, self.what = body, what
@@ -114,6 +127,7 @@ class Route(object):
         captures = [s[1:-1] for s in self.segments if s.startswith('{')]
         init = (inspect.signature(self.owner.__init__).parameters
                 if self.owner else {})
+        self.captures = captures
         # (index, name) of the captures the owner's constructor takes,
         # indexes of those the handler takes.
         self.owner_args = [(i, n) for i, n in enumerate(captures)
@@ -139,7 +153,12 @@ class Route(object):
 
     def checked_values(self, request, minor):
         """The handler's keyword arguments: the query's typed values and
-        ``body``, after the checks of this route (400/406/415)."""
+        ``body``, after the checks of this route (400/406/415): the path
+        segments first, as Ironic's ``args.validate`` does."""
+        if self.path_args:
+            for name, value in zip(self.captures, request.route_captured):
+                if name in self.path_args:
+                    self.path_args[name](value)
         items = parse.parse_qsl(request.query_string,
                                 keep_blank_values=True, errors='strict')
         values = q.check_query(self, items, minor)
@@ -220,10 +239,12 @@ class Router(object):
             route = (node.routes.get(method)
                      or node.routes.get(ANY_METHOD))
             if route is not None:
-                if route.since > minor:
-                    raise route.older.error(route.older.status, method,
-                                            [route.method])
-                return route, captured
+                if route.since <= minor:
+                    return route, captured
+                if route.older.route is not None:
+                    return route.older.route, captured
+                raise route.older.error(route.older.status, method,
+                                        [route.method])
             allowed.update(node.routes)
         if not allowed:
             raise webob.exc.HTTPNotFound()

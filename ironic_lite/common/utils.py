@@ -4,7 +4,8 @@ import re
 
 from ironic_lite.common import exception
 
-_MAC_RE = re.compile(r'^([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$')
+# ``\Z``: ``$`` would accept (and store) a MAC followed by a newline.
+_MAC_RE = re.compile(r'([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}\Z')
 
 
 def is_valid_mac(address):

@@ -8,6 +8,7 @@ renamed or altered in the same release (tests/unit/db/test_migrations.py).
 import json
 
 from oslo_db.sqlalchemy import models as oslo_models
+from oslo_utils import timeutils
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer
 from sqlalchemy import String, Text, UniqueConstraint
 from sqlalchemy.dialects import mysql
@@ -54,8 +55,27 @@ class JSONEncodedList(JsonEncodedType):
     type = list
 
 
-class Base(oslo_models.TimestampMixin, oslo_models.ModelBase,
-           orm.DeclarativeBase):
+def _now_in_seconds():
+    """The time of a row's creation or update, in whole seconds.
+
+    MySQL and MariaDB ``DATETIME`` columns hold whole seconds (MariaDB
+    truncates the fraction, MySQL rounds it): a time with microseconds
+    would be answered by the write that set it and lost on the next read.
+    In whole seconds, every backend stores what the write answers.  The
+    times set explicitly (heartbeats, ``provision_updated_at``) keep
+    their microseconds.
+    """
+    return timeutils.utcnow().replace(microsecond=0)
+
+
+class _Timestamps(object):
+    """oslo.db's TimestampMixin, with times in whole seconds."""
+
+    created_at = Column(DateTime, default=_now_in_seconds)
+    updated_at = Column(DateTime, onupdate=_now_in_seconds)
+
+
+class Base(_Timestamps, oslo_models.ModelBase, orm.DeclarativeBase):
     """Base of all models: created_at/updated_at and dict-like access."""
 
 

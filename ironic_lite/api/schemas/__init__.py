@@ -40,12 +40,14 @@ def detail_param(since=43):
                    doc='return every field')
 
 
-def body(table, fields, required=(), columns=None):
+def body(table, fields, required=(), columns=None, uuids=()):
     """An object schema of ``fields`` ({name: JSON types}).
 
     Each field gets the length limit of its column in ``table`` (a
     String's characters, or a Text or JSON column's bytes); ``columns``
-    maps a field to a column of another name.
+    maps a field to a column of another name.  ``uuids`` are the fields
+    Ironic checks as UUIDs after the schema ("Expected UUID for uuid:
+    x"), in its order.
     """
     limits = objects_base.column_limits(table)
     properties = {}
@@ -59,8 +61,11 @@ def body(table, fields, required=(), columns=None):
         elif kind == 'bytes':
             prop['maxBytes'] = limit
         properties[name] = prop
-    return {'type': 'object', 'properties': properties,
-            'required': list(required), 'additionalProperties': False}
+    result = {'type': 'object', 'properties': properties,
+              'required': list(required), 'additionalProperties': False}
+    if uuids:
+        result['uuidFields'] = list(uuids)
+    return result
 
 
 PATCH_OPS = ('add', 'replace', 'remove', 'move', 'copy', 'test')

@@ -3,7 +3,7 @@
 from ironic_lite.api import schemas as s
 
 FIELDS = {'description': s.TEXT, 'extra': s.DICT, 'uuid': s.TEXT}
-BODY = s.body('chassis', FIELDS)
+BODY = s.body('chassis', FIELDS, uuids=('uuid',))   # CHASSIS_VALIDATOR
 PATCH_ALLOWED = frozenset(('description', 'extra'))
 READ_ONLY = ('uuid', 'created_at', 'updated_at', 'links', 'nodes')
 

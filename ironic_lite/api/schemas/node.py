@@ -21,8 +21,11 @@ CREATE_FIELDS = dict(
 PATCH_FIELDS = dict(CREATE_FIELDS, protected=s.BOOL, protected_reason=s.TEXT)
 del PATCH_FIELDS['uuid']
 
-CREATE = s.body('nodes', CREATE_FIELDS, required=('driver',))
-PATCHED = s.body('nodes', PATCH_FIELDS, required=('driver',))
+# Ironic's NODE_VALIDATE_EXTRA (args.uuid), in its order.
+CREATE = s.body('nodes', CREATE_FIELDS, required=('driver',),
+                uuids=('chassis_uuid', 'instance_uuid', 'uuid'))
+PATCHED = s.body('nodes', PATCH_FIELDS, required=('driver',),
+                 uuids=('chassis_uuid', 'instance_uuid'))
 # What a PATCH may change: console_enabled is set through its own
 # endpoint in Ironic, not patched.
 PATCH_ALLOWED = frozenset(PATCH_FIELDS) - {'console_enabled'}

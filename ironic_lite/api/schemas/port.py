@@ -10,7 +10,9 @@ FIELDS = {
     'portgroup_uuid': s.TEXT, 'physical_network': s.TEXT,
     'is_smartnic': s.BOOL,
 }
-BODY = s.body('ports', FIELDS, required=('address', 'node_uuid'))
+# Ironic's PORT_VALIDATOR_EXTRA (args.uuid), in its order.
+BODY = s.body('ports', FIELDS, required=('address', 'node_uuid'),
+              uuids=('node_uuid', 'portgroup_uuid', 'uuid'))
 PATCH_ALLOWED = frozenset(FIELDS) - {'uuid'}
 READ_ONLY = ('uuid', 'internal_info', 'created_at', 'updated_at', 'links')
 

@@ -9,7 +9,9 @@ FIELDS = {
     'extra': s.DICT, 'mode': s.TEXT, 'properties': s.DICT,
     'standalone_ports_supported': s.BOOL, 'uuid': s.TEXT,
 }
-BODY = s.body('portgroups', FIELDS, required=('node_uuid',))
+# Ironic's PORTGROUP_VALIDATOR_EXTRA (args.uuid), in its order.
+BODY = s.body('portgroups', FIELDS, required=('node_uuid',),
+              uuids=('node_uuid', 'uuid'))
 PATCH_ALLOWED = frozenset(FIELDS) - {'uuid'}
 READ_ONLY = ('uuid', 'internal_info', 'created_at', 'updated_at', 'links',
              'ports')

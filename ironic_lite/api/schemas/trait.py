@@ -11,11 +11,15 @@ import os_traits
 
 from ironic_lite.api import microversions as mv
 
+# The pattern as Ironic's messages show it ...
 CUSTOM_TRAIT_PATTERN = '^%s[A-Z0-9_]+$' % os_traits.CUSTOM_NAMESPACE
+# ... and as it is checked: ``$`` also matches before a final newline
+# (jsonschema searches with Python's ``re``), "CUSTOM_X\n" is no trait.
+_CUSTOM_TRAIT_CHECK = CUSTOM_TRAIT_PATTERN[:-1] + r'\Z'
 STANDARD_TRAITS = frozenset(os_traits.get_traits())
 TRAIT = {
     'type': 'string', 'minLength': 1, 'maxLength': 255,
-    'anyOf': [{'pattern': CUSTOM_TRAIT_PATTERN},
+    'anyOf': [{'pattern': _CUSTOM_TRAIT_CHECK},
               {'enum': sorted(STANDARD_TRAITS)}],
 }
 # ``traits`` is not required here: a body without it gets Ironic's

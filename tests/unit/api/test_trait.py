@@ -1,5 +1,7 @@
 """/v1/nodes/<n>/traits (1.37) and traits in the node body."""
 
+import pytest
+
 from tests.unit.api import utils
 
 URL = '/v1/nodes/node-0/traits'
@@ -48,10 +50,42 @@ def test_bad_traits_are_400_and_write_nothing(client, node, rpcapi):
 
 def test_gated_at_1_37(make_client, node):
     old = make_client('1.36')
-    assert old.get(URL).status_int == 404
-    assert old.put(URL + '/CUSTOM_A').status_int == 404
     assert 'traits' not in old.get('/v1/nodes/node-0').json
     assert old.get('/v1/nodes/node-0?fields=traits').status_int == 406
+
+
+@pytest.mark.parametrize('version', ['1.1', '1.36'])
+def test_below_1_37_the_path_is_ironics_node_path(make_client, rpcapi,
+                                                   node, version):
+    """Ironic serves .../traits below 1.37 as if it did not exist
+    (NodesController._lookup): GET is the node with ?fields=traits (406),
+    PUT has no handler (405, Allow: the node methods), DELETE is the
+    NotFound of NodesController.delete."""
+    old = make_client(version)
+    ident = node['uuid']
+    url = '/v1/nodes/%s/traits' % ident
+    resp = old.get(url)
+    assert resp.status_int == 406, resp.text
+    assert utils.faultstring(resp) == 'Request not acceptable.'
+    for path in (url, url + '/CUSTOM_A'):
+        resp = old.put_json(path, {'traits': ['CUSTOM_A']}) \
+            if path == url else old.put(path)
+        assert resp.status_int == 405, resp.text
+        assert resp.headers['Allow'] == 'DELETE, GET, PATCH, POST'
+        assert utils.faultstring(resp) == (
+            'The method PUT is not allowed for this resource.')
+        resp = old.delete(path)
+        assert resp.status_int == 404, resp.text
+        assert utils.faultstring(resp) == 'Resource could not be found.'
+    assert [c for c in rpcapi.calls if 'trait' in c[0]] == []
+    assert old.get('/v1/nodes/' + ident).status_int == 200
+
+
+def test_below_1_37_get_looks_the_node_up_first(make_client):
+    """As Ironic's get_one: the node's 404 before the field's 406."""
+    resp = make_client('1.36').get('/v1/nodes/nope/traits')
+    assert resp.status_int == 404, resp.text
+    assert utils.faultstring(resp) == 'Node nope could not be found.'
 
 
 def test_missing_node_is_404(client):

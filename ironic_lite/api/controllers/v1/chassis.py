@@ -61,8 +61,7 @@ class ChassisController(resource.ResourceController):
         return None
 
     def get_object(self, ident):
-        if not uuidutils.is_uuid_like(ident):
-            raise exception.InvalidUUID(uuid=ident)
+        # A UUID: each route checks its path segment (``path_args``).
         return objects.Chassis.get(pecan.request.context, ident)
 
     def list_filters(self, params):
@@ -95,6 +94,9 @@ ROUTE = functools.partial(routes.Route, owner=ChassisController)
 C = '/v1/chassis/{chassis_uuid}'
 R = ROUTE
 H = ChassisController
+# Ironic checks the chassis of the path with args.uuid, but its PATCH with
+# the parameter schema (a jsonschema message).
+UUID_ARG = {'chassis_uuid': utils.uuid_arg('chassis_uuid')}
 
 ROUTES = [
     R('GET', '/v1/chassis', H.get_all, query=schema.LIST_QUERY,
@@ -104,8 +106,11 @@ ROUTES = [
     R('POST', '/v1/chassis', H.post, body={1: schema.BODY}, what='chassis',
       doc='create a chassis'),
     R('GET', C, H.get_one, query=(schemas.fields_param(),),
-      unknown=q.UNKNOWN_SCHEMA, doc='show a chassis'),
+      unknown=q.UNKNOWN_SCHEMA, path_args=UUID_ARG, doc='show a chassis'),
     R('PATCH', C, H.patch, body={1: schemas.PATCH}, what='patch',
-      read_only=schema.READ_ONLY, doc='update a chassis (JSON patch)'),
-    R('DELETE', C, H.delete, doc='delete a chassis'),
-] + node.list_routes(C + '/nodes') + resource.refused_routes(C + '/nodes')
+      read_only=schema.READ_ONLY,
+      path_args={'chassis_uuid': utils.schema_uuid_arg},
+      doc='update a chassis (JSON patch)'),
+    R('DELETE', C, H.delete, path_args=UUID_ARG, doc='delete a chassis'),
+] + node.list_routes(C + '/nodes', path_args=UUID_ARG) + (
+    resource.refused_routes(C + '/nodes'))

@@ -57,9 +57,6 @@ def _normalize(values, action):
         raise exception.InvalidParameterValue(
             err='Cannot %s node with description exceeding %d characters'
                 % (action, MAX_DESCRIPTION))
-    if values.get('instance_uuid') is not None and not (
-            uuidutils.is_uuid_like(values['instance_uuid'])):
-        raise exception.InvalidUUID(uuid=values['instance_uuid'])
     if 'chassis_uuid' in values:
         chassis_uuid = values.pop('chassis_uuid')
         values['chassis_id'] = None
@@ -176,10 +173,7 @@ class NodesController(object):
     ``/v1/chassis/<uuid>/nodes``."""
 
     def __init__(self, chassis_uuid=None):
-        if chassis_uuid is not None and not uuidutils.is_uuid_like(
-                chassis_uuid):
-            raise exception.InvalidUUID(uuid=chassis_uuid)
-        self.chassis_uuid = chassis_uuid
+        self.chassis_uuid = chassis_uuid   # a UUID (the route checks it)
 
     def validate(self, ident):
         """Each interface's ``result`` (and ``reason`` when False)."""
@@ -234,9 +228,7 @@ class NodesController(object):
         _check_name(values.get('name'),
                     "Cannot create node with invalid name '%s'")
         values = _normalize(values, 'create')
-        uuid = values.setdefault('uuid', uuidutils.generate_uuid())
-        if not uuidutils.is_uuid_like(uuid):
-            raise exception.InvalidUUID(uuid=uuid)
+        values.setdefault('uuid', uuidutils.generate_uuid())
         values.setdefault('conductor_group', '')
         values['provision_state'] = (
             'enroll' if utils.allows(mv.MINOR_11_ENROLL_STATE)
@@ -283,7 +275,9 @@ class NodesController(object):
         """The request's patch, and the update_node arguments the query
         asks for, after the checks Ironic makes before it looks the node
         up (in its order)."""
-        patch = utils.patch_body(body)
+        # An empty patch passes, as in Ironic: it is authorized like any
+        # other (baremetal:node:update) and saves nothing.
+        patch = body
         utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
                                  mv.NODE_FIELD_MIN_VERSION)
         cls._check_shard_patch(patch)
@@ -358,15 +352,16 @@ class NodesController(object):
                 % node.uuid)
 
 
-def list_routes(prefix, since=1):
+def list_routes(prefix, since=1, path_args=None):
     """GET <prefix> and <prefix>/detail: a node list (also under a
-    chassis)."""
+    chassis, whose UUID ``path_args`` checks)."""
     return [
         routes.Route('GET', prefix, NodesController.get_all,
-                     query=schema.LIST_QUERY, since=since, doc='list nodes'),
+                     query=schema.LIST_QUERY, since=since,
+                     path_args=path_args, doc='list nodes'),
         routes.Route('GET', prefix + '/detail', NodesController.detail,
                      query=schema.LIST_QUERY, since=since,
-                     doc='list nodes with every field'),
+                     path_args=path_args, doc='list nodes with every field'),
     ]
 
 

@@ -160,15 +160,19 @@ def list_routes(prefix, since=SINCE):
 PG = '/v1/portgroups/{portgroup_ident}'
 R = ROUTE
 C = PortgroupsController
+# Ironic checks the port group of the path with its parameter schema.
+IDENT_ARG = {'portgroup_ident': utils.schema_uuid_or_name_arg}
 
 ROUTES = list_routes('/v1/portgroups') + [
     R('POST', '/v1/portgroups', C.post, body={SINCE: schema.BODY},
       what='portgroup', since=SINCE, doc='create a port group'),
     R('GET', PG, C.get_one, query=(schemas.fields_param(since=SINCE),),
-      since=SINCE, unknown=q.UNKNOWN_SCHEMA, doc='show a port group'),
+      since=SINCE, unknown=q.UNKNOWN_SCHEMA, path_args=IDENT_ARG,
+      doc='show a port group'),
     R('PATCH', PG, C.patch, body={SINCE: schemas.PATCH}, what='patch',
-      read_only=schema.READ_ONLY, since=SINCE,
+      read_only=schema.READ_ONLY, since=SINCE, path_args=IDENT_ARG,
       doc='update a port group (JSON patch)'),
-    R('DELETE', PG, C.delete, since=SINCE, doc='delete a port group'),
+    R('DELETE', PG, C.delete, since=SINCE, path_args=IDENT_ARG,
+      doc='delete a port group'),
 ] + port.list_routes(PG + '/ports',
                      since=mv.MINOR_24_PORTGROUPS_SUBCONTROLLERS)

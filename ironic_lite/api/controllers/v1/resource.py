@@ -268,9 +268,6 @@ class ResourceController(object):
         ctx = pecan.request.context
         values = body
         utils.check_new_fields(values, self.FIELD_TABLE)
-        if values.get('uuid') is not None and not uuidutils.is_uuid_like(
-                values['uuid']):
-            raise exception.InvalidUUID(uuid=values['uuid'])
         obj = self.new_object(ctx, values)
         policy.authorize('baremetal:%s:create' % self.KIND,
                          self.policy_target(obj), ctx)
@@ -283,11 +280,16 @@ class ResourceController(object):
     def patch(self, ident, body):
         ctx = pecan.request.context
         obj = self._authorized('update', ident)
-        patch = utils.patch_body(body)
+        # An empty patch is accepted, as Ironic (its schema has no
+        # minItems): authorized like any other, it changes nothing and
+        # writes nothing (obj_what_changed() stays empty).
+        patch = body
         utils.check_patch_fields(patch, self.PATCH_ALLOWED, self.FIELD_TABLE)
         doc = self.editable_document(obj)
         new_doc = utils.apply_patch(doc, patch)
         changes = utils.changed_fields(doc, new_doc)
+        if 'node_uuid' in changes:
+            self._check_node_link(obj, changes['node_uuid'])
         utils.check_body(self.BODY_SCHEMA,
                          {k: v for k, v in new_doc.items() if v is not None},
                          self.KIND)
@@ -295,6 +297,25 @@ class ResourceController(object):
         if obj.obj_what_changed():
             obj = self._write('update', ctx, obj)
         return self.render(obj)
+
+    def _check_node_link(self, obj, new_node):
+        """Moving a port or port group to another node: only to a node the
+        caller may see, of the same owner, as Ironic since
+        CVE-2026-44918 (one 400 whatever the reason: whether the node
+        exists is not told)."""
+        refused = exception.Invalid(
+            "Unable to apply the requested node_uuid '%s'. Requested value "
+            "was invalid." % (new_node,))
+        if not isinstance(new_node, str):
+            raise refused
+        try:
+            node = node_lookup.fetch_authorized('baremetal:node:get',
+                                                new_node)
+        except (exception.NotFound, exception.Invalid,
+                exception.NotAuthorized):
+            raise refused
+        if node.owner != self.parent_node_of(obj).owner:
+            raise refused
 
     def delete(self, ident):
         obj = self._authorized('delete', ident)

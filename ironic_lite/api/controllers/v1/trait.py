@@ -83,19 +83,36 @@ class NodeTraitsController(object):
         return ''
 
 
+def traits_as_node_field(node_ident):
+    """``GET /v1/nodes/<n>/traits`` below 1.37: Ironic routes it to the
+    node's ``get_one`` with ``fields='traits'`` (the path did not exist),
+    so the node's 404 or 403 comes first, then the 406 of a field newer
+    than the request."""
+    node_lookup.fetch_authorized('baremetal:node:get', node_ident)
+    raise exception.NotAcceptable()
+
+
 T = '/v1/nodes/{node_ident}/traits'
 SINCE = mv.MINOR_37_NODE_TRAITS
 R = routes.Route
 H = NodeTraitsController
+# Below 1.37 Ironic's NodesController serves the path as if it did not
+# exist: GET is the node's ?fields=traits (406), PUT has no handler there
+# (405, Allow: its methods), DELETE gets its NotFound.
+_OLD_GET = routes.Gate(route=R('GET', T, traits_as_node_field))
+_OLD_PUT = routes.Gate(405, allow=('DELETE', 'GET', 'PATCH', 'POST'))
+_OLD_DELETE = routes.Gate(404, 'Resource could not be found.')
 
 ROUTES = [
-    R('GET', T, H.get_all, since=SINCE, doc="a node's traits"),
+    R('GET', T, H.get_all, since=SINCE, older=_OLD_GET,
+      doc="a node's traits"),
     R('PUT', T, H.put_all, body={SINCE: trait_schema.TRAITS},
-      what='traits', since=SINCE, doc="replace a node's traits"),
-    R('DELETE', T, H.delete_all, since=SINCE,
+      what='traits', since=SINCE, older=_OLD_PUT,
+      doc="replace a node's traits"),
+    R('DELETE', T, H.delete_all, since=SINCE, older=_OLD_DELETE,
       doc="remove all of a node's traits"),
-    R('PUT', T + '/{trait}', H.put_one, since=SINCE,
+    R('PUT', T + '/{trait}', H.put_one, since=SINCE, older=_OLD_PUT,
       doc='add one trait (no body)'),
     R('DELETE', T + '/{trait}', H.delete_one, since=SINCE,
-      doc='remove one trait'),
+      older=_OLD_DELETE, doc='remove one trait'),
 ]

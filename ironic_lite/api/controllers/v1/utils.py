@@ -19,7 +19,9 @@ from ironic_lite import conf
 
 CONF = conf.CONF
 
-_LOGICAL_NAME_RE = re.compile(r'^[a-zA-Z0-9-._~]+$')
+# ``\Z``, not ``$``: ``$`` also matches before a final newline, which would
+# let "node1\n" pass as a name.
+_LOGICAL_NAME_RE = re.compile(r'[a-zA-Z0-9-._~]+\Z')
 
 
 # -- versions ---------------------------------------------------------------
@@ -154,6 +156,45 @@ def check_body(schema, document, what):
     return body_schema.convert_booleans(schema, document)
 
 
+# -- path segments (Ironic's args.validate and parameter schemas) ----------
+
+def uuid_arg(name):
+    """A path segment checked by Ironic's ``args.uuid``."""
+    def check(value):
+        if not uuidutils.is_uuid_like(value):
+            raise exception.InvalidParameterValue(
+                err='Expected UUID for %s: %s' % (name, value))
+    return check
+
+
+def uuid_or_name_arg(name):
+    """A path segment checked by Ironic's ``args.uuid_or_name``."""
+    def check(value):
+        if not (uuidutils.is_uuid_like(value)
+                or is_valid_logical_name(value)):
+            raise exception.InvalidParameterValue(
+                err='Expected UUID or name for %s: %s' % (name, value))
+    return check
+
+
+def schema_uuid_arg(value):
+    """A path segment checked by Ironic's parameter schema
+    (``request_types.uuid``), worded as its jsonschema message."""
+    if not uuidutils.is_uuid_like(value):
+        raise exception.InvalidParameterValue(
+            err="Schema error: %r is not a 'uuid'" % value)
+
+
+def schema_uuid_or_name_arg(value):
+    """A path segment checked by Ironic's parameter schema
+    (``request_types.uuid_or_name``: anyOf uuid, name)."""
+    if not (uuidutils.is_uuid_like(value) or is_valid_logical_name(value)):
+        raise exception.InvalidParameterValue(
+            err="Schema error: %r is not valid under any of the given "
+                "schemas. Possible root cause: %r is not a 'uuid'"
+                % (value, value))
+
+
 def is_valid_logical_name(name):
     return (isinstance(name, str) and 0 < len(name) <= 255
             and bool(_LOGICAL_NAME_RE.match(name))
@@ -161,16 +202,6 @@ def is_valid_logical_name(name):
 
 
 # -- JSON patch -------------------------------------------------------------
-
-def patch_body(patch):
-    """The request body as a list of RFC 6902 operations (its schema was
-    checked by the route); 400 when empty."""
-    if not isinstance(patch, list) or not patch:
-        raise exception.InvalidParameterValue(
-            err='The PATCH body must be a non-empty JSON list of '
-                'operations.')
-    return patch
-
 
 def patch_roots(patch):
     """The root field names a patch touches (also via move/copy from)."""
@@ -207,7 +238,7 @@ def check_patch_fields(patch, allowed, table):
 
 
 _NOT_FOUND = object()
-_INDEX_RE = re.compile(r'^(0|[1-9][0-9]*)$')
+_INDEX_RE = re.compile(r'(0|[1-9][0-9]*)\Z')
 _PATCH_ERRORS = (jsonpatch.JsonPatchException,
                  jsonpointer.JsonPointerException, KeyError, IndexError,
                  TypeError, ValueError)
