@@ -173,6 +173,13 @@ def _rpc_errors(func):
     return wrapper
 
 
+def conductor_for(context, node):
+    """The host name of the conductor the hash ring maps ``node`` to
+    (what the API shows as the node's ``conductor``)."""
+    return hash_ring.RING_MANAGER.get_host(
+        context, node.uuid, node.driver, node.conductor_group)
+
+
 class ConductorAPI(object):
     """Client side of the conductor RPC API.
 
@@ -217,8 +224,7 @@ class ConductorAPI(object):
 
     def get_conductor_for(self, context, node):
         """The host name of the conductor that owns ``node``."""
-        return hash_ring.RING_MANAGER.get_host(
-            context, node.uuid, node.driver, node.conductor_group)
+        return conductor_for(context, node)
 
     def _prepare(self, context, node, version, host=None):
         host = host or self.get_conductor_for(context, node)

@@ -100,6 +100,20 @@ _SAME = {ovo_fields.StringField: str, ovo_fields.UUIDField: str,
 _AS_IS = (str, bool, int)
 
 
+def field_attr(name):
+    """The instance attribute where an object keeps field ``name``'s value.
+
+    oslo.versionedobjects stores a set field under ``_obj_<name>`` (its
+    property reads it from there, ``obj_attr_is_set`` looks for it).  The
+    fast paths -- rows read from the DB, large pages rendered -- read and
+    write it directly instead of through the field's property;
+    ``tests/unit/objects/test_field_attr.py`` checks the name against the
+    library's public behaviour, so that a library release that changes it
+    fails a test rather than a request.
+    """
+    return '_obj_' + name
+
+
 def _db_setters(obj_cls):
     """How each field of ``obj_cls`` takes a value read from the DB.
 
@@ -116,7 +130,7 @@ def _db_setters(obj_cls):
         from ironic_lite.objects import fields as ir_fields
         setters = {}
         for name, field in obj_cls.fields.items():
-            attr = ovo_base._get_attrname(name)
+            attr = field_attr(name)
             if type(field) in _SAME:
                 setters[name] = (attr, _SAME[type(field)], field.nullable)
             elif type(field) is ir_fields.FlexibleDictField:

@@ -38,7 +38,7 @@ class Trait(ovo_base.ComparableVersionedObject, base.IronicObject):
         db_trait.delete_node_trait(node_id, trait)
 
 
-_OBJECTS_ATTR = ovo_base._get_attrname('objects')
+_OBJECTS_ATTR = base.field_attr('objects')
 
 
 @base.IronicObjectRegistry.register

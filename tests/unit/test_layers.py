@@ -91,3 +91,18 @@ def test_scanner_sees_from_imports_and_relative_ones():
     assert 'ironic_lite.db.api' in names
     assert 'ironic_lite.db.node' in names
     assert 'ironic_lite.db.models' in names
+
+
+def test_the_api_reaches_the_conductor_through_its_rpc_client_only():
+    # STYLE.md: api -> objects, conductor.rpcapi.  The hash ring, the
+    # manager and the flows are the conductor's own.
+    found = []
+    for path in modules_of('ironic_lite.api'):
+        with open(path) as f:
+            names = imported_names(f.read(), _module_name(path))
+        found.extend(
+            '%s imports %s' % (_module_name(path), name) for name in names
+            if name.startswith('ironic_lite.conductor.')
+            and not (name == 'ironic_lite.conductor.rpcapi'
+                     or name.startswith('ironic_lite.conductor.rpcapi.')))
+    assert found == []

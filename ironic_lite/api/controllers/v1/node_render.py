@@ -8,7 +8,6 @@ renders many bodies the same way).
 
 import jsonpointer
 from oslo_utils import strutils
-from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
 import pecan
 
@@ -18,8 +17,9 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import policy
-from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
+from ironic_lite.objects import base as objects_base
 
 # -- masking -----------------------------------------------------------------
 
@@ -136,8 +136,7 @@ def _chassis_uuid(node, req, chassis_cache):
 def _conductor(node, req, _chassis_cache):
     """The host the hash ring maps the node to (None when none can)."""
     try:
-        return hash_ring.RING_MANAGER.get_host(
-            req.context, node.uuid, node.driver, node.conductor_group)
+        return rpcapi.conductor_for(req.context, node)
     except exception.IronicException:
         return None
 
@@ -244,7 +243,7 @@ def _plan(fields, sub_links):
         if mv.NODE_FIELD_MIN_VERSION['links'] <= current:
             links.insert(0, 'links')
         plan = plans[key] = (
-            [(n, ovo_base._get_attrname(n), _kind(n)) for n in shown],
+            [(n, objects_base.field_attr(n), _kind(n)) for n in shown],
             links, pecan.request.public_url, _request())
     return plan
 
