@@ -32,6 +32,20 @@ def database(tmp_path, use_db):
 
 
 @pytest.fixture
+def database_on_every_backend(db_url, use_db):
+    """The API's database on SQLite, PostgreSQL and MariaDB in turn: a
+    module whose behaviour differs by backend overrides ``database`` with
+    it."""
+    CONF([], project='ironic', default_config_files=[])
+    use_db(db_url)
+    objects.register_all()
+    hash_ring.RING_MANAGER.reset()
+    yield db_url
+    hash_ring.RING_MANAGER.reset()
+    policy.reset()
+
+
+@pytest.fixture
 def rpcapi():
     return fakes.FakeConductorAPI()
 

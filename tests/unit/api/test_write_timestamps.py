@@ -10,24 +10,13 @@ SQLite, PostgreSQL and MariaDB in turn.
 
 import pytest
 
-from ironic_lite.common import policy
-from ironic_lite import conf
-from ironic_lite.conductor import hash_ring
-from ironic_lite import objects
 
-CONF = conf.CONF
 
 
 @pytest.fixture
-def database(db_url, use_db):
+def database(database_on_every_backend):
     """The API's database on each backend in turn (not only SQLite)."""
-    CONF([], project='ironic', default_config_files=[])
-    use_db(db_url)
-    objects.register_all()
-    hash_ring.RING_MANAGER.reset()
-    yield db_url
-    hash_ring.RING_MANAGER.reset()
-    policy.reset()
+    return database_on_every_backend
 
 
 def _created(client, url, body):
