@@ -11,8 +11,6 @@ SQLite, PostgreSQL and MariaDB in turn.
 import pytest
 
 
-
-
 @pytest.fixture
 def database(database_on_every_backend):
     """The API's database on each backend in turn (not only SQLite)."""
