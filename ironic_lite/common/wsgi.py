@@ -47,11 +47,15 @@ without reaching into the server.  tests/unit/common/test_wsgi.py and
 tests/functional/test_http_server.py exercise each of these, so a
 waitress release that changes one fails them.
 
-Header names are sent as waitress capitalizes them
-(``X-Openstack-Request-Id``), not respelled as the application wrote
-them: HTTP header names are case-insensitive, and the clients
-(python-ironicclient, openstacksdk, keystoneauth) read them through
-requests' case-insensitive dictionaries.
+Header names keep the application's spelling
+(``X-OpenStack-Ironic-API-Version``, ``WWW-Authenticate``), as Ironic's
+servers send them: waitress capitalizes each word
+(``X-Openstack-Ironic-Api-Version``).  HTTP header names are
+case-insensitive and python-ironicclient, openstacksdk and keystoneauth
+read them so, but a client that matches the name as Ironic writes it
+(a shell script's ``grep``, a plain dict) must find it.  The task's
+``build_response_header`` maps each name waitress wrote back to the
+application's.
 
 Stopping an API behind a load balancer must not fail a request the server
 has already accepted: the client may have sent it, and cannot tell whether
@@ -105,13 +109,26 @@ _LINGER_READ = 64 * 1024
 DRAINING = threading.Event()
 
 
+def _capitalized(name):
+    """A header name as waitress writes it ("X-Openstack-Request-Id")."""
+    return '-'.join(part.capitalize() for part in name.split('-'))
+
+
 class _Task(w_task.WSGITask):
-    """A response that closes its connection once the server drains."""
+    """A response that closes its connection once the server drains, and
+    whose header names keep the application's spelling."""
 
     def build_response_header(self):
         if self.channel.server.draining:
             self.set_close_on_finish()
-        return super().build_response_header()
+        spelled = {_capitalized(k): k for k, _v in self.response_headers}
+        lines = super().build_response_header().split(b'\r\n')
+        for i, line in enumerate(lines[1:], 1):
+            name, colon, rest = line.partition(b':')
+            original = spelled.get(name.decode('latin-1')) if colon else None
+            if original:
+                lines[i] = original.encode('latin-1') + b':' + rest
+        return b'\r\n'.join(lines)
 
 
 class _Channel(w_channel.HTTPChannel):

@@ -62,7 +62,10 @@ def test_node_port_portgroup_lifecycle_with_cli(lite_noauth, cli_env):
                '--address', GROUP_MAC)
     assert (group['name'], group['address'], group['node_uuid']) == (
         'bond0', GROUP_MAC, uuid)
-    port = bm('port', 'create', MAC, '--node', uuid, '--port-group', 'bond0')
+    # A port group's UUID: Ironic refuses its name there ("Expected UUID
+    # for portgroup_uuid: bond0"), and so does ironic-lite.
+    port = bm('port', 'create', MAC, '--node', uuid, '--port-group',
+              group['uuid'])
     assert (port['address'], port['node_uuid'], port['portgroup_uuid']) == (
         MAC, uuid, group['uuid'])
     ports = bm('port', 'list', '--node', 'cli-node', '--long')
