@@ -1,4 +1,5 @@
-"""Helpers shared by the conductor flows: failing a node, its message."""
+"""Helpers shared by the conductor flows: failing a node, its message;
+the rules of a node update that Ironic's conductor enforces."""
 
 from oslo_log import log as logging
 
@@ -79,6 +80,26 @@ def fail_stuck_node(task, message):
         task.process_event('fail', last_error=message)
     else:
         node.save()
+
+
+def check_update_protected(node_obj, delta, state):
+    """Ironic's rules of ``protected`` in a node update: only an
+    ``active`` or ``rescue`` node (``state``, read under the lock) may
+    become protected (409); unprotecting clears ``protected_reason``; a
+    reason without protection is refused (400)."""
+    if 'protected' in delta:
+        if not node_obj.protected:
+            node_obj.protected_reason = None
+        elif state not in (states.ACTIVE, states.RESCUE):
+            raise exception.InvalidState(
+                "Node %(node)s can only be made protected in provision "
+                "states 'active' or 'rescue', the current state is "
+                "'%(state)s'" % {'node': node_obj.uuid, 'state': state})
+    if ('protected_reason' in delta and node_obj.protected_reason
+            and not node_obj.protected):
+        raise exception.InvalidParameterValue(
+            err='The protected_reason field can only be set when '
+                'protected is True')
 
 
 def _power_off_quietly(task):

@@ -143,3 +143,44 @@ def test_delete(backend):
     node = create(backend)
     assert backend.delete('%s/%s' % (NODES, node)).status_int == 204
     assert backend.get('%s/%s' % (NODES, node)).status_int == 404
+
+
+def _set_state(node, state):
+    obj = objects.Node.get_by_uuid(None, node)
+    obj.provision_state = state
+    obj.save()
+
+
+def _patch(client, node, **values):
+    return client.patch_json('%s/%s' % (NODES, node), [
+        {'op': 'replace', 'path': '/' + k, 'value': v}
+        for k, v in values.items()])
+
+
+def test_protect_only_an_active_node(backend):
+    node = create(backend)
+    resp = _patch(backend, node, protected=True)
+    assert resp.status_int == 409, resp.text
+    assert utils.faultstring(resp) == (
+        "Node %s can only be made protected in provision states 'active' "
+        "or 'rescue', the current state is 'enroll'" % node)
+    assert settled(backend, node)['protected'] is False
+    _set_state(node, 'active')
+    resp = _patch(backend, node, protected=True, protected_reason='keep')
+    assert resp.status_int == 200, resp.text
+    assert resp.json['protected_reason'] == 'keep'
+
+
+def test_unprotect_clears_the_reason(backend):
+    node = create(backend)
+    _set_state(node, 'active')
+    resp = _patch(backend, node, protected_reason='why')
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'The protected_reason field can only be set when protected is True')
+    assert _patch(backend, node, protected=True,
+                  protected_reason='keep').status_int == 200
+    resp = _patch(backend, node, protected=False)
+    assert resp.status_int == 200, resp.text
+    assert resp.json['protected_reason'] is None
+    assert settled(backend, node)['protected_reason'] is None
