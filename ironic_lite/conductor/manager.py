@@ -132,6 +132,8 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
             _check_unchanged(task.node, expected)
             utils.check_update_protected(node_obj, delta,
                                          task.node.provision_state)
+            utils.check_update_retired(node_obj, delta,
+                                       task.node.provision_state)
             # The lock is the row's, not a field the caller may write.
             node_obj.obj_reset_changes(['reservation'])
             # Written only while this task holds the lock (fencing).

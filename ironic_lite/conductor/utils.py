@@ -102,6 +102,26 @@ def check_update_protected(node_obj, delta, state):
                 'protected is True')
 
 
+def check_update_retired(node_obj, delta, state):
+    """Ironic's rules of ``retired`` in a node update: an ``available``
+    node may not be retired (409: it would be offered to Nova meanwhile);
+    un-retiring clears ``retired_reason``; a reason without retirement is
+    refused (400)."""
+    if 'retired' in delta:
+        if not node_obj.retired:
+            node_obj.retired_reason = None
+        elif state == states.AVAILABLE:
+            raise exception.InvalidState(
+                "Node %(node)s can not have 'retired' set in provision "
+                "state 'available', the current state is '%(state)s'"
+                % {'node': node_obj.uuid, 'state': state})
+    if ('retired_reason' in delta and node_obj.retired_reason
+            and not node_obj.retired):
+        raise exception.InvalidParameterValue(
+            err='The retired_reason field can only be set when '
+                'retired is True')
+
+
 def _power_off_quietly(task):
     try:
         task.driver.power.set_power_state(task, states.POWER_OFF)

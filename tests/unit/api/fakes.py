@@ -49,6 +49,8 @@ class FakeConductorAPI(object):
         delta = node_obj.obj_what_changed()
         conductor_utils.check_update_protected(node_obj, delta,
                                                current.provision_state)
+        conductor_utils.check_update_retired(node_obj, delta,
+                                             current.provision_state)
         node_obj.save()
         return node_obj
 

@@ -184,3 +184,25 @@ def test_unprotect_clears_the_reason(backend):
     assert resp.status_int == 200, resp.text
     assert resp.json['protected_reason'] is None
     assert settled(backend, node)['protected_reason'] is None
+
+
+def test_retire_no_available_node(backend):
+    node = create(backend)
+    _set_state(node, 'available')
+    resp = _patch(backend, node, retired=True)
+    assert resp.status_int == 409, resp.text
+    assert utils.faultstring(resp) == (
+        "Node %s can not have 'retired' set in provision state 'available', "
+        "the current state is 'available'" % node)
+    assert not settled(backend, node)['retired']
+    _set_state(node, 'manageable')
+    resp = _patch(backend, node, retired_reason='old')
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'The retired_reason field can only be set when retired is True')
+    resp = _patch(backend, node, retired=True, retired_reason='old')
+    assert resp.status_int == 200, resp.text
+    resp = _patch(backend, node, retired=False)
+    assert resp.status_int == 200, resp.text
+    assert resp.json['retired_reason'] is None
+    assert settled(backend, node)['retired_reason'] is None

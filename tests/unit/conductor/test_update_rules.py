@@ -85,3 +85,49 @@ def test_protected_reason_of_a_protected_node(context, rpc_api, make_node):
     node.protected_reason = 'why'
     rpc_api.update_node(context, node)
     assert _saved(context, node).protected_reason == 'why'
+
+
+@pytest.mark.parametrize('state', ['enroll', 'manageable', 'active',
+                                   'deploy failed'])
+def test_retire_outside_available(context, rpc_api, make_node, state):
+    node = make_node(provision_state=state)
+    node.retired = True
+    node.retired_reason = 'old'
+    rpc_api.update_node(context, node)
+    saved = _saved(context, node)
+    assert (saved.retired, saved.retired_reason) == (True, 'old')
+
+
+def test_retire_an_available_node_is_409(context, rpc_api, make_node):
+    node = make_node(provision_state='available')
+    node.retired = True
+    with pytest.raises(exception.InvalidState) as err:
+        rpc_api.update_node(context, node)
+    assert err.value.code == 409
+    assert str(err.value) == (
+        "Node %s can not have 'retired' set in provision state 'available', "
+        "the current state is 'available'" % node.uuid)
+    assert not _saved(context, node).retired
+
+
+def test_unretire_clears_the_reason(context, rpc_api, make_node):
+    # Un-retiring is allowed in any state, available included.
+    node = make_node(provision_state='available', retired=True,
+                     retired_reason='old')
+    node.retired = False
+    result = rpc_api.update_node(context, node)
+    assert result.retired_reason is None
+    saved = _saved(context, node)
+    assert (saved.retired, saved.retired_reason) == (False, None)
+
+
+def test_retired_reason_without_retirement_is_400(context, rpc_api,
+                                                  make_node):
+    node = make_node(provision_state='manageable')
+    node.retired_reason = 'old'
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        rpc_api.update_node(context, node)
+    assert err.value.code == 400
+    assert str(err.value) == ('The retired_reason field can only be set '
+                              'when retired is True')
+    assert _saved(context, node).retired_reason is None
