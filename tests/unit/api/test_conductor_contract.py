@@ -206,3 +206,53 @@ def test_retire_no_available_node(backend):
     assert resp.status_int == 200, resp.text
     assert resp.json['retired_reason'] is None
     assert settled(backend, node)['retired_reason'] is None
+
+
+def _physnet_port(client, node, mac, physnet, group=None):
+    body = {'address': mac, 'node_uuid': node, 'physical_network': physnet}
+    if group:
+        body['portgroup_uuid'] = group
+    return client.post_json('/v1/ports', body)
+
+
+def test_ports_of_a_group_share_their_physical_network(backend):
+    node = create(backend)
+    group = backend.post_json('/v1/portgroups', {'node_uuid': node}).json
+    assert _physnet_port(backend, node, '52:54:00:00:00:01', 'a',
+                         group['uuid']).status_int == 201
+    resp = _physnet_port(backend, node, '52:54:00:00:00:02', 'b',
+                         group['uuid'])
+    assert resp.status_int == 409, resp.text
+    assert utils.faultstring(resp) == (
+        'Port with physical network b cannot become a member of port '
+        'group %s which has ports in physical network a.' % group['uuid'])
+    resp = _physnet_port(backend, node, '52:54:00:00:00:02', None,
+                         group['uuid'])
+    assert resp.status_int == 409, resp.text
+    assert 'Port with physical network None cannot' in (
+        utils.faultstring(resp))
+    same = _physnet_port(backend, node, '52:54:00:00:00:02', 'a',
+                         group['uuid'])
+    assert same.status_int == 201, same.text
+    resp = backend.patch_json('/v1/ports/' + same.json['uuid'], [
+        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
+    assert resp.status_int == 409, resp.text
+    other = _physnet_port(backend, node, '52:54:00:00:00:03', 'b').json
+    resp = backend.patch_json('/v1/ports/' + other['uuid'], [
+        {'op': 'replace', 'path': '/portgroup_uuid',
+         'value': group['uuid']}])
+    assert resp.status_int == 409, resp.text
+    ports = backend.get('/v1/ports?portgroup=%s&fields=physical_network'
+                        % group['uuid']).json['ports']
+    assert [p['physical_network'] for p in ports] == ['a', 'a']
+
+
+def test_the_only_port_of_a_group_may_change_network(backend):
+    node = create(backend)
+    group = backend.post_json('/v1/portgroups', {'node_uuid': node}).json
+    port = _physnet_port(backend, node, '52:54:00:00:00:01', 'a',
+                         group['uuid']).json
+    resp = backend.patch_json('/v1/ports/' + port['uuid'], [
+        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
+    assert resp.status_int == 200, resp.text
+    assert resp.json['physical_network'] == 'b'
