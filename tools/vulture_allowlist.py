@@ -93,13 +93,10 @@ _.maintenance_reason  # column; set by the API and conductor/manager.py
 management_interface
 network_data
 power_interface
-protected_reason
 raid_config
 raid_interface
 rescue_interface
 resource_class
-retired
-retired_reason
 secure_boot
 storage_interface
 target_raid_config

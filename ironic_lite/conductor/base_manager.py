@@ -57,9 +57,12 @@ class BaseConductorManager(object):
 
         :raises: DriverNotFound if [conductor]enabled_hardware_types names
             a hardware type this code does not have.
+        :raises: InvalidParameterValue if a [DEFAULT]default_*_interface
+            is one an enabled hardware type does not support.
         """
         objects.register_all()
         self._drivers = factory.enabled_hardware_types()
+        factory.check_default_interfaces(self._drivers)
         self._pool = worker_pool.WorkerPool(CONF.conductor.workers_pool_size)
         recovery.recover_own_nodes(self._context, self.host)
 

@@ -14,7 +14,8 @@ from ironic_lite.conductor import task_manager
 
 # Errors the writes may raise, answered to the API as they are.
 _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
-             exception.InvalidParameterValue, exception.MACAlreadyExists,
+             exception.Conflict, exception.InvalidParameterValue,
+             exception.MACAlreadyExists,
              exception.PortAlreadyExists, exception.PortNotFound,
              exception.PortgroupAlreadyExists,
              exception.PortgroupDuplicateName,
@@ -23,9 +24,10 @@ _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.ObjectVersionTooNew)
 
 
-def _write(context, obj, purpose, action):
+def _write(context, obj, purpose, action, check=None):
     """``obj.<action>(context)`` (create, save or destroy) as under the
-    node's lock (``task_manager.write_unless_locked``); returns the object
+    node's lock (``task_manager.write_unless_locked``), after ``check``
+    (context) if given, in the same transaction; returns the object
     written.
 
     The transaction runs again from the start after a deadlock or a
@@ -36,6 +38,8 @@ def _write(context, obj, purpose, action):
     copy of the object as received."""
     def write():
         attempt = obj.obj_clone()
+        if check is not None:
+            check(context)
         getattr(attempt, action)(context)
         return attempt
     return task_manager.write_unless_locked(context, obj.node_id, write,
@@ -47,11 +51,13 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_port(self, context, port_obj):
-        return _write(context, port_obj, 'port create', 'create')
+        return _write(context, port_obj, 'port create', 'create',
+                      port_obj.check_physnet)
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_port(self, context, port_obj):
-        return _write(context, port_obj, 'port update', 'save')
+        return _write(context, port_obj, 'port update', 'save',
+                      port_obj.check_physnet)
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_port(self, context, port):

@@ -1,4 +1,5 @@
-"""Helpers shared by the conductor flows: failing a node, its message."""
+"""Helpers shared by the conductor flows: failing a node, its message;
+the rules of a node update that Ironic's conductor enforces."""
 
 from oslo_log import log as logging
 
@@ -79,6 +80,46 @@ def fail_stuck_node(task, message):
         task.process_event('fail', last_error=message)
     else:
         node.save()
+
+
+def check_update_protected(node_obj, delta, state):
+    """Ironic's rules of ``protected`` in a node update: only an
+    ``active`` or ``rescue`` node (``state``, read under the lock) may
+    become protected (409); unprotecting clears ``protected_reason``; a
+    reason without protection is refused (400)."""
+    if 'protected' in delta:
+        if not node_obj.protected:
+            node_obj.protected_reason = None
+        elif state not in (states.ACTIVE, states.RESCUE):
+            raise exception.InvalidState(
+                "Node %(node)s can only be made protected in provision "
+                "states 'active' or 'rescue', the current state is "
+                "'%(state)s'" % {'node': node_obj.uuid, 'state': state})
+    if ('protected_reason' in delta and node_obj.protected_reason
+            and not node_obj.protected):
+        raise exception.InvalidParameterValue(
+            err='The protected_reason field can only be set when '
+                'protected is True')
+
+
+def check_update_retired(node_obj, delta, state):
+    """Ironic's rules of ``retired`` in a node update: an ``available``
+    node may not be retired (409: it would be offered to Nova meanwhile);
+    un-retiring clears ``retired_reason``; a reason without retirement is
+    refused (400)."""
+    if 'retired' in delta:
+        if not node_obj.retired:
+            node_obj.retired_reason = None
+        elif state == states.AVAILABLE:
+            raise exception.InvalidState(
+                "Node %(node)s can not have 'retired' set in provision "
+                "state 'available', the current state is '%(state)s'"
+                % {'node': node_obj.uuid, 'state': state})
+    if ('retired_reason' in delta and node_obj.retired_reason
+            and not node_obj.retired):
+        raise exception.InvalidParameterValue(
+            err='The retired_reason field can only be set when '
+                'retired is True')
 
 
 def _power_off_quietly(task):

@@ -3,6 +3,7 @@ import socket
 
 from oslo_config import cfg
 
+from ironic_lite.common import interfaces
 from ironic_lite.common import release_mappings
 
 opts = [
@@ -94,6 +95,24 @@ opts = [
                     'process with exit code 3.  0: no bound.'),
 ]
 
+# Ironic's [DEFAULT]default_<interface>_interface, one per interface (with
+# Ironic's default: none but storage's "noop").
+_DEFAULT_IFACE_HELP = (
+    'Default {0} interface of the nodes created without {0}_interface '
+    '(or whose interfaces a change of driver resets).  Unset: the '
+    'hardware type\'s own default.  It must be one that every hardware '
+    'type of [conductor]enabled_hardware_types supports, or '
+    'ironic-conductor does not start.  Keep it the same on every service '
+    '(GET /v1/drivers shows the API service\'s).')
+
+interface_opts = [
+    cfg.StrOpt('default_%s_interface' % iface,
+               default='noop' if iface == 'storage' else None,
+               help=_DEFAULT_IFACE_HELP.format(iface))
+    for iface in interfaces.ALL_INTERFACES
+]
+
 
 def register_opts(conf):
     conf.register_opts(opts)
+    conf.register_opts(interface_opts)

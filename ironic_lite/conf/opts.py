@@ -14,7 +14,7 @@ from ironic_lite.conf import healthcheck
 
 def list_opts():
     return [
-        ('DEFAULT', default.opts),
+        ('DEFAULT', default.opts + default.interface_opts),
         ('api', api.opts),
         ('conductor', conductor.opts),
         ('fake', conductor.fake_opts),

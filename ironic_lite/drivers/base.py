@@ -10,6 +10,7 @@ import abc
 
 from ironic_lite.common import interfaces
 from ironic_lite.common import states
+from ironic_lite import conf
 
 # The interface names (node fields ``<name>_interface``), Ironic's order:
 # defined in common, below every layer that needs them.
@@ -127,6 +128,14 @@ class HardwareType(object):
         self.clean = None
 
     def default_interface(self, interface_type):
+        """The implementation a node gets when it names none: the
+        operator's ``[DEFAULT]default_<type>_interface`` when set (checked
+        by whoever sets it: it may be one this type lacks), else the first
+        one this type supports."""
+        configured = getattr(conf.CONF, 'default_%s_interface'
+                             % interface_type)
+        if configured is not None:
+            return configured
         names = self.supported.get(interface_type)
         return names[0] if names else None
 

@@ -34,24 +34,45 @@ def get_hardware_type(name):
 
 
 def check_and_update_node_interfaces(node, hw_type):
-    """Fill unset ``<type>_interface`` fields with the type's defaults.
+    """Fill unset ``<type>_interface`` fields with the defaults (the
+    operator's ``[DEFAULT]default_<type>_interface``, else the type's).
 
-    :raises: InvalidParameterValue when an interface set on the node is
-        not one the hardware type supports.
+    :raises: InvalidParameterValue when an interface set on the node, or
+        the default it would get, is not one the hardware type supports.
     """
     for iface in base.ALL_INTERFACES:
         field = '%s_interface' % iface
         value = (getattr(node, field) if node.obj_attr_is_set(field)
                  else None)
         if value is None:
+            value = hw_type.default_interface(iface)
+            if value is None:
+                continue
+            check_supported(hw_type, iface, value)
+            setattr(node, field, value)
+            continue
+        check_supported(hw_type, iface, value)
+
+
+def check_supported(hw_type, iface, name):
+    """InvalidParameterValue, with Ironic's message for an implementation
+    it cannot load, unless the hardware type supports ``name``."""
+    if not hw_type.supports(iface, name):
+        raise exception.InvalidParameterValue(
+            err='Could not find the following interface in the '
+                "'ironic.hardware.interfaces.%(iface)s' entrypoint: "
+                '%(name)s. Valid interfaces are %(valid)s.'
+                % {'iface': iface, 'name': name,
+                   'valid': ', '.join(hw_type.supported.get(iface, []))})
+
+
+def check_default_interfaces(names):
+    """Refuse (InvalidParameterValue) a ``[DEFAULT]default_*_interface``
+    that one of the hardware types ``names`` does not support: Ironic's
+    conductor does not start then, rather than fail each node create."""
+    for name in names:
+        hw_type = HARDWARE_TYPES[name]()
+        for iface in base.ALL_INTERFACES:
             default = hw_type.default_interface(iface)
             if default is not None:
-                setattr(node, field, default)
-            continue
-        if not hw_type.supports(iface, value):
-            raise exception.InvalidParameterValue(
-                err='Could not find the following interface in the '
-                    "'ironic.hardware.interfaces.%(iface)s' entrypoint: "
-                    '%(name)s. Valid interfaces are %(valid)s.'
-                    % {'iface': iface, 'name': value,
-                       'valid': ', '.join(hw_type.supported.get(iface, []))})
+                check_supported(hw_type, iface, default)

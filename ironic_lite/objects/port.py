@@ -1,8 +1,10 @@
 from oslo_utils import uuidutils
 
+from ironic_lite.common import exception
 from ironic_lite.db import port as db_port
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
+from ironic_lite.objects import portgroup as portgroup_obj
 
 
 @base.IronicObjectRegistry.register
@@ -64,3 +66,41 @@ class Port(base.CrudMixin, base.IronicObject):
     def list_by_node_id(cls, context, node_id, **kwargs):
         filters = dict(kwargs.pop('filters', None) or {}, node_id=node_id)
         return cls.list(context, filters=filters, **kwargs)
+
+    def check_physnet(self, context):
+        """Conflict (409) unless this port, about to be written, is on the
+        physical network of the other ports of its port group.
+
+        Ironic's rule (its conductor's ``validate_port_physnet`` on a port
+        create or update): the ports of one group are bonded on one
+        network, so they all carry the same ``physical_network`` (``None``
+        included); checked only when the port's group or network changes.
+        Called by whoever writes the port: the conductor, in the write's
+        transaction, or the API while pinned below RPC 1.3.
+        """
+        if not (self.obj_attr_is_set('portgroup_id') and self.portgroup_id
+                and self.obj_what_changed() & {'portgroup_id',
+                                               'physical_network'}):
+            return
+        own_id = self.id if self.obj_attr_is_set('id') else None
+        physnets = {p.physical_network for p in self.list(
+            context, filters={'portgroup_id': self.portgroup_id})
+            if p.id != own_id}
+        if not physnets:
+            return
+        group = portgroup_obj.Portgroup.get(context, self.portgroup_id)
+        if len(physnets) > 1:
+            # Only rows written before the rule was enforced.
+            raise exception.Conflict(
+                'Port group %s has member ports with inconsistent physical '
+                'networks (%s). All ports in a port group must have the '
+                'same physical network.'
+                % (group.uuid, ', '.join(sorted(map(str, physnets)))))
+        group_physnet = physnets.pop()
+        own = (self.physical_network
+               if self.obj_attr_is_set('physical_network') else None)
+        if own != group_physnet:
+            raise exception.Conflict(
+                'Port with physical network %s cannot become a member of '
+                'port group %s which has ports in physical network %s.'
+                % (own, group.uuid, group_physnet))

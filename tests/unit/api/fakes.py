@@ -5,6 +5,7 @@ closely enough for API tests; it does not try to be a conductor.
 """
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import utils as conductor_utils
 from ironic_lite import objects
 
 POWER_RESULT = {'power on': 'power on', 'power off': 'power off',
@@ -44,6 +45,12 @@ class FakeConductorAPI(object):
         if changed:
             raise exception.NodeChanged(node=node_obj.uuid,
                                         fields=', '.join(changed))
+        # The conductor's own rules, as it applies them.
+        delta = node_obj.obj_what_changed()
+        conductor_utils.check_update_protected(node_obj, delta,
+                                               current.provision_state)
+        conductor_utils.check_update_retired(node_obj, delta,
+                                             current.provision_state)
         node_obj.save()
         return node_obj
 

@@ -143,3 +143,116 @@ def test_delete(backend):
     node = create(backend)
     assert backend.delete('%s/%s' % (NODES, node)).status_int == 204
     assert backend.get('%s/%s' % (NODES, node)).status_int == 404
+
+
+def _set_state(node, state):
+    obj = objects.Node.get_by_uuid(None, node)
+    obj.provision_state = state
+    obj.save()
+
+
+def _patch(client, node, **values):
+    return client.patch_json('%s/%s' % (NODES, node), [
+        {'op': 'replace', 'path': '/' + k, 'value': v}
+        for k, v in values.items()])
+
+
+def test_protect_only_an_active_node(backend):
+    node = create(backend)
+    resp = _patch(backend, node, protected=True)
+    assert resp.status_int == 409, resp.text
+    assert utils.faultstring(resp) == (
+        "Node %s can only be made protected in provision states 'active' "
+        "or 'rescue', the current state is 'enroll'" % node)
+    assert settled(backend, node)['protected'] is False
+    _set_state(node, 'active')
+    resp = _patch(backend, node, protected=True, protected_reason='keep')
+    assert resp.status_int == 200, resp.text
+    assert resp.json['protected_reason'] == 'keep'
+
+
+def test_unprotect_clears_the_reason(backend):
+    node = create(backend)
+    _set_state(node, 'active')
+    resp = _patch(backend, node, protected_reason='why')
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'The protected_reason field can only be set when protected is True')
+    assert _patch(backend, node, protected=True,
+                  protected_reason='keep').status_int == 200
+    resp = _patch(backend, node, protected=False)
+    assert resp.status_int == 200, resp.text
+    assert resp.json['protected_reason'] is None
+    assert settled(backend, node)['protected_reason'] is None
+
+
+def test_retire_no_available_node(backend):
+    node = create(backend)
+    _set_state(node, 'available')
+    resp = _patch(backend, node, retired=True)
+    assert resp.status_int == 409, resp.text
+    assert utils.faultstring(resp) == (
+        "Node %s can not have 'retired' set in provision state 'available', "
+        "the current state is 'available'" % node)
+    assert not settled(backend, node)['retired']
+    _set_state(node, 'manageable')
+    resp = _patch(backend, node, retired_reason='old')
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'The retired_reason field can only be set when retired is True')
+    resp = _patch(backend, node, retired=True, retired_reason='old')
+    assert resp.status_int == 200, resp.text
+    resp = _patch(backend, node, retired=False)
+    assert resp.status_int == 200, resp.text
+    assert resp.json['retired_reason'] is None
+    assert settled(backend, node)['retired_reason'] is None
+
+
+def _physnet_port(client, node, mac, physnet, group=None):
+    body = {'address': mac, 'node_uuid': node, 'physical_network': physnet}
+    if group:
+        body['portgroup_uuid'] = group
+    return client.post_json('/v1/ports', body)
+
+
+def test_ports_of_a_group_share_their_physical_network(backend):
+    node = create(backend)
+    group = backend.post_json('/v1/portgroups', {'node_uuid': node}).json
+    assert _physnet_port(backend, node, '52:54:00:00:00:01', 'a',
+                         group['uuid']).status_int == 201
+    resp = _physnet_port(backend, node, '52:54:00:00:00:02', 'b',
+                         group['uuid'])
+    assert resp.status_int == 409, resp.text
+    assert utils.faultstring(resp) == (
+        'Port with physical network b cannot become a member of port '
+        'group %s which has ports in physical network a.' % group['uuid'])
+    resp = _physnet_port(backend, node, '52:54:00:00:00:02', None,
+                         group['uuid'])
+    assert resp.status_int == 409, resp.text
+    assert 'Port with physical network None cannot' in (
+        utils.faultstring(resp))
+    same = _physnet_port(backend, node, '52:54:00:00:00:02', 'a',
+                         group['uuid'])
+    assert same.status_int == 201, same.text
+    resp = backend.patch_json('/v1/ports/' + same.json['uuid'], [
+        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
+    assert resp.status_int == 409, resp.text
+    other = _physnet_port(backend, node, '52:54:00:00:00:03', 'b').json
+    resp = backend.patch_json('/v1/ports/' + other['uuid'], [
+        {'op': 'replace', 'path': '/portgroup_uuid',
+         'value': group['uuid']}])
+    assert resp.status_int == 409, resp.text
+    ports = backend.get('/v1/ports?portgroup=%s&fields=physical_network'
+                        % group['uuid']).json['ports']
+    assert [p['physical_network'] for p in ports] == ['a', 'a']
+
+
+def test_the_only_port_of_a_group_may_change_network(backend):
+    node = create(backend)
+    group = backend.post_json('/v1/portgroups', {'node_uuid': node}).json
+    port = _physnet_port(backend, node, '52:54:00:00:00:01', 'a',
+                         group['uuid']).json
+    resp = backend.patch_json('/v1/ports/' + port['uuid'], [
+        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
+    assert resp.status_int == 200, resp.text
+    assert resp.json['physical_network'] == 'b'

@@ -67,3 +67,12 @@ def test_show_fields_and_properties(client, conductors):
         assert 'other' in utils.faultstring(resp)
     resp = client.get('/v1/drivers?detail=True&fields=name')
     assert resp.status_int == 400
+
+
+def test_detail_shows_the_configured_defaults(client, conductors,
+                                              conf_fixture):
+    conf_fixture.config(default_network_interface='noop')
+    driver = client.get('/v1/drivers/fake-hardware').json
+    assert driver['default_network_interface'] == 'noop'
+    assert driver['default_console_interface'] == 'no-console'
+    assert driver['enabled_network_interfaces'] == ['flat', 'noop']

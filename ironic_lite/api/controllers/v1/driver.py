@@ -38,13 +38,17 @@ def active_hardware_types(ctx):
 
 
 def _interfaces(name):
+    """The type's interfaces; the defaults are those a node gets (with
+    this service's [DEFAULT]default_*_interface, as the conductors')."""
     hw_type = factory.HARDWARE_TYPES.get(name)
+    hw_type = hw_type() if hw_type else None
     body = {}
     for iface in drivers_base.ALL_INTERFACES:
         if mv.DRIVER_INTERFACE_MIN_VERSION.get(iface, 30) > utils.minor():
             continue
         names = list(hw_type.supported.get(iface, ())) if hw_type else []
-        body['default_%s_interface' % iface] = names[0] if names else None
+        body['default_%s_interface' % iface] = (
+            hw_type.default_interface(iface) if hw_type else None)
         body['enabled_%s_interfaces' % iface] = names
     return body
 

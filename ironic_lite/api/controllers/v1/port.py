@@ -174,6 +174,9 @@ class PortsController(resource.ResourceController):
         for name, value in to_object_values(changes, ctx).items():
             setattr(obj, name, value)
 
+    def check_write(self, ctx, obj):
+        obj.check_physnet(ctx)
+
     def editable_document(self, obj):
         body = render(obj)
         return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
