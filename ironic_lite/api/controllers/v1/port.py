@@ -26,6 +26,10 @@ from ironic_lite import objects
 
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
             'network_type')
+# The filters of a port or port group list repeated in its ``next`` link
+# (Ironic repeats none): a consumer of a shard or of conductor groups
+# (networking-baremetal) stays in them on the next page.
+NEXT_FILTERS = ('shard', 'conductor_groups')
 
 
 def _check_llc(llc):
@@ -145,20 +149,26 @@ class PortsController(resource.ResourceController):
                  params.get('shard')]
         if len([g for g in given if g]) > 1:
             raise exception.NotAuthorized('Operation not permitted.')
+        pg_ident = self.portgroup_ident or params.get('portgroup')
+        # Ironic's rule and words, checked before any lookup as there.
+        if resource.conductor_groups(params) and (
+                node_ident or pg_ident or params.get('address')):
+            raise exception.InvalidParameterValue(
+                err='Filtering by conductor_groups cannot be combined with '
+                    'node_ident, portgroup_ident, or node address filters.')
         if node_ident:
             filters['node_id'] = resource.get_node_for_filter(
                 ctx, node_ident, self.node_ident is not None).id
-        pg_ident = self.portgroup_ident or params.get('portgroup')
         if pg_ident:
             from ironic_lite.api.controllers.v1 import portgroup
             pg = portgroup.lookup(ctx, pg_ident)
             if self.portgroup_ident is not None:
                 _check_parent_portgroup(ctx, pg, pg_ident)
             filters['portgroup_id'] = pg.id
-        return self.address_and_shard_filters(params, filters)
+        return self.common_filters(params, filters)
 
     def next_filters(self, params):
-        return shard.next_params(params)
+        return shard.next_params(params, NEXT_FILTERS)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

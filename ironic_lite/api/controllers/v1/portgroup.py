@@ -98,7 +98,10 @@ class PortgroupsController(resource.ResourceController):
     def list_filters(self, params):
         filters = {}
         node_ident = self.node_ident or params.get('node')
-        given = [node_ident, params.get('address'), params.get('shard')]
+        # As Ironic: a node, an address, shards and conductor groups are
+        # alternatives (its message does not name conductor_groups).
+        given = [node_ident, params.get('address'), params.get('shard'),
+                 resource.conductor_groups(params)]
         if len([g for g in given if g]) > 1:
             raise exception.InvalidParameterValue(
                 err='Filtering by node, address, or shard simultaneously is '
@@ -107,10 +110,10 @@ class PortgroupsController(resource.ResourceController):
             filters['node_id'] = resource.get_node_for_filter(
                 pecan.request.context, node_ident,
                 self.node_ident is not None).id
-        return self.address_and_shard_filters(params, filters)
+        return self.common_filters(params, filters)
 
     def next_filters(self, params):
-        return shard.next_params(params)
+        return shard.next_params(params, port.NEXT_FILTERS)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)
