@@ -113,6 +113,21 @@ def test_ports_sub_collections_400(fleet):
         assert utils.faultstring(resp) == PORTS_MSG
 
 
+def test_missing_parent_404_before_the_rule(fleet):
+    # Ironic looks the path's parent up first; ?node= and ?portgroup= it
+    # looks up after its rule.
+    for path in ('/v1/nodes/missing/ports', '/v1/portgroups/missing/ports',
+                 '/v1/nodes/missing/portgroups'):
+        resp = fleet.get(path + '?conductor_groups=bear')
+        assert resp.status_int == 404, (path, resp.text)
+    for query, msg in (('/v1/ports?node=missing', PORTS_MSG),
+                       ('/v1/ports?portgroup=missing', PORTS_MSG),
+                       ('/v1/portgroups?node=missing', PG_MSG)):
+        resp = fleet.get(query + '&conductor_groups=bear')
+        assert resp.status_int == 400, (query, resp.text)
+        assert utils.faultstring(resp) == msg
+
+
 def test_ports_node_with_portgroup_is_403_first(fleet):
     # Ironic checks its alternatives (node, port group, shard) first.
     resp = fleet.get('/v1/ports?node=n-bear&portgroup=pg-n-bear'
@@ -189,6 +204,13 @@ def test_project_member_sees_only_its_ports(basic):
     assert _macs(resp) == _mac_of('n-bear', 'n-default')
     resp = basic.get('/v1/portgroups?conductor_groups=bear', headers=owner)
     assert _pgs(resp) == ['pg-n-bear']
+    # A node it may not see, in the path: the 404 it gets without the
+    # filter, not the 400 of the rule.
+    for path in ('/v1/nodes/n-bear2/ports', '/v1/nodes/n-bear2/portgroups',
+                 '/v1/portgroups/pg-n-bear2/ports'):
+        resp = basic.get(path + '?conductor_groups=bear', headers=owner)
+        assert resp.status_int == 404, (path, resp.text)
+        assert basic.get(path, headers=owner).status_int == 404
     admin = utils.basic_auth('admin')
     resp = basic.get('/v1/ports?conductor_groups=bear', headers=admin)
     assert _macs(resp) == _mac_of('n-bear', 'n-bear2')
