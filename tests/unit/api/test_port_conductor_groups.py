@@ -120,6 +120,9 @@ def test_missing_parent_404_before_the_rule(fleet):
                  '/v1/nodes/missing/portgroups'):
         resp = fleet.get(path + '?conductor_groups=bear')
         assert resp.status_int == 404, (path, resp.text)
+    # The same order for the shards of a node's port groups.
+    resp = fleet.get('/v1/nodes/missing/portgroups?shard=S')
+    assert resp.status_int == 404, resp.text
     for query, msg in (('/v1/ports?node=missing', PORTS_MSG),
                        ('/v1/ports?portgroup=missing', PORTS_MSG),
                        ('/v1/portgroups?node=missing', PG_MSG)):
