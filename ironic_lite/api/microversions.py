@@ -261,7 +261,8 @@ MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 # 83 MINOR_83_PARENT_CHILD_NODES (node.parent_node, ?parent_node=,
 # ?include_children=), 84 MINOR_84_CONTINUE_INSPECTION, 85
 # MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
-# versions include: 1.99 port/portgroup ?conductor_groups=, 1.106
+# versions include: 1.99 port/portgroup ?conductor_groups= (which Ironic
+# does not gate: served here, as there, at every version), 1.106
 # portgroup ?shard= (ironic-lite accepts that one from 1.82: see
 # doc/source/api/differences.rst).
 

@@ -147,20 +147,26 @@ def owned_by_nodes(session, column, filters):
     """Rows (ports, port groups) whose node matches the node filters.
 
     ``column`` is the child's ``node_id``; ``filters`` may hold ``shard``
-    (a list, None meaning unsharded) and ``project`` (the node's owner or
-    lessee).  Returns None when neither is given.
+    (a list, None meaning unsharded), ``conductor_groups`` (a list of
+    groups, compared byte for byte as the node list's
+    ``conductor_group``) and ``project`` (the node's owner or lessee).
+    Every one given must match.  Returns None when none is given.
 
-    The node ids come from a sub-select on nodes (shard_idx) and the rows
-    from the child's node_id index: one statement, index scans on both
-    tables, no per-row lookups.  On PostgreSQL the sub-select is wrapped
-    in ``= ANY(ARRAY(...))``: with a plain ``IN (SELECT ...)`` or a JOIN
-    the planner prefers a hash join over a full scan of the child table
-    (measured at 100,000 nodes: 40 ms against 10-20 ms for the index
-    plan, see doc/source/admin/performance.rst).
+    The node ids come from a sub-select on nodes (shard_idx or
+    conductor_group_idx) and the rows from the child's node_id index: one
+    statement, index scans on both tables, no per-row lookups.  On
+    PostgreSQL the sub-select is wrapped in ``= ANY(ARRAY(...))``: with a
+    plain ``IN (SELECT ...)`` or a JOIN the planner prefers a hash join
+    over a full scan of the child table (measured at 100,000 nodes: 40 ms
+    against 10-20 ms for the index plan, see
+    doc/source/admin/performance.rst).
     """
     conditions = []
     if filters.get('shard') is not None:
         conditions.append(shard_condition(filters['shard']))
+    if filters.get('conductor_groups'):
+        conditions.append(exact.in_(models.Node.conductor_group,
+                                    filters['conductor_groups']))
     if filters.get('project'):
         project = filters['project']
         conditions.append(sa.or_(models.Node.owner == project,

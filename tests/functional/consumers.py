@@ -57,6 +57,12 @@ def compute_sdk(bm, shard, drivers=True):
     ports = list(bm.ports(details=True, shard=shard))
     assert [(p.physical_network, p.local_link_connection) for p in ports] \
         == [('physnet1', LLC)]
+    # Its agent's read with [conductor_groups] set (the SDK repeats the
+    # parameter per group); the node is in the default group "", which a
+    # filter cannot name.
+    assert list(bm.ports(details=True,
+                         conductor_groups=['rack-x', 'rack-y'])) == []
+    assert len(list(bm.ports(details=True, conductor_groups=[]))) >= 1
 
     instance = str(uuidlib.uuid4())
     bm.patch_node(node, [

@@ -16,6 +16,12 @@ BODY = s.body('ports', FIELDS, required=('address', 'node_uuid'),
 PATCH_ALLOWED = frozenset(FIELDS) - {'uuid'}
 READ_ONLY = ('uuid', 'internal_info', 'created_at', 'updated_at', 'links')
 
+# Ironic serves it at every version (its 1.99 only records it).
+CONDUCTOR_GROUPS = v.Param(
+    'conductor_groups', v.LIST,
+    doc="the conductor groups of the ports' nodes, case-insensitive (not "
+        "with node, node_uuid, portgroup or address)")
+
 LIST_QUERY = s.PAGING + (
     v.Param('node', doc='node UUID or name (a name needs 1.5)'),
     v.Param('node_uuid', v.UUID, doc='deprecated: use node'),
@@ -28,4 +34,5 @@ LIST_QUERY = s.PAGING + (
             gate=v.GATE_VERSION,
             doc="the shards of the ports' nodes (not with node, "
                 "node_uuid or portgroup)"),
+    CONDUCTOR_GROUPS,
 )

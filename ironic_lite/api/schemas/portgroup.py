@@ -25,4 +25,8 @@ LIST_QUERY = s.PAGING + (
     v.Param('shard', v.LIST, since=mv.MINOR_82_NODE_SHARD,
             gate=v.GATE_VERSION,
             doc="the shards of the port groups' nodes (not with node)"),
+    # As for ports, at every version (Ironic's 1.99 only records it).
+    v.Param('conductor_groups', v.LIST,
+            doc="the conductor groups of the port groups' nodes, "
+                "case-insensitive (not with node, address or shard)"),
 )

@@ -26,6 +26,10 @@ from ironic_lite import objects
 
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
             'network_type')
+# The filters of a port or port group list repeated in its ``next`` link
+# (Ironic repeats none): a consumer of a shard or of conductor groups
+# (networking-baremetal) stays in them on the next page.
+NEXT_FILTERS = ('shard', 'conductor_groups')
 
 
 def _check_llc(llc):
@@ -111,6 +115,15 @@ def _check_parent_portgroup(ctx, pg, ident):
         raise exception.PortgroupNotFound(portgroup=ident)
 
 
+def _refuse_groups_with(params, others):
+    """Ironic's 400 for ?conductor_groups= with a node, a port group or an
+    address (given in the query or as the path's parent)."""
+    if resource.conductor_groups(params) and any(others):
+        raise exception.InvalidParameterValue(
+            err='Filtering by conductor_groups cannot be combined with '
+                'node_ident, portgroup_ident, or node address filters.')
+
+
 class PortsController(resource.ResourceController):
     """CRUD of ports; also the sub-collection of a node or port group."""
 
@@ -140,25 +153,32 @@ class PortsController(resource.ResourceController):
         filters = {}
         node_ident = (self.node_ident or params.get('node')
                       or params.get('node_uuid'))
+        pg_ident = self.portgroup_ident or params.get('portgroup')
         # As Ironic: a node, a port group and shards are alternatives.
-        given = [node_ident, self.portgroup_ident or params.get('portgroup'),
-                 params.get('shard')]
+        given = [node_ident, pg_ident, params.get('shard')]
         if len([g for g in given if g]) > 1:
             raise exception.NotAuthorized('Operation not permitted.')
+        # Ironic refuses conductor groups with the others before it looks
+        # up ?node= or ?portgroup=, but after the parent of the path (a
+        # missing or hidden one is its 404).
+        from_path = (self.node_ident, self.portgroup_ident) != (None, None)
+        others = (node_ident, pg_ident, params.get('address'))
+        if not from_path:
+            _refuse_groups_with(params, others)
         if node_ident:
             filters['node_id'] = resource.get_node_for_filter(
                 ctx, node_ident, self.node_ident is not None).id
-        pg_ident = self.portgroup_ident or params.get('portgroup')
         if pg_ident:
             from ironic_lite.api.controllers.v1 import portgroup
             pg = portgroup.lookup(ctx, pg_ident)
             if self.portgroup_ident is not None:
                 _check_parent_portgroup(ctx, pg, pg_ident)
             filters['portgroup_id'] = pg.id
-        return self.address_and_shard_filters(params, filters)
+        _refuse_groups_with(params, others)
+        return self.common_filters(params, filters)
 
     def next_filters(self, params):
-        return shard.next_params(params)
+        return shard.next_params(params, NEXT_FILTERS)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

@@ -96,21 +96,29 @@ class PortgroupsController(resource.ResourceController):
         return lookup(ctx, ident)
 
     def list_filters(self, params):
+        ctx = pecan.request.context
         filters = {}
         node_ident = self.node_ident or params.get('node')
-        given = [node_ident, params.get('address'), params.get('shard')]
+        if self.node_ident is not None:
+            # As Ironic: the node of the path first (a missing or hidden
+            # one is its 404), the rule on the filters next.
+            filters['node_id'] = resource.get_node_for_filter(
+                ctx, node_ident, True).id
+        # As Ironic: a node, an address, shards and conductor groups are
+        # alternatives (its message does not name conductor_groups).
+        given = [node_ident, params.get('address'), params.get('shard'),
+                 resource.conductor_groups(params)]
         if len([g for g in given if g]) > 1:
             raise exception.InvalidParameterValue(
                 err='Filtering by node, address, or shard simultaneously is '
                     'not supported.')
-        if node_ident:
+        if node_ident and 'node_id' not in filters:
             filters['node_id'] = resource.get_node_for_filter(
-                pecan.request.context, node_ident,
-                self.node_ident is not None).id
-        return self.address_and_shard_filters(params, filters)
+                ctx, node_ident, False).id
+        return self.common_filters(params, filters)
 
     def next_filters(self, params):
-        return shard.next_params(params)
+        return shard.next_params(params, port.NEXT_FILTERS)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

@@ -72,6 +72,22 @@ def get_node_for_filter(ctx, ident, from_path):
     return node_lookup.get_node(ident)
 
 
+def conductor_groups(params):
+    """The groups of ``?conductor_groups=`` (ports and port groups), read
+    as Ironic reads them (``args.string_list``): each item stripped and
+    lower-cased (Ironic stores a node's group lower-cased, so the filter
+    is case-insensitive), empty items and repeats dropped.  An empty list
+    (``?conductor_groups=``) filters nothing, as in Ironic; the nodes of
+    the default group ``""`` cannot be asked for.
+    """
+    groups = []
+    for item in params.get('conductor_groups') or ():
+        group = item.strip().lower()
+        if group and group not in groups:
+            groups.append(group)
+    return groups
+
+
 def _cached(caches, kind, key, load):
     if key is None:
         return None
@@ -194,17 +210,22 @@ class ResourceController(object):
     # -- helpers ----------------------------------------------------------
 
     @staticmethod
-    def address_and_shard_filters(params, filters):
-        """Add ?address= and ?shard= (ports and port groups) to filters.
+    def common_filters(params, filters):
+        """Add ?address=, ?shard= and ?conductor_groups= (ports and port
+        groups) to filters.
 
         Every filter given must match (AND): ?node=X&shard=S lists the
-        items of X only when X is in S.
+        items of X only when X is in S.  (The handlers refuse the
+        combinations Ironic refuses.)
         """
         if params.get('address'):
             filters['address'] = params['address'].lower()
         shards = shard.query_filter(params)
         if shards is not None:
             filters['shard'] = shards
+        groups = conductor_groups(params)
+        if groups:
+            filters['conductor_groups'] = groups
         return filters
 
     def _authorized(self, action, ident):

@@ -104,10 +104,11 @@ def add_query_filters(params, filters):
 
 
 def next_params(params, names=('shard',)):
-    """The shard filters to repeat in a list's ``next`` link (quoted).
+    """The filters of ``names`` to repeat in a list's ``next`` link
+    (quoted): shards, or a port list's conductor groups.
 
     Ironic drops them; kept here so that following ``next`` stays in the
-    shards asked for.
+    shards (groups) asked for.
     """
     return [(name, parse.quote(_text(params[name]), safe=','))
             for name in names if params.get(name) is not None]
