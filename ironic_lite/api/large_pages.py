@@ -123,13 +123,19 @@ def bounded(large):
 @contextlib.contextmanager
 def page(environ, collection, limit, detail, explicit_fields):
     """Around the reading and rendering of a list page of ``collection``:
-    a large one waits for the gate and, once answered, returns its
-    memory (ReturnMemory, through ``environ``)."""
+    a large one waits for the gate.  The body reports how many items it
+    rendered (``with page(...) as rendered: ...; rendered(len(items))``):
+    a page that turned out to hold more than [api]large_list_threshold
+    returns its memory once answered (ReturnMemory, through
+    ``environ``); a short one -- most plain lists of ports and port
+    groups ask for up to [api]max_limit items and get a few dozen -- does
+    not pay for a full collection."""
     large = is_large(limit, detail, explicit_fields, collection)
-    if large:
-        request_scope.of(environ).large_page = True
+    counts = []
     with bounded(large):
-        yield
+        yield counts.append
+    if large and counts and counts[-1] > CONF.api.large_list_threshold:
+        request_scope.of(environ).large_page = True
 
 
 def _libc_trim():

@@ -135,9 +135,22 @@ def test_small_and_plain_pages_are_not_bounded(server, blocked):
     assert status == 200
 
 
+@pytest.fixture
+def two_of_each(client, node):
+    """Two nodes and two ports: a page of limit=2 holds more than the
+    threshold (1) of this module."""
+    other = client.post_json('/v1/nodes', {'driver': 'fake-hardware'})
+    assert other.status_int == 201, other.text
+    for i, owner in enumerate((node, other.json)):
+        resp = client.post_json('/v1/ports', {
+            'node_uuid': owner['uuid'], 'address': '52:54:00:00:0a:0%d' % i})
+        assert resp.status_int == 201, resp.text
+
+
 @pytest.mark.parametrize('heavy', [HEAVY, '/v1/ports/detail?limit=2'])
 def test_memory_is_returned_after_the_last_large_page(server, node, heavy,
-                                                      blocked, monkeypatch):
+                                                      two_of_each, blocked,
+                                                      monkeypatch):
     """gc.collect() and malloc_trim() run once a large page has been
     answered and no other is rendered or waiting -- not after a light
     request, and not while another large page is in flight."""
@@ -163,6 +176,26 @@ def test_memory_is_returned_after_the_last_large_page(server, node, heavy,
     assert _wait_for(lambda: calls.call_count == 2)
     assert collect.call_count == 1
 
+
+
+def test_a_short_page_of_a_large_limit_keeps_its_memory(server, node,
+                                                         blocked,
+                                                         monkeypatch):
+    """A page that may be large (limit above the threshold) waits for the
+    gate, but one that turned out short -- one node here, a plain port
+    group list of a few dozen in a cloud -- does not pay for a full
+    collection once answered."""
+    blocked[1].set()
+    calls = mock.Mock(wraps=large_pages.return_memory)
+    monkeypatch.setattr(large_pages, 'return_memory', calls)
+    collect = mock.Mock()
+    monkeypatch.setattr(large_pages.gc, 'collect', collect)
+    for path in (HEAVY, '/v1/ports?limit=2', '/v1/portgroups?limit=2'):
+        status, _ = _get(server, path)
+        assert status == 200, path
+    status, _ = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert status == 200
+    assert not calls.called and not collect.called
 
 PORT_PAGES = ['/v1/ports/detail?limit=2', '/v1/ports?limit=2',
               '/v1/portgroups/detail?limit=2', '/v1/portgroups?limit=2',

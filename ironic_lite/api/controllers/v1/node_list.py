@@ -107,10 +107,11 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
     with large_pages.page(pecan.request.environ, 'nodes', limit, detail,
-                          explicit_fields):
+                          explicit_fields) as rendered:
         nodes, items = _read_and_render(ctx, params, limit, marker,
                                         (sort_key, sort_dir), filters,
                                         fields)
+        rendered(len(items))
     if 'instance_uuid' in filters:
         limit = 0
     return collection.make('nodes', items, limit, resource,

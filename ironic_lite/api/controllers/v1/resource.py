@@ -252,13 +252,14 @@ class ResourceController(object):
         if fields is None and not detail:
             fields = list(self.DEFAULT_FIELDS)
         with large_pages.page(pecan.request.environ, self.RESOURCE, limit,
-                              detail, explicit_fields):
+                              detail, explicit_fields) as rendered:
             objs = self.list_objects(ctx, limit, marker, sort_key,
                                      sort_dir, filters)
             caches = {}
             prefetch_parent_uuids(ctx, objs, fields, self.FIELD_TABLE,
                                   caches)
             items = [self.render(o, fields, caches) for o in objs]
+            rendered(len(items))
         # As Ironic: sort_key, sort_dir, detail when given, then the fields
         # returned (the default ones for a plain list); no filters.
         next_params = [('sort_key', sort_key), ('sort_dir', sort_dir)]
