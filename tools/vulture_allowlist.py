@@ -93,10 +93,13 @@ _.maintenance_reason  # column; set by the API and conductor/manager.py
 management_interface
 network_data
 power_interface
+protected_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 raid_config
 raid_interface
 rescue_interface
 resource_class
+retired  # conductor/utils.py reads it by name (_FLAG_RULES)
+retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 secure_boot
 storage_interface
 target_raid_config

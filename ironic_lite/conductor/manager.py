@@ -130,10 +130,8 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
                 raise exception.NodeAssociated(
                     node=node_obj.uuid, instance=task.node.instance_uuid)
             _check_unchanged(task.node, expected)
-            utils.check_update_protected(node_obj, delta,
-                                         task.node.provision_state)
-            utils.check_update_retired(node_obj, delta,
-                                       task.node.provision_state)
+            utils.check_update_flags(node_obj, delta,
+                                     task.node.provision_state)
             # The lock is the row's, not a field the caller may write.
             node_obj.obj_reset_changes(['reservation'])
             # Written only while this task holds the lock (fencing).

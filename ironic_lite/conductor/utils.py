@@ -82,44 +82,39 @@ def fail_stuck_node(task, message):
         node.save()
 
 
-def check_update_protected(node_obj, delta, state):
-    """Ironic's rules of ``protected`` in a node update: only an
-    ``active`` or ``rescue`` node (``state``, read under the lock) may
-    become protected (409); unprotecting clears ``protected_reason``; a
-    reason without protection is refused (400)."""
-    if 'protected' in delta:
-        if not node_obj.protected:
-            node_obj.protected_reason = None
-        elif state not in (states.ACTIVE, states.RESCUE):
-            raise exception.InvalidState(
-                "Node %(node)s can only be made protected in provision "
-                "states 'active' or 'rescue', the current state is "
-                "'%(state)s'" % {'node': node_obj.uuid, 'state': state})
-    if ('protected_reason' in delta and node_obj.protected_reason
-            and not node_obj.protected):
-        raise exception.InvalidParameterValue(
-            err='The protected_reason field can only be set when '
-                'protected is True')
+# Ironic's rules of a flag with a reason in a node update: {flag: (whether
+# the node's provision state may take the flag, the 409's message)}.
+_FLAG_RULES = {
+    'protected': (
+        lambda state: state in (states.ACTIVE, states.RESCUE),
+        "Node %(node)s can only be made protected in provision states "
+        "'active' or 'rescue', the current state is '%(state)s'"),
+    # Not while available: the node would be offered to Nova meanwhile.
+    'retired': (
+        lambda state: state != states.AVAILABLE,
+        "Node %(node)s can not have 'retired' set in provision state "
+        "'available', the current state is '%(state)s'"),
+}
 
 
-def check_update_retired(node_obj, delta, state):
-    """Ironic's rules of ``retired`` in a node update: an ``available``
-    node may not be retired (409: it would be offered to Nova meanwhile);
-    un-retiring clears ``retired_reason``; a reason without retirement is
-    refused (400)."""
-    if 'retired' in delta:
-        if not node_obj.retired:
-            node_obj.retired_reason = None
-        elif state == states.AVAILABLE:
-            raise exception.InvalidState(
-                "Node %(node)s can not have 'retired' set in provision "
-                "state 'available', the current state is '%(state)s'"
-                % {'node': node_obj.uuid, 'state': state})
-    if ('retired_reason' in delta and node_obj.retired_reason
-            and not node_obj.retired):
-        raise exception.InvalidParameterValue(
-            err='The retired_reason field can only be set when '
-                'retired is True')
+def check_update_flags(node_obj, delta, state):
+    """Ironic's rules of ``protected`` and ``retired`` in a node update
+    (``state``: the provision state read under the lock).  Setting the
+    flag where the state does not allow it is a 409; clearing it clears
+    its reason; a reason without the flag is a 400."""
+    for flag, (allowed, refusal) in _FLAG_RULES.items():
+        reason = flag + '_reason'
+        if flag in delta:
+            if not getattr(node_obj, flag):
+                setattr(node_obj, reason, None)
+            elif not allowed(state):
+                raise exception.InvalidState(
+                    refusal % {'node': node_obj.uuid, 'state': state})
+        if (reason in delta and getattr(node_obj, reason)
+                and not getattr(node_obj, flag)):
+            raise exception.InvalidParameterValue(
+                err='The %s field can only be set when %s is True'
+                    % (reason, flag))
 
 
 def _power_off_quietly(task):

@@ -47,10 +47,8 @@ class FakeConductorAPI(object):
                                         fields=', '.join(changed))
         # The conductor's own rules, as it applies them.
         delta = node_obj.obj_what_changed()
-        conductor_utils.check_update_protected(node_obj, delta,
-                                               current.provision_state)
-        conductor_utils.check_update_retired(node_obj, delta,
-                                             current.provision_state)
+        conductor_utils.check_update_flags(node_obj, delta,
+                                           current.provision_state)
         node_obj.save()
         return node_obj
 
