@@ -15,6 +15,7 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 
 from ironic_lite.api import json_body
+from ironic_lite.api import query
 from ironic_lite.common import exception
 from ironic_lite import conf
 
@@ -60,7 +61,7 @@ def _uuid_fields(validator, names, instance, schema):
         value = instance.get(name)
         if isinstance(value, str) and not uuidutils.is_uuid_like(value):
             yield jsonschema.ValidationError(
-                'Expected UUID for %s: %s' % (name, value))
+                query.EXPECTED_UUID % (name, value))
 
 
 _VALIDATOR = jsonschema.validators.extend(

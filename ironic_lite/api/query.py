@@ -21,10 +21,14 @@ BOOL = types.BOOLEAN
 INT = types.INTEGER
 LIST = types.LIST   # comma separated; repeating the parameter adds to it
 
+# Ironic's ``args.uuid`` message, with the parameter's name and the value:
+# also that of a UUID path segment and of a body's UUID fields.
+EXPECTED_UUID = 'Expected UUID for %s: %s'
+
 # Ironic's message (``ironic/common/args.py``) for a value its kind
 # refuses, with the parameter's name and the value.
 _REFUSED = {
-    UUID: 'Expected UUID for %s: %s',
+    UUID: EXPECTED_UUID,
     BOOL: 'Invalid value for %s: %s. It must be a boolean.',
     INT: 'Invalid value for %s: %s. It must be an integer.',
 }

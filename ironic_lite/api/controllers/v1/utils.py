@@ -14,6 +14,7 @@ import pecan
 
 from ironic_lite.api import body_schema
 from ironic_lite.api import json_body as json_body_module
+from ironic_lite.api import query
 from ironic_lite.common import exception
 from ironic_lite import conf
 
@@ -163,7 +164,7 @@ def uuid_arg(name):
     def check(value):
         if not uuidutils.is_uuid_like(value):
             raise exception.InvalidParameterValue(
-                err='Expected UUID for %s: %s' % (name, value))
+                err=query.EXPECTED_UUID % (name, value))
     return check
 
 
