@@ -51,13 +51,18 @@ class RootController(object):
         request.route, request.route_captured = route, captured
         return (self.serve_empty if route.empty else self.serve_json), []
 
+    # ``renders``: how ``app.Application.invoke_controller`` renders the
+    # answer without pecan's per-request signature inspection; the
+    # ``expose`` arguments still give pecan its content negotiation.
     @pecan.expose('json')
     def serve_json(self):
         return _serve(pecan.request)
+    serve_json.renders = 'json'
 
     @pecan.expose(content_type='application/json')
     def serve_empty(self):
         return _serve(pecan.request)
+    serve_empty.renders = None
 
 
 def _serve(request):

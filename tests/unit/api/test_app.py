@@ -2,6 +2,7 @@
 
 from unittest import mock
 
+import pecan.core
 import pecan.routing
 
 
@@ -13,3 +14,40 @@ def test_the_root_route_table_is_called_without_inspecting_it(client):
         assert client.get('/v1/nodes').status_int == 200
         assert client.get('/').status_int == 200
         assert client.get('/v1/no-such-thing').status_int == 404
+
+
+def test_the_root_handlers_are_called_without_inspecting_them(client):
+    """Application.invoke_controller calls the root's marked handlers
+    itself: pecan's would read their signature (a new namedtuple class)
+    on every request.  The answers keep pecan's rendering: a JSON body
+    with its content type, and no body nor content type for a 202."""
+    with mock.patch.object(pecan.core, 'getargspec',
+                           side_effect=AssertionError('inspected')):
+        listed = client.get('/v1/nodes')
+        assert listed.status_int == 200
+        assert listed.content_type == 'application/json'
+        assert listed.json == {'nodes': []}
+        assert client.get('/').json['versions'][0]['id'] == 'v1'
+        created = client.post_json('/v1/nodes', {'driver': 'fake-hardware'})
+        assert created.status_int == 201
+        node = created.json['uuid']
+        powered = client.put_json('/v1/nodes/%s/states/power' % node,
+                                  {'target': 'power on'})
+        assert powered.status_int == 202
+        assert powered.body == b''
+        assert 'Content-Type' not in powered.headers
+        assert client.delete('/v1/nodes/' + node).status_int == 204
+
+
+def test_an_unmarked_handler_is_left_to_pecan():
+    """A controller without ``renders`` goes through pecan's own call."""
+    from ironic_lite.api import app as api_app
+
+    class Root(object):
+        @pecan.expose('json')
+        def index(self):
+            return {'plain': True}
+
+    import webtest
+    client = webtest.TestApp(api_app.Application(Root()))
+    assert client.get('/').json == {'plain': True}
