@@ -12,6 +12,7 @@ from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 import prettytable
 
+from ironic_lite.common import config
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
@@ -60,6 +61,17 @@ def _table(title, results):
     return table
 
 
+# The exit code when a check could not run (oslo.upgradecheck's).
+CHECK_FAILED = 255
+
+
+def _cause(err):
+    """One line saying why a check could not run: no traceback, and no
+    SQL statement (a database error's text can carry one)."""
+    text = str(err).split('\n', 1)[0].split('[SQL:', 1)[0].strip()
+    return '%s: %s' % (type(err).__name__, text or '(no message)')
+
+
 def _json_requested():
     command = getattr(CONF, 'command', None)
     return bool(getattr(command, 'json', False))
@@ -80,12 +92,30 @@ class Checks(upgradecheck.UpgradeCommands):
         """
         if _json_requested():
             return super().check()
-        results = []
+        results, worst = [], Code.SUCCESS
         for name, check in self._upgrade_checks:
             func, kwargs = check if isinstance(check, tuple) else (check, {})
-            results.append((name, func(self, **kwargs)))
+            try:
+                result = func(self, **kwargs)
+            except Exception as err:
+                # oslo.upgradecheck would print a traceback and stop; an
+                # unreachable database is a finding to report, like a bad
+                # pin: the check's row says so and the others still run.
+                result = Result(Code.FAILURE,
+                                'The check could not run: %s' % _cause(err))
+                worst = CHECK_FAILED
+            results.append((name, result))
+            worst = max(worst, result.code)
         print(_table(self.display_title, results))
-        return max([Code.SUCCESS] + [result.code for _, result in results])
+        return worst
+
+    def _check_pin(self):
+        """The pin must name a release this code knows."""
+        problem = config.pin_problem()
+        if problem:
+            return Result(Code.FAILURE, problem)
+        return Result(Code.SUCCESS, 'Pinned to %s.' % CONF.pin_release_version
+                      if CONF.pin_release_version else 'Not pinned.')
 
     def _check_object_versions(self):
         """Rows this release cannot read fail; pending migrations warn."""
@@ -172,6 +202,7 @@ class Checks(upgradecheck.UpgradeCommands):
         return Result(code, '\n'.join(lines))
 
     _upgrade_checks = (
+        ('Release pin', _check_pin),
         ('Database schema', _check_schema),
         ('Object versions', _check_object_versions),
         ('Node shards', _check_shards),

@@ -2,6 +2,7 @@
 
 import logging as stdlib_logging
 import os
+import re
 import sys
 
 from oslo_config import cfg
@@ -82,12 +83,24 @@ def _ensure_sqlite_dir():
             os.makedirs(directory, exist_ok=True)
 
 
-def check_pin():
-    """Stop the service when the pin names no known release."""
+def pin_problem():
+    """What is wrong with ``[DEFAULT]pin_release_version``, in an
+    operator's words (oslo.config's own message names its internals), or
+    None when the pin is unset or names a known release."""
     try:
         CONF.pin_release_version
     except (cfg.ConfigFileValueError, ValueError) as err:
-        choices = ', '.join(release_mappings.pin_choices()) or '(none yet)'
-        sys.exit('ERROR: [DEFAULT]/pin_release_version is invalid (%s). '
-                 'Valid values: %s; leave it unset to run unpinned.'
-                 % (err, choices))
+        found = re.search(r"but found (.+?)\)?$", str(err))
+        value = found.group(1) if found else 'the value given'
+        known = ', '.join(release_mappings.pin_choices()) or '(none yet)'
+        return ('[DEFAULT]/pin_release_version = %s is not a release this '
+                'code knows. Valid values: %s; leave it unset to run '
+                'unpinned.' % (value, known))
+    return None
+
+
+def check_pin():
+    """Stop the service when the pin names no known release."""
+    problem = pin_problem()
+    if problem:
+        sys.exit('ERROR: ' + problem)

@@ -294,3 +294,57 @@ def test_upgrade_of_a_newer_schema_is_a_one_line_error(upgraded, db_path):
     errors = [line for line in result.stderr.splitlines()
               if line.startswith('ERROR')]
     assert len(errors) == 1 and 'f0f0newer' in errors[0], result.stderr
+
+
+# -- a pin naming no release, a database out of reach ---------------------------
+
+@pytest.fixture
+def bad_pin(tmp_path, db_path):
+    return procs.write_config(str(tmp_path / 'bad-pin.conf'), {
+        'DEFAULT': {'state_path': str(tmp_path),
+                    'pin_release_version': '9.9'},
+        'database': {'connection': 'sqlite:///%s' % db_path},
+    })
+
+
+@pytest.mark.parametrize('command', ['ironic-api', 'ironic-conductor',
+                                     'ironic-dbsync'])
+def test_a_pin_naming_no_release_stops_a_command_in_plain_words(
+        bad_pin, command):
+    result = run(command, bad_pin, *(['version'] if command ==
+                                     'ironic-dbsync' else []))
+    # ironic-dbsync's code for a configuration it cannot use is 127.
+    assert result.returncode == (127 if command == 'ironic-dbsync' else 1)
+    assert result.stderr.strip().splitlines()[-1].startswith(
+        "ERROR: [DEFAULT]/pin_release_version = '9.9' is not a release "
+        "this code knows. Valid values: 3.0, chisel, ")
+    # oslo.config's own wording names its internals.
+    assert 'LocationInfo' not in result.stderr
+    assert 'Traceback' not in result.stderr
+
+
+def test_status_reports_a_bad_pin_as_a_failed_check(upgraded, tmp_path,
+                                                    db_path):
+    conf = procs.write_config(str(tmp_path / 'bad-pin.conf'), {
+        'DEFAULT': {'state_path': str(tmp_path),
+                    'pin_release_version': '9.9'},
+        'database': {'connection': 'sqlite:///%s' % db_path},
+    })
+    result = run('ironic-status', conf, 'upgrade', 'check')
+    assert result.returncode in (2, 255), result.stdout
+    assert "'9.9' is not a release this" in result.stdout
+    assert 'Traceback' not in result.stdout + result.stderr
+    assert 'LocationInfo' not in result.stdout
+
+
+def test_status_with_the_database_out_of_reach_names_it_per_check(
+        tmp_path):
+    conf = procs.write_config(str(tmp_path / 'no-db.conf'), {
+        'DEFAULT': {'state_path': str(tmp_path)},
+        'database': {'connection': 'sqlite:///%s/missing/dir/x.sqlite'
+                                   % tmp_path},
+    })
+    result = run('ironic-status', conf, 'upgrade', 'check')
+    assert result.returncode == 255, result.stdout
+    assert 'Traceback' not in result.stdout + result.stderr
+    assert result.stdout.count('The check could not run') >= 3

@@ -10,12 +10,16 @@
   ``ironic-status`` fails naming it; pinned it starts.
 """
 
+import os
+import subprocess
+import sys
 import uuid
 
 import pytest
 import sqlalchemy as sa
 
 from tests.functional import procs
+from tests import timeouts
 from tests.upgrade import conftest
 from tests.upgrade import deployment
 
@@ -157,9 +161,32 @@ def test_unpinned_start_refused_while_old_conductor_alive(
 
 def test_missing_release_commit_fails_loudly():
     """Never a skip: the message says how to get the history."""
-    from tests.upgrade import releases
-    with pytest.raises(pytest.fail.Exception) as failed:
-        releases._check_commit('1.0', 'f' * 40)
+    from tools import install_release
+    with pytest.raises(install_release.InstallError) as failed:
+        install_release.check_commit('1.0', 'f' * 40)
     message = str(failed.value)
     assert 'f' * 40 in message and 'git fetch' in message, message
     assert '--unshallow' in message, message
+
+
+def test_an_unknown_release_is_named_with_the_known_ones(tmp_path):
+    """The operator's command: exit 1 and the releases it knows."""
+    from tools import install_release
+    result = subprocess.run(
+        [sys.executable, install_release.__file__, '9.9', '--venv',
+         str(tmp_path / 'venv')], capture_output=True, text=True,
+        timeout=timeouts.HANG)
+    assert result.returncode == 1
+    assert "release '9.9' is not recorded" in result.stderr
+    assert '3.0' in result.stderr and 'Traceback' not in result.stderr
+    assert not (tmp_path / 'venv').exists()
+
+
+def test_the_operator_tool_installs_what_the_tests_run(old_release):
+    """tests/upgrade builds the old release with the operator's tool: the
+    same commit, a complete venv."""
+    from tools import install_release
+    venv = os.path.dirname(old_release.bin_dir)
+    assert install_release.is_complete(venv, old_release.commit)
+    assert old_release.commit == install_release.release_commit(
+        old_release.name)

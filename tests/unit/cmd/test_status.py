@@ -54,3 +54,31 @@ def test_the_table_keeps_one_line_per_detail_and_the_worst_code(capsys):
     fine = rows.index('Check: Fine')
     assert rows[fine:fine + 3] == [
         'Check: Fine', 'Result: Success', 'Details: None']
+
+
+class _Broken(status.Checks):
+
+    def _unreachable(self):
+        raise RuntimeError('(pymysql.err.OperationalError) cannot connect '
+                           '[SQL: SELECT secret FROM t]\nsecond line')
+
+    def _fine(self):
+        return upgradecheck.Result(upgradecheck.Code.SUCCESS)
+
+    _upgrade_checks = (('Unreachable', _unreachable), ('Fine', _fine))
+
+
+def test_a_check_that_cannot_run_is_a_row_not_a_traceback(capsys):
+    """The other checks still run; the exit code is oslo's 255; the row
+    says why in one line, without the SQL a database error carries."""
+    assert _Broken().check() == status.CHECK_FAILED == 255
+    out = capsys.readouterr().out
+    assert 'Traceback' not in out and 'SELECT' not in out
+    assert 'second line' not in out
+    rows = [line[2:-1].rstrip() for line in out.splitlines()]
+    broken = rows.index('Check: Unreachable')
+    assert rows[broken + 1] == 'Result: Failure'
+    assert rows[broken + 2].startswith(
+        'Details: The check could not run: RuntimeError:')
+    assert 'Check: Fine' in rows
+
