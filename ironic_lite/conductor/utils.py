@@ -17,6 +17,8 @@ _FAIL_MESSAGES = {
     states.CLEANING: 'Failed to clean node: %s',
     states.INSPECTING: 'Failed to inspect hardware. Reason: %s',
     states.ADOPTING: 'Error while attempting to adopt node: %s',
+    states.RESCUING: 'Failed to rescue: %s',
+    states.UNRESCUING: 'Failed to unrescue: %s',
 }
 
 # Transitional state -> what the operation is called, for messages.
