@@ -7,6 +7,7 @@ import time
 
 from oslo_log import log as logging
 
+from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
@@ -161,6 +162,14 @@ class FakeBIOS(base.BaseInterface):
                                     'pairs',
                      'required': True}})
     def apply_configuration(self, task, settings):
+        # Ironic's fake stores the settings (and fails on ones it cannot
+        # read): here they are only checked, so that a step can fail.
+        if not isinstance(settings, list) or not all(
+                isinstance(item, dict) and 'name' in item
+                for item in settings):
+            raise exception.InvalidParameterValue(
+                err='BIOS settings must be a list of objects with a name '
+                    'and a value')
         _record_step(task, 'bios', 'apply_configuration')
 
     @steps.clean_step(priority=0)

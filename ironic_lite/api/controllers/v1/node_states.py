@@ -1,6 +1,7 @@
 """``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, GET/PUT
 console) and ``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
 
+from oslo_utils import strutils
 import pecan
 
 from ironic_lite.api.controllers import link
@@ -34,6 +35,18 @@ def _accepted(node_ident):
     pecan.response.headers['Location'] = link.build_url(
         'nodes', '%s/states' % node_ident)
     return _no_body_accepted()
+
+
+def _boolean_arg(name, body):
+    """A handler argument as Ironic's ``args.boolean`` reads it."""
+    value = body[name]
+    if not isinstance(value, str):
+        return value
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError as err:
+        raise exception.InvalidParameterValue(
+            err='Invalid %s: %s' % (name, err))
 
 
 # Verbs with their own conductor method (RPC 1.6): target -> call.
@@ -139,7 +152,7 @@ class NodeConsoleController(object):
         node = node_lookup.fetch_authorized(
             'baremetal:node:set_console_state', self.node_ident)
         pecan.request.rpcapi.set_console_mode(
-            pecan.request.context, node, body['enabled'])
+            pecan.request.context, node, _boolean_arg('enabled', body))
         pecan.response.headers['Location'] = link.build_url(
             'nodes', '%s/states/console' % self.node_ident)
         return _no_body_accepted()
