@@ -3,25 +3,14 @@ manual clean asks for (Ironic's ``conductor/steps.py``, for clean steps).
 """
 
 from ironic_lite.common import exception
+from ironic_lite.common import interfaces
 from ironic_lite.drivers import steps as driver_steps
-
-# The interfaces whose clean steps run, by priority among equal step
-# priorities (Ironic's, without firmware: ironic-lite has no firmware
-# interface before 1.86).
-CLEANING_INTERFACE_PRIORITY = {
-    'vendor': 7,
-    'power': 6,
-    'management': 5,
-    'deploy': 3,
-    'bios': 2,
-    'raid': 1,
-}
 
 
 def node_clean_steps(task):
     """Every clean step the node's interfaces offer (unsorted)."""
     found = []
-    for iface in CLEANING_INTERFACE_PRIORITY:
+    for iface in interfaces.CLEAN_STEP_INTERFACES:
         found.extend(driver_steps.clean_steps(
             task.driver.interface(task.node, iface)))
     return found

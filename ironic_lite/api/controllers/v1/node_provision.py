@@ -13,22 +13,21 @@ import jsonschema
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
+from ironic_lite.common import interfaces
 from ironic_lite.common import states
 
 ALL_STATES = states.STABLE_STATES + states.UNSTABLE_STATES + tuple(
     states.FAILURE_STATES)
 CLEANING_STATES = (states.CLEANING, states.CLEANWAIT)
 VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure')
-# Ironic's schema of "clean_steps" (the interfaces whose steps run; no
-# firmware interface before 1.86).
+# Ironic's schema of "clean_steps".
 CLEAN_STEPS_SCHEMA = {
     'type': 'array',
     'items': {
         'type': 'object',
         'required': ['interface', 'step'],
         'properties': {
-            'interface': {'enum': ['vendor', 'power', 'management',
-                                   'deploy', 'bios', 'raid']},
+            'interface': {'enum': list(interfaces.CLEAN_STEP_INTERFACES)},
             'step': {'type': 'string', 'minLength': 1},
             'args': {'type': 'object', 'properties': {}},
         },
