@@ -9,6 +9,7 @@ from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import steps
 from ironic_lite.conductor import task_manager
+from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import steps as driver_steps
 
 CONF = conf.CONF
@@ -108,7 +109,8 @@ def do_manual_clean(task, clean_steps, disable_ramdisk=False):
     info = dict(node.driver_internal_info or {})
     info.update(clean_steps=validated,
                 cleaning_disable_ramdisk=bool(disable_ramdisk))
-    info.pop('fake_clean_steps_run', None)
+    # What the fake steps recorded of the last manual cleaning.
+    info.pop(fake_hardware.EXECUTED_STEPS_KEY, None)
     node.driver_internal_info = info
     for index, step in enumerate(validated):
         node.clean_step = step

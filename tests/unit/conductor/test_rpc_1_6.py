@@ -311,3 +311,20 @@ def test_pinned_below_1_6_refuses_the_new_methods(config, conductor,
     stored = _stored(context, node)
     assert (stored.provision_state, stored.instance_info,
             stored.console_enabled) == (states.ACTIVE, {}, False)
+
+
+def test_a_stuck_manual_cleaning_fails_back_towards_manageable(context,
+                                                               make_node):
+    from ironic_lite.conductor import task_manager
+    from ironic_lite.conductor import utils
+    node = make_node(provision_state='cleaning',
+                     target_provision_state='manageable')
+    automated = make_node(provision_state='cleaning',
+                          target_provision_state='available')
+    for each in (node, automated):
+        with task_manager.acquire(context, each.uuid) as task:
+            utils.fail_stuck_node(task, 'the conductor died')
+    assert (_stored(context, node).provision_state,
+            _stored(context, node).target_provision_state) == (
+        'clean failed', 'manageable')
+    assert _stored(context, automated).target_provision_state == 'available'
