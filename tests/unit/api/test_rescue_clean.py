@@ -216,3 +216,14 @@ def test_pinned_to_3_0_answers_409_and_does_nothing(client, node, rpcapi,
     assert not [c for c in rpcapi.calls if c[0] in (
         'do_node_rescue', 'do_node_unrescue', 'do_node_clean',
         'set_console_mode', 'inject_nmi')]
+
+
+def test_disable_ramdisk_goes_with_clean_only(client, node, rpcapi):
+    _set(node['uuid'], provision_state='manageable')
+    resp = _provision(client, node, target='provide', disable_ramdisk=True)
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'disable_ramdisk is supported only with manual cleaning or '
+        'servicing')
+    assert _stored(node['uuid']).provision_state == 'manageable'
+    assert not [c for c in rpcapi.calls if c[0] == 'do_provisioning_action']

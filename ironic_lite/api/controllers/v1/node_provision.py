@@ -86,9 +86,16 @@ def _configdrive_misplaced(req):
 
 
 def _disable_ramdisk_too_new(req):
-    if req.body.get('disable_ramdisk') is not None and not utils.allows(
+    if req.body.get('disable_ramdisk') is None:
+        return
+    if req.target == 'clean' and not utils.allows(
             mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
         raise exception.NotAcceptable()
+    if req.target != 'clean':
+        # Ironic's words (it also has a "service" verb, from 1.87).
+        raise exception.InvalidParameterValue(
+            err='disable_ramdisk is supported only with manual cleaning or '
+                'servicing')
 
 
 def _clean_steps_misplaced(req):
