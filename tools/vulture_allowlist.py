@@ -35,7 +35,6 @@ MINOR_19_PORT_ADVANCED_NET_FIELDS
 MINOR_20_NETWORK_INTERFACE
 MINOR_22_LOOKUP_HEARTBEAT
 MINOR_23_PORTGROUPS
-MINOR_29_INJECT_NMI
 MINOR_31_DYNAMIC_INTERFACES
 MINOR_32_VOLUME
 MINOR_33_STORAGE_INTERFACE
@@ -79,8 +78,6 @@ allocation_id
 bios_interface
 boot_interface
 boot_mode
-_.clean_step  # column; set by conductor/cleaning.py
-console_enabled
 console_interface
 _.conductor_affinity  # column; set by conductor/deployments.py
 deploy_interface
@@ -89,7 +86,6 @@ driver_info
 inspect_interface
 _.inspection_finished_at  # column; set by conductor/inspection.py
 _.inspection_started_at  # column; set by conductor/inspection.py
-_.maintenance_reason  # column; set by the API and conductor/manager.py
 management_interface
 network_data
 power_interface
@@ -98,7 +94,6 @@ raid_config
 raid_interface
 rescue_interface
 resource_class
-retired  # conductor/utils.py reads it by name (_FLAG_RULES)
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 secure_boot
 storage_interface
@@ -146,3 +141,13 @@ OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py
 # -- read by the tests only, kept as the objects' and the pool's API --
 _.refresh  # objects/base.py: re-reads an object (Ironic's object API)
 _.in_flight  # conductor/worker_pool.py: the slots claimed
+
+# -- RPC 1.6: called by name (conductor/rescue.py, drivers/steps.py reads
+#    the clean steps of an interface, task.driver.interface() by type) --
+_.unrescue  # conductor/rescue.py: getattr(rescue interface, operation)
+_.bios  # drivers/base.py: HardwareType.interface(node, 'bios')
+_.vendor  # drivers/base.py: HardwareType.interface(node, 'vendor')
+_.apply_configuration  # fake BIOS clean step (drivers/steps.py)
+_.factory_reset  # fake BIOS clean step
+_.cache_bios_settings  # fake BIOS clean step
+_.log_passthrough  # fake vendor clean step

@@ -303,3 +303,27 @@ class UnsupportedDriverExtension(Invalid):
 class ServiceStartRefused(IronicException):
     """A service must not start in the current state of the deployment."""
     _msg_fmt = '%(reason)s'
+
+
+# -- RPC 1.6: rescue, manual cleaning, console, NMI -------------------------
+
+class InstanceRescueFailure(Invalid):
+    """Ironic's message; a 400 here (Ironic: 500) -- the request was
+    refused, nothing was done."""
+    _msg_fmt = ('Failed to rescue instance %(instance)s for node '
+                '%(node)s: %(reason)s')
+
+
+class InstanceUnrescueFailure(Invalid):
+    """Ironic's message; a 400 here (Ironic: 500), as the rescue's."""
+    _msg_fmt = ('Failed to unrescue instance %(instance)s for node '
+                '%(node)s: %(reason)s')
+
+
+class NodeConsoleNotEnabled(Invalid):
+    _msg_fmt = 'Console access is not enabled on node %(node)s'
+
+
+class NodeIsRetired(Invalid):
+    _msg_fmt = ("The %(op)s operation can't be performed on node "
+                "%(node)s because it is retired.")

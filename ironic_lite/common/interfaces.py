@@ -12,3 +12,9 @@ ALL_INTERFACES = ('bios', 'boot', 'console', 'deploy', 'inspect',
                   'storage', 'vendor')
 # The node fields, ``<name>_interface``, in the same order.
 INTERFACE_FIELDS = tuple('%s_interface' % i for i in ALL_INTERFACES)
+
+# The interfaces whose clean steps a manual cleaning may name (Ironic's
+# CLEANING_INTERFACE_PRIORITY, highest priority first; no firmware
+# interface before 1.86).
+CLEAN_STEP_INTERFACES = ('vendor', 'power', 'management', 'deploy', 'bios',
+                         'raid')

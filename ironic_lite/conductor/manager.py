@@ -14,11 +14,13 @@ from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import base_manager
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import console
 from ironic_lite.conductor import deployments
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import management
 from ironic_lite.conductor import ports
 from ironic_lite.conductor import power
+from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
@@ -70,7 +72,9 @@ def _remove_traits(context, node, traits):
             raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
 
 
-class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
+class ConductorManager(ports.PortsMixin, rescue.RescueMixin,
+                       cleaning.CleanMixin, console.ConsoleMixin,
+                       base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
     target = messaging.Target(version=rpcapi.RPC_API_VERSION)
@@ -230,7 +234,8 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
                                    exception.NodeLocked,
                                    exception.InvalidParameterValue,
                                    exception.InvalidStateRequested,
-                                   exception.NodeInMaintenance)
+                                   exception.NodeInMaintenance,
+                                   exception.NodeIsRetired)
     def do_provisioning_action(self, context, node_id, action):
         """manage, provide, inspect, adopt or abort a node."""
         LOG.debug('RPC do_provisioning_action %s called for node %s',
@@ -248,6 +253,8 @@ class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
                         action=action, node=node.uuid,
                         state=node.provision_state)
                 return abort(task)
+            if action == 'provide' and node.retired and worker is not None:
+                raise exception.NodeIsRetired(op='providing', node=node.uuid)
             if worker is not None:
                 task.set_spawn_error_hook(utils.fail_node, task)
                 return task.process_event(

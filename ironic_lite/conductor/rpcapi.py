@@ -17,7 +17,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.6'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -197,6 +197,9 @@ class ConductorAPI(object):
     |          create_port, update_port, destroy_port, create_portgroup,
     |          update_portgroup, destroy_portgroup (written under the
     |          node's lock).
+    |    1.6 - do_node_rescue, do_node_unrescue, do_node_clean (manual
+    |          cleaning), inject_nmi, get_console_information,
+    |          set_console_mode.
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -385,3 +388,53 @@ class ConductorAPI(object):
     def destroy_portgroup(self, context, portgroup, node):
         cctxt = self._prepare(context, node, '1.3')
         return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)
+
+    # -- 1.6: rescue, manual cleaning, NMI, console -----------------------
+    #
+    # New methods, no older form: a client pinned below 1.6 refuses them
+    # (409 PinnedRelease, nothing sent).
+
+    def _call_1_6(self, context, node, method, what, **kwargs):
+        self.check_can_send('1.6', what)
+        cctxt = self._prepare(context, node, '1.6')
+        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
+
+    @_rpc_errors
+    def do_node_rescue(self, context, node, rescue_password):
+        """active (rescue, rescue failed, unrescue failed) -> rescuing ->
+        rescue."""
+        return self._call_1_6(context, node, 'do_node_rescue',
+                              'Rescuing a node',
+                              rescue_password=rescue_password)
+
+    @_rpc_errors
+    def do_node_unrescue(self, context, node):
+        """rescue (rescue failed, unrescue failed) -> unrescuing ->
+        active."""
+        return self._call_1_6(context, node, 'do_node_unrescue',
+                              'Unrescuing a node')
+
+    @_rpc_errors
+    def do_node_clean(self, context, node, clean_steps,
+                      disable_ramdisk=None):
+        """manageable -> cleaning -> manageable, running ``clean_steps``."""
+        return self._call_1_6(context, node, 'do_node_clean',
+                              'Manual cleaning', clean_steps=clean_steps,
+                              disable_ramdisk=disable_ramdisk)
+
+    @_rpc_errors
+    def inject_nmi(self, context, node):
+        return self._call_1_6(context, node, 'inject_nmi',
+                              'Injecting an NMI')
+
+    @_rpc_errors
+    def get_console_information(self, context, node):
+        """The console's connection information (NodeConsoleNotEnabled
+        when it is disabled)."""
+        return self._call_1_6(context, node, 'get_console_information',
+                              'The console')
+
+    @_rpc_errors
+    def set_console_mode(self, context, node, enabled):
+        return self._call_1_6(context, node, 'set_console_mode',
+                              'The console', enabled=enabled)

@@ -17,6 +17,8 @@ _FAIL_MESSAGES = {
     states.CLEANING: 'Failed to clean node: %s',
     states.INSPECTING: 'Failed to inspect hardware. Reason: %s',
     states.ADOPTING: 'Error while attempting to adopt node: %s',
+    states.RESCUING: 'Failed to rescue: %s',
+    states.UNRESCUING: 'Failed to unrescue: %s',
 }
 
 # Transitional state -> what the operation is called, for messages.
@@ -59,7 +61,8 @@ def fail_node(exc, task):
         if state == states.DEPLOYING and task.driver is not None:
             _power_off_quietly(task)
         if states.is_actionable(state, 'fail'):
-            task.process_event('fail', last_error=message)
+            task.process_event('fail', last_error=message,
+                               target_state=failed_target(node))
         else:
             node.last_error = message
             node.save()
@@ -77,9 +80,19 @@ def fail_stuck_node(task, message):
     node.target_power_state = None
     if (node.provision_state in states.STUCK_STATES_TREATED_AS_FAIL
             and states.is_actionable(node.provision_state, 'fail')):
-        task.process_event('fail', last_error=message)
+        task.process_event('fail', last_error=message,
+                           target_state=failed_target(node))
     else:
         node.save()
+
+
+def failed_target(node):
+    """The target a failure keeps: a manual cleaning (RPC 1.6) heads back
+    to manageable, as in Ironic; None: the failed state's own."""
+    if (node.provision_state in (states.CLEANING, states.CLEANWAIT)
+            and node.target_provision_state == states.MANAGEABLE):
+        return states.MANAGEABLE
+    return None
 
 
 # Ironic's rules of a flag with a reason in a node update: {flag: (whether

@@ -8,6 +8,7 @@ it may change (the flow saves it).  Release 1.0 ships only the
 
 import abc
 
+from ironic_lite.common import exception
 from ironic_lite.common import interfaces
 from ironic_lite.common import states
 from ironic_lite import conf
@@ -76,6 +77,12 @@ class ManagementInterface(BaseInterface):
     def get_boot_device(self, task):
         """{'boot_device': name or None, 'persistent': bool or None}."""
 
+    def inject_nmi(self, task):
+        """Send the node a non-maskable interrupt (a crash dump); like
+        Ironic's base class, this one does not implement it."""
+        raise exception.UnsupportedDriverExtension(driver=task.node.driver,
+                                                   extension='inject_nmi')
+
 
 class InspectInterface(BaseInterface):
     interface_type = 'inspect'
@@ -141,3 +148,63 @@ class HardwareType(object):
 
     def supports(self, interface_type, name):
         return name in self.supported.get(interface_type, ())
+
+    def interface(self, node, interface_type):
+        """The implementation of ``interface_type`` the node uses: this
+        type's one, or a ``NoInterface`` for ``no-<type>`` (or none)."""
+        name = (getattr(node, '%s_interface' % interface_type, None)
+                or self.default_interface(interface_type))
+        impl = getattr(self, interface_type, None)
+        if impl is None or not name or name.startswith('no-'):
+            return NoInterface(interface_type)
+        return impl
+
+
+# -- rescue, console, and the interfaces that only have clean steps (RPC
+# 1.6) --------------------------------------------------------------------
+
+class RescueInterface(BaseInterface):
+    interface_type = 'rescue'
+
+    @abc.abstractmethod
+    def rescue(self, task):
+        """Boot the rescue environment; returns ``states.RESCUE`` when it
+        runs (or ``states.RESCUEWAIT`` while it boots)."""
+
+    @abc.abstractmethod
+    def unrescue(self, task):
+        """Return to the instance; returns ``states.ACTIVE``."""
+
+
+class ConsoleInterface(BaseInterface):
+    interface_type = 'console'
+
+    @abc.abstractmethod
+    def start_console(self, task):
+        """Start the node's remote console."""
+
+    @abc.abstractmethod
+    def stop_console(self, task):
+        """Stop it."""
+
+    @abc.abstractmethod
+    def get_console(self, task):
+        """How to connect to it (a dict)."""
+
+
+class NoInterface(object):
+    """Ironic's ``no-<type>`` implementations: validating or calling any
+    method raises UnsupportedDriverExtension (a 400), and it has no clean
+    steps."""
+
+    def __init__(self, interface_type):
+        self.interface_type = interface_type
+
+    def __getattr__(self, name):
+        if name.startswith('__'):
+            raise AttributeError(name)
+
+        def fail(task, *args, **kwargs):
+            raise exception.UnsupportedDriverExtension(
+                driver=task.node.driver, extension=self.interface_type)
+        return fail

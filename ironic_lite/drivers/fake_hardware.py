@@ -7,9 +7,11 @@ import time
 
 from oslo_log import log as logging
 
+from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
+from ironic_lite.drivers import steps
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -104,3 +106,88 @@ class FakeHardware(base.HardwareType):
         self.inspect = FakeInspect()
         self.boot = FakeBoot()
         self.clean = FakeClean()
+        # RPC 1.6: rescue, console, and the clean steps of Ironic's fake
+        # interfaces (used when the node names ``fake``).
+        self.rescue = FakeRescue()
+        self.console = FakeConsole()
+        self.bios = FakeBIOS()
+        self.vendor = FakeVendor()
+
+
+# -- RPC 1.6: rescue, console and clean steps (Ironic's fake modules) -------
+
+# driver_internal_info key: the clean steps the fake interfaces ran in the
+# node's last manual cleaning, in order ("bios.factory_reset"), so that a
+# client can see what ran (Ironic's fakes keep no trace).
+EXECUTED_STEPS_KEY = 'fake_clean_steps_run'
+
+
+def _record_step(task, interface, step):
+    _sleep(CONF.fake.clean_delay)
+    info = dict(task.node.driver_internal_info or {})
+    info[EXECUTED_STEPS_KEY] = list(info.get(EXECUTED_STEPS_KEY) or []) + [
+        '%s.%s' % (interface, step)]
+    task.node.driver_internal_info = info
+
+
+class FakeRescue(base.RescueInterface):
+    """The rescue environment "boots" at once: no rescue wait."""
+
+    def rescue(self, task):
+        return states.RESCUE
+
+    def unrescue(self, task):
+        return states.ACTIVE
+
+
+class FakeConsole(base.ConsoleInterface):
+    def start_console(self, task):
+        pass
+
+    def stop_console(self, task):
+        pass
+
+    def get_console(self, task):
+        return {}
+
+
+class FakeBIOS(base.BaseInterface):
+    """Ironic's fake BIOS interface: three manual clean steps."""
+
+    interface_type = 'bios'
+
+    @steps.clean_step(priority=0, argsinfo={
+        'settings': {'description': 'List of BIOS settings, each item needs '
+                                    'to contain a dictionary with name/value '
+                                    'pairs',
+                     'required': True}})
+    def apply_configuration(self, task, settings):
+        # Ironic's fake stores the settings (and fails on ones it cannot
+        # read): here they are only checked, so that a step can fail.
+        if not isinstance(settings, list) or not all(
+                isinstance(item, dict) and 'name' in item
+                for item in settings):
+            raise exception.InvalidParameterValue(
+                err='BIOS settings must be a list of objects with a name '
+                    'and a value')
+        _record_step(task, 'bios', 'apply_configuration')
+
+    @steps.clean_step(priority=0)
+    def factory_reset(self, task):
+        _record_step(task, 'bios', 'factory_reset')
+
+    @steps.clean_step(priority=0)
+    def cache_bios_settings(self, task):
+        _record_step(task, 'bios', 'cache_bios_settings')
+
+
+class FakeVendor(base.BaseInterface):
+    """Ironic's fake vendor interface's clean step."""
+
+    interface_type = 'vendor'
+
+    @steps.clean_step(priority=1)
+    def log_passthrough(self, task, **kwargs):
+        LOG.debug('Fake vendor step log_passthrough on node %s: %s',
+                  task.node.uuid, kwargs)
+        _record_step(task, 'vendor', 'log_passthrough')

@@ -11,3 +11,8 @@ BOOT_DEVICE = {
     'required': ['boot_device'],
     'additionalProperties': False,
 }
+
+# PUT .../management/inject_nmi (1.29): Ironic's handler takes no
+# argument (openstacksdk sends an empty object).
+INJECT_NMI = {'type': 'object', 'properties': {},
+              'additionalProperties': False}

@@ -36,6 +36,9 @@ READ_ONLY = tuple(sorted(
     set(mv.NODE_FIELD_MIN_VERSION) - PATCH_ALLOWED
     - set(mv.NODE_LINK_FIELDS)))
 
+# PUT .../states/console: Ironic's boolean handler argument.
+CONSOLE = s.body('nodes', {'enabled': ('string', 'boolean')},
+                 required=('enabled',))
 POWER = s.body('nodes', {'target': ('string',),
                          'timeout': ('integer', 'string', 'null')},
                required=('target',))

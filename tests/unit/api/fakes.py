@@ -72,6 +72,9 @@ class FakeConductorAPI(object):
     def do_provisioning_action(self, context, node, action):
         self.calls.append(('do_provisioning_action', node.uuid, action))
         current = self._locked_check(node)
+        if (action == 'provide' and current.retired
+                and current.provision_state == 'manageable'):
+            raise exception.NodeIsRetired(op='providing', node=node.uuid)
         current.provision_state = PROVISION_RESULT.get(
             action, current.provision_state)
         current.save()
@@ -172,3 +175,84 @@ class FakeConductorAPI(object):
         self._pinned_check()
         return management.get_supported_boot_devices(
             self._task(node, lock=False))
+
+    # -- RPC 1.6: rescue, manual cleaning, NMI, console -------------------
+    # Done at once, with the conductor's own checks and step code.
+
+    def _pinned_1_6(self, what):
+        from ironic_lite.common import release_mappings
+        from ironic_lite import conf
+        pin = conf.CONF.pin_release_version
+        if pin and release_mappings.get_release(pin)['rpc'] < '1.6':
+            raise exception.PinnedRelease(what=what, version='1.6', pin=pin)
+
+    def do_node_rescue(self, context, node, rescue_password):
+        from ironic_lite.conductor import rescue
+        self._pinned_1_6('Rescuing a node')
+        self.calls.append(('do_node_rescue', node.uuid, rescue_password))
+        task = self._task(node)
+        try:
+            task.driver.interface(task.node, 'rescue').validate(task)
+        except exception.UnsupportedDriverExtension as err:
+            raise exception.InstanceRescueFailure(
+                instance=task.node.instance_uuid, node=node.uuid,
+                reason='Validation failed: %s' % err)
+        info = dict(task.node.instance_info or {})
+        info.update(rescue_password=rescue_password,
+                    hashed_rescue_password=rescue._hash(rescue_password))
+        task.node.instance_info = info
+        task.node.provision_state = 'rescue'
+        task.node.save()
+
+    def do_node_unrescue(self, context, node):
+        from ironic_lite.conductor import rescue
+        self._pinned_1_6('Unrescuing a node')
+        self.calls.append(('do_node_unrescue', node.uuid))
+        task = self._task(node)
+        rescue.remove_rescue_password(task.node)
+        task.node.provision_state = 'active'
+        task.node.save()
+
+    def do_node_clean(self, context, node, clean_steps,
+                      disable_ramdisk=None):
+        from ironic_lite.conductor import steps
+        from ironic_lite.drivers import steps as driver_steps
+        self._pinned_1_6('Manual cleaning')
+        self.calls.append(('do_node_clean', node.uuid, clean_steps,
+                           disable_ramdisk))
+        task = self._task(node)
+        try:
+            for step in steps.validate_user_clean_steps(task, clean_steps):
+                driver_steps.execute_clean_step(
+                    task.driver.interface(task.node, step['interface']),
+                    task, step)
+        except exception.InvalidParameterValue as err:
+            task.node.provision_state = 'clean failed'
+            task.node.last_error = 'Cannot clean node %s: %s' % (node.uuid,
+                                                                 err)
+        else:
+            task.node.provision_state = 'manageable'
+        task.node.save()
+
+    def inject_nmi(self, context, node):
+        self._pinned_1_6('Injecting an NMI')
+        self.calls.append(('inject_nmi', node.uuid))
+        task = self._task(node)
+        task.driver.interface(task.node, 'management').inject_nmi(task)
+
+    def get_console_information(self, context, node):
+        self._pinned_1_6('The console')
+        task = self._task(node, lock=False)
+        if not task.node.console_enabled:
+            raise exception.NodeConsoleNotEnabled(node=node.uuid)
+        console = task.driver.interface(task.node, 'console')
+        console.validate(task)
+        return console.get_console(task)
+
+    def set_console_mode(self, context, node, enabled):
+        self._pinned_1_6('The console')
+        self.calls.append(('set_console_mode', node.uuid, enabled))
+        task = self._task(node)
+        task.driver.interface(task.node, 'console').validate(task)
+        task.node.console_enabled = bool(enabled)
+        task.node.save()

@@ -127,18 +127,6 @@ def test_provision_from_enroll_to_active_and_back(backend):
         settled(backend, node, provision_state=state)
 
 
-def test_an_unsupported_verb_is_refused_before_the_conductor(backend):
-    node = create(backend)
-    assert put_provision(backend, node, 'manage').status_int == 202
-    settled(backend, node, provision_state='manageable')
-    resp = put_provision(backend, node, 'clean',
-                         clean_steps=[{'interface': 'deploy',
-                                       'step': 'erase_devices'}])
-    assert resp.status_int == 400, resp.text
-    assert 'is not supported by this service' in utils.faultstring(resp)
-    assert settled(backend, node)['provision_state'] == 'manageable'
-
-
 def test_delete(backend):
     node = create(backend)
     assert backend.delete('%s/%s' % (NODES, node)).status_int == 204
@@ -256,3 +244,123 @@ def test_the_only_port_of_a_group_may_change_network(backend):
         {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
     assert resp.status_int == 200, resp.text
     assert resp.json['physical_network'] == 'b'
+
+
+# -- RPC 1.6: rescue, manual cleaning, NMI, console, retired -----------------
+
+def _reached(client, node, timeout=timeouts.HANG, **expected):
+    """The node once unlocked with ``expected`` values (a failed state
+    keeps its target, unlike ``settled``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get('%s/%s' % (NODES, node)).json
+        if body['reservation'] is None and all(
+                body[k] == v for k, v in expected.items()):
+            return body
+        assert time.monotonic() < deadline, (expected, body)
+        time.sleep(0.05)
+
+
+def test_rescue_and_unrescue(backend):
+    node = create(backend)
+    assert _patch(backend, node, rescue_interface='fake').status_int == 200
+    _set_state(node, 'active')
+    resp = put_provision(backend, node, 'rescue', rescue_password='s3cr3t')
+    assert resp.status_int == 202, resp.text
+    body = settled(backend, node, provision_state='rescue')
+    assert body['instance_info']['rescue_password'] == '******'
+    stored = objects.Node.get_by_uuid(None, node).instance_info
+    assert stored['rescue_password'] == 's3cr3t'
+    assert stored['hashed_rescue_password'].startswith('$5$')
+    resp = put_provision(backend, node, 'unrescue')
+    assert resp.status_int == 202, resp.text
+    settled(backend, node, provision_state='active')
+    stored = objects.Node.get_by_uuid(None, node).instance_info
+    assert 'rescue_password' not in stored
+    assert 'hashed_rescue_password' not in stored
+
+
+def test_rescue_without_a_rescue_interface_is_refused(backend):
+    node = create(backend)
+    _set_state(node, 'active')
+    resp = put_provision(backend, node, 'rescue', rescue_password='pw')
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'Failed to rescue instance None for node %s: Validation failed: '
+        'Driver fake-hardware does not support rescue (disabled or not '
+        'implemented).' % node)
+    body = settled(backend, node, provision_state='active')
+    assert 'rescue_password' not in objects.Node.get_by_uuid(
+        None, node).instance_info
+    assert body['instance_info'] == {}
+
+
+def test_manual_clean_runs_the_steps(backend):
+    node = create(backend)
+    assert _patch(backend, node, bios_interface='fake').status_int == 200
+    _set_state(node, 'manageable')
+    resp = put_provision(backend, node, 'clean', clean_steps=[
+        {'interface': 'bios', 'step': 'factory_reset'},
+        {'interface': 'bios', 'step': 'cache_bios_settings'}])
+    assert resp.status_int == 202, resp.text
+    body = settled(backend, node, provision_state='manageable')
+    assert body['clean_step'] in (None, {})
+    assert body['maintenance'] is False
+
+
+def test_manual_clean_of_an_unknown_step_fails_the_cleaning(backend):
+    node = create(backend)
+    _set_state(node, 'manageable')
+    step = {'interface': 'deploy', 'step': 'erase_devices'}
+    resp = put_provision(backend, node, 'clean', clean_steps=[step])
+    assert resp.status_int == 202, resp.text
+    body = _reached(backend, node, provision_state='clean failed')
+    assert body['last_error'] == (
+        'Cannot clean node %s: node does not support this clean step: %s'
+        % (node, step))
+    resp = put_provision(backend, node, 'manage')
+    assert resp.status_int == 202, resp.text
+    settled(backend, node, provision_state='manageable')
+
+
+def test_provide_a_retired_node_is_refused(backend):
+    node = create(backend)
+    _set_state(node, 'manageable')
+    assert _patch(backend, node, retired=True).status_int == 200
+    resp = put_provision(backend, node, 'provide')
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        "The providing operation can't be performed on node %s because it "
+        "is retired." % node)
+    assert settled(backend, node)['provision_state'] == 'manageable'
+
+
+def test_inject_nmi_with_fake_hardware(backend):
+    node = create(backend)
+    resp = backend.put_json('%s/%s/management/inject_nmi' % (NODES, node),
+                            {})
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'Driver fake-hardware does not support inject_nmi (disabled or not '
+        'implemented).')
+
+
+def test_console_enable_and_disable(backend):
+    node = create(backend)
+    url = '%s/%s/states/console' % (NODES, node)
+    assert backend.get(url).json == {'console_enabled': False,
+                                     'console_info': None}
+    resp = backend.put_json(url, {'enabled': True})
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'Driver fake-hardware does not support console (disabled or not '
+        'implemented).')
+    assert _patch(backend, node, console_interface='fake').status_int == 200
+    resp = backend.put_json(url, {'enabled': True})
+    assert resp.status_int == 202, resp.text
+    assert resp.headers['Location'].endswith('/states/console')
+    settled(backend, node, console_enabled=True)
+    assert backend.get(url).json == {'console_enabled': True,
+                                     'console_info': {}}
+    assert backend.put_json(url, {'enabled': False}).status_int == 202
+    settled(backend, node, console_enabled=False)

@@ -67,17 +67,26 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
     state = us.assess(records, '4.0')
     assert _rpc_note(state) == [
         'API services pinned to %s answer 409 (nothing done) to the '
-        'requests that need RPC %s: node trait changes, VIFs, node validate '
-        'and boot device. They work once every conductor and then the API '
-        'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
+        'requests that need a newer RPC version than their pin sends (up to '
+        '%s): node trait changes, VIFs, node validate and boot device (RPC '
+        '1.2); rescue, manual cleaning, NMI and the console (RPC 1.6). They '
+        'work once every conductor and then the API services are unpinned '
+        '(steps 6.1-6.4).' % (', '.join(short),
                                                     newest)]
 
 
-def test_no_409_note_for_a_pin_that_sends_the_newest_rpc():
+def test_no_409_note_for_a_pin_that_sends_the_newest_rpc(monkeypatch):
+    # A release cut after the newest RPC change sends it: no note.  Such a
+    # release may not exist yet (master's RPC moved on since the last
+    # cut): one is made up as the copy of master the next cut would be.
     newest = release_mappings.RELEASE_MAPPING['master']['rpc']
     same = [n for n in release_mappings.released_names()
             if release_mappings.RELEASE_MAPPING[n]['rpc'] == newest]
-    assert same
+    if not same:
+        monkeypatch.setitem(release_mappings.RELEASE_MAPPING, '3.9',
+                            dict(release_mappings.RELEASE_MAPPING['master'],
+                                 api='1.82'))
+        same = ['3.9']
     state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin=same[0])],
                       '4.0')
     assert _rpc_note(state) == []

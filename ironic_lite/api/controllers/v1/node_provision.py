@@ -1,6 +1,6 @@
 """The provision-state rules the API applies before it asks a conductor:
-the states and faults a list may filter on, the verbs this service
-carries out, and the checks of ``PUT /v1/nodes/<node>/states/provision``.
+the states and faults a list may filter on, and the checks of
+``PUT /v1/nodes/<node>/states/provision``.
 
 The state names are Ironic's (``ironic/common/states.py``); the values and
 the state machine are ``common/states.py``.
@@ -8,18 +8,32 @@ the state machine are ``common/states.py``.
 
 import collections
 
+import jsonschema
+
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
+from ironic_lite.common import interfaces
 from ironic_lite.common import states
 
 ALL_STATES = states.STABLE_STATES + states.UNSTABLE_STATES + tuple(
     states.FAILURE_STATES)
 CLEANING_STATES = (states.CLEANING, states.CLEANWAIT)
 VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure')
-# Verbs the conductor RPC API of release 1.0 carries out.
-SUPPORTED_VERBS = ('manage', 'provide', 'inspect', 'abort', 'adopt',
-                   'active', 'deploy', 'rebuild', 'deleted', 'undeploy')
+# Ironic's schema of "clean_steps".
+CLEAN_STEPS_SCHEMA = {
+    'type': 'array',
+    'items': {
+        'type': 'object',
+        'required': ['interface', 'step'],
+        'properties': {
+            'interface': {'enum': list(interfaces.CLEAN_STEP_INTERFACES)},
+            'step': {'type': 'string', 'minLength': 1},
+            'args': {'type': 'object', 'properties': {}},
+        },
+        'additionalProperties': False,
+    },
+}
 
 
 # A provision request: the node as read, the verb asked ("target") and the
@@ -72,9 +86,16 @@ def _configdrive_misplaced(req):
 
 
 def _disable_ramdisk_too_new(req):
-    if req.body.get('disable_ramdisk') is not None and not utils.allows(
+    if req.body.get('disable_ramdisk') is None:
+        return
+    if req.target == 'clean' and not utils.allows(
             mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
         raise exception.NotAcceptable()
+    if req.target != 'clean':
+        # Ironic's words (it also has a "service" verb, from 1.87).
+        raise exception.InvalidParameterValue(
+            err='disable_ramdisk is supported only with manual cleaning or '
+                'servicing')
 
 
 def _clean_steps_misplaced(req):
@@ -118,12 +139,16 @@ def _clean_steps_missing(req):
                 'state to clean')
 
 
-def _verb_not_carried_out(req):
-    """400 for a verb Ironic knows but ironic-lite does not carry out."""
-    if req.target not in SUPPORTED_VERBS:
+def _clean_steps_invalid(req):
+    """Ironic's check of the steps' shape; whether the node offers them
+    is the conductor's (a failed cleaning when it does not)."""
+    if req.target != 'clean':
+        return
+    try:
+        jsonschema.validate(req.body['clean_steps'], CLEAN_STEPS_SCHEMA)
+    except jsonschema.ValidationError as err:
         raise exception.InvalidParameterValue(
-            err='The provisioning action "%s" is not supported by this '
-                'service (ironic-lite).' % req.target)
+            err='Invalid clean_steps: %s' % err.message)
 
 
 # Ironic's order: the first check that fails gives the error.
@@ -139,7 +164,7 @@ _CHECKS = (
     _inspection_abort_too_new,
     _rescue_password_missing,
     _clean_steps_missing,
-    _verb_not_carried_out,
+    _clean_steps_invalid,
 )
 
 
@@ -151,7 +176,7 @@ def check_provision_request(node, target, body):
         InvalidStateRequested (400) when the node's state does not allow
         the verb (whether or not the node is locked);
         InvalidParameterValue (400) for extra keys that do not go with the
-        verb, or a verb ironic-lite does not carry out.
+        verb, or malformed ``clean_steps``.
     """
     req = _Request(node, target, body)
     for check in _CHECKS:

@@ -1,6 +1,7 @@
-"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision) and
-``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
+"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, GET/PUT
+console) and ``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
 
+from oslo_utils import strutils
 import pecan
 
 from ironic_lite.api.controllers import link
@@ -14,6 +15,7 @@ from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
+from ironic_lite.common import policy
 
 
 def _no_body_accepted():
@@ -33,6 +35,30 @@ def _accepted(node_ident):
     pecan.response.headers['Location'] = link.build_url(
         'nodes', '%s/states' % node_ident)
     return _no_body_accepted()
+
+
+def _boolean_arg(name, body):
+    """A handler argument as Ironic's ``args.boolean`` reads it."""
+    value = body[name]
+    if not isinstance(value, str):
+        return value
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError as err:
+        raise exception.InvalidParameterValue(
+            err='Invalid %s: %s' % (name, err))
+
+
+# Verbs with their own conductor method (RPC 1.6): target -> call.
+_RPC_1_6_VERBS = {
+    'rescue': lambda rpcapi, ctx, node, body: rpcapi.do_node_rescue(
+        ctx, node, body['rescue_password']),
+    'unrescue': lambda rpcapi, ctx, node, body: rpcapi.do_node_unrescue(
+        ctx, node),
+    'clean': lambda rpcapi, ctx, node, body: rpcapi.do_node_clean(
+        ctx, node, body['clean_steps'],
+        disable_ramdisk=body.get('disable_ramdisk')),
+}
 
 
 class NodeStatesController(object):
@@ -87,6 +113,10 @@ class NodeStatesController(object):
             raise exception.InvalidParameterValue(
                 err='"target" is a required property of the body.')
         target = body['target']
+        if body.get('clean_steps'):
+            ctx = pecan.request.context
+            policy.authorize('baremetal:node:set_provision_state:clean_steps',
+                             policy.node_target(node, ctx), ctx)
         node_provision.check_provision_request(node, target, body)
         rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
         if target in ('active', 'deploy', 'rebuild'):
@@ -94,9 +124,38 @@ class NodeStatesController(object):
                                   configdrive=body.get('configdrive'))
         elif target in ('deleted', 'undeploy'):
             rpcapi.do_node_tear_down(ctx, node)
+        elif target in _RPC_1_6_VERBS:
+            _RPC_1_6_VERBS[target](rpcapi, ctx, node, body)
         else:
             rpcapi.do_provisioning_action(ctx, node, target)
         return _accepted(self.node_ident)
+
+
+class NodeConsoleController(object):
+    """``/states/console``: the console's state and connection
+    information, through the conductor (RPC 1.6)."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def get(self):
+        node = node_lookup.fetch_authorized('baremetal:node:get_console',
+                                            self.node_ident)
+        try:
+            info = pecan.request.rpcapi.get_console_information(
+                pecan.request.context, node)
+        except exception.NodeConsoleNotEnabled:
+            return {'console_enabled': False, 'console_info': None}
+        return {'console_enabled': True, 'console_info': info}
+
+    def put(self, body):
+        node = node_lookup.fetch_authorized(
+            'baremetal:node:set_console_state', self.node_ident)
+        pecan.request.rpcapi.set_console_mode(
+            pecan.request.context, node, _boolean_arg('enabled', body))
+        pecan.response.headers['Location'] = link.build_url(
+            'nodes', '%s/states/console' % self.node_ident)
+        return _no_body_accepted()
 
 
 class NodeMaintenanceController(object):
@@ -136,6 +195,11 @@ ROUTES = [
     R('PUT', N + '/states/provision', STATES.provision,
       body={1: schema.PROVISION}, what=body_schema.ARGS,
       doc='change the provision state'),
+    R('GET', N + '/states/console', NodeConsoleController.get,
+      doc="the console's state and connection information"),
+    R('PUT', N + '/states/console', NodeConsoleController.put,
+      body={1: schema.CONSOLE}, what=body_schema.ARGS,
+      doc='enable or disable the console'),
     R('PUT', N + '/maintenance', MAINTENANCE.put,
       query=(q.Param('reason'),), body={1: schema.MAINTENANCE},
       what=body_schema.ARGS, doc='put a node in maintenance'),

@@ -1,0 +1,45 @@
+"""Clean steps: methods of an interface that manual cleaning may run.
+
+An interface marks a method with ``@clean_step(priority, ...)``; the
+conductor lists them with ``clean_steps(interface)`` and runs one with
+``execute_clean_step(interface, task, step)``.  A step is a dict of
+Ironic's shape: ``interface``, ``step`` (the method's name),
+``priority``, ``abortable``, ``argsinfo`` and ``requires_ramdisk``.
+"""
+
+_MARK = '_clean_step'
+
+
+def clean_step(priority, abortable=False, argsinfo=None,
+               requires_ramdisk=True):
+    """Mark a method of an interface as a clean step.
+
+    :param priority: its priority in automated cleaning (0: manual only).
+    :param argsinfo: {arg name: {'description': str, 'required': bool}},
+        the keyword arguments a manual clean may pass it.
+    """
+    def mark(func):
+        setattr(func, _MARK, {'priority': priority, 'abortable': abortable,
+                              'argsinfo': argsinfo,
+                              'requires_ramdisk': requires_ramdisk})
+        return func
+    return mark
+
+
+def clean_steps(interface):
+    """Every clean step of ``interface`` (an instance; None: none)."""
+    if interface is None:
+        return []
+    found = []
+    for name in sorted(dir(type(interface))):
+        info = getattr(getattr(type(interface), name, None), _MARK, None)
+        if info is not None:
+            found.append(dict(info, step=name,
+                              interface=interface.interface_type))
+    return found
+
+
+def execute_clean_step(interface, task, step):
+    """Run ``step`` (a validated dict) of ``interface`` on ``task``'s node,
+    with the step's ``args`` as keyword arguments."""
+    return getattr(interface, step['step'])(task, **(step.get('args') or {}))
