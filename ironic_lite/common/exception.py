@@ -303,3 +303,22 @@ class UnsupportedDriverExtension(Invalid):
 class ServiceStartRefused(IronicException):
     """A service must not start in the current state of the deployment."""
     _msg_fmt = '%(reason)s'
+
+
+# -- allocations (release 4.0, API 1.52) ------------------------------------
+
+class AllocationNotFound(NotFound):
+    _msg_fmt = 'Allocation %(allocation)s could not be found.'
+
+
+class AllocationDuplicateName(Conflict):
+    _msg_fmt = 'An allocation with name %(name)s already exists.'
+
+
+class AllocationAlreadyExists(Conflict):
+    _msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
+
+
+class AllocationFailed(IronicException):
+    """No node could be reserved: the allocation's ``last_error``."""
+    _msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'
