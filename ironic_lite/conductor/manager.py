@@ -12,6 +12,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import allocations
 from ironic_lite.conductor import base_manager
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deployments
@@ -70,7 +71,8 @@ def _remove_traits(context, node, traits):
             raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
 
 
-class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
+class ConductorManager(ports.PortsMixin, allocations.AllocationsMixin,
+                       base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
     target = messaging.Target(version=rpcapi.RPC_API_VERSION)

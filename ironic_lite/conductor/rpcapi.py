@@ -1,6 +1,7 @@
 """Client side of the conductor RPC API."""
 
 import functools
+import random
 import socket
 
 import oslo_messaging as messaging
@@ -17,7 +18,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.5'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -197,6 +198,7 @@ class ConductorAPI(object):
     |          create_port, update_port, destroy_port, create_portgroup,
     |          update_portgroup, destroy_portgroup (written under the
     |          node's lock).
+    |    1.5 - create_allocation, destroy_allocation (release 4.0).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -385,3 +387,37 @@ class ConductorAPI(object):
     def destroy_portgroup(self, context, portgroup, node):
         cctxt = self._prepare(context, node, '1.3')
         return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)
+
+    # -- allocations (1.5) -------------------------------------------------
+    #
+    # Refused (409, nothing done) while pinned below 1.5: a conductor of
+    # the older release would not know the methods.
+
+    def _any_host(self, context):
+        """A live conductor, at random (as Ironic's get_random_topic)."""
+        hosts = sorted({host for ring in
+                        hash_ring.RING_MANAGER.rings(context).values()
+                        for host in ring.nodes})
+        if not hosts:
+            raise exception.ServiceUnavailable(
+                reason='No ironic-conductor is alive; the request cannot be '
+                       'handled now, please retry later.')
+        return random.choice(hosts)
+
+    @_rpc_errors
+    def create_allocation(self, context, allocation, node=None):
+        """Store and process an allocation: on any live conductor, or on
+        the conductor of ``node`` for a backfill."""
+        self.check_can_send('1.5', 'Creating an allocation')
+        host = None if node is not None else self._any_host(context)
+        cctxt = self._prepare(context, node, '1.5', host=host)
+        return cctxt.call(context, 'create_allocation',
+                          allocation=allocation)
+
+    @_rpc_errors
+    def destroy_allocation(self, context, allocation):
+        self.check_can_send('1.5', 'Deleting an allocation')
+        cctxt = self._prepare(context, None, '1.5',
+                              host=self._any_host(context))
+        return cctxt.call(context, 'destroy_allocation',
+                          allocation=allocation)
