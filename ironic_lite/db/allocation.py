@@ -6,6 +6,8 @@ An allocation and the node it reserved point at each other
 one side changes the other in the same transaction.
 """
 
+from oslo_utils import uuidutils
+
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import exact
@@ -22,6 +24,8 @@ def _allocation_query(session, filters=None):
         if filters.get(key) is not None:
             query = query.filter(
                 getattr(models.Allocation, key) == filters[key])
+    if filters.get('id_in') is not None:
+        query = query.filter(models.Allocation.id.in_(filters['id_in']))
     return query
 
 
@@ -162,3 +166,32 @@ def fail_allocating(conductor_ids, error):
                 .update({'state': 'error', 'last_error': error,
                          'node_id': None},
                         synchronize_session=False))
+
+
+def node_uuids(idents, project=None):
+    """{ident: node UUID} of candidate nodes given by UUID or name (of
+    ``project``, as owner or lessee, when given).
+
+    :raises: NodeNotFound (400) naming the idents that match no node.
+    """
+    from ironic_lite.db import node as db_node
+    idents = set(idents)
+    uuids = {i for i in idents if uuidutils.is_uuid_like(i)}
+    names = idents - uuids
+    mapping = {}
+    with api.reader() as session:
+        query = session.query(models.Node.uuid, models.Node.name).filter(
+            models.Node.uuid.in_(uuids) | exact.in_(models.Node.name, names))
+        if project:
+            query = db_node.project_filter(query, project)
+        for uuid, name in query:
+            if uuid in idents:
+                mapping[uuid] = uuid
+            if name in idents:
+                mapping[name] = uuid
+    missing = idents - set(mapping)
+    if missing:
+        raise exception.NodeNotFound(
+            'Nodes cannot be found: %s' % ', '.join(sorted(missing)),
+            code=400)
+    return mapping

@@ -62,6 +62,11 @@ def _unless_none(build):
 def _project(query, project, session):
     if not project:
         return query
+    return project_filter(query, project)
+
+
+def project_filter(query, project):
+    """Nodes ``project`` owns or leases."""
     return query.filter(sa.or_(models.Node.owner == project,
                                models.Node.lessee == project))
 

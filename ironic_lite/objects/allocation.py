@@ -81,6 +81,11 @@ class Allocation(base.CrudMixin, base.IronicObject):
         self._from_db_object(self._context, self, row)
 
     @classmethod
+    def check_node_list(cls, context, idents, project=None):
+        """{ident: node UUID} of candidate nodes (UUIDs or names)."""
+        return db_allocation.node_uuids(idents, project)
+
+    @classmethod
     def fail_allocating(cls, context, conductor_ids, error):
         """Allocations these conductors left ``allocating`` -> error."""
         return db_allocation.fail_allocating(conductor_ids, error)

@@ -172,3 +172,44 @@ class FakeConductorAPI(object):
         self._pinned_check()
         return management.get_supported_boot_devices(
             self._task(node, lock=False))
+
+    # -- allocations (RPC 1.5): the conductor's own flow, in-process -------
+
+    def check_can_send(self, version, what):
+        from oslo_utils import versionutils
+        from ironic_lite.common import release_mappings
+        from ironic_lite import conf
+        pin = conf.CONF.pin_release_version
+        release = release_mappings.get_release(pin)
+        if release and versionutils.convert_version_to_tuple(
+                release['rpc']) < versionutils.convert_version_to_tuple(
+                    version):
+            raise exception.PinnedRelease(what=what, version=version,
+                                          pin=pin)
+
+    def create_allocation(self, context, allocation, node=None):
+        """Stored, then processed at once (the conductor's worker runs
+        later: a test sees ``allocating`` only there)."""
+        from ironic_lite.conductor import allocations
+        self.check_can_send('1.5', 'Creating an allocation')
+        self.calls.append(('create_allocation', allocation.uuid,
+                           node.uuid if node is not None else None))
+        allocation.node_id = None
+        allocation.state = allocations.ALLOCATING
+        allocation.create(context)
+        if node is not None:
+            allocations.backfill(context, allocation, node.id)
+        else:
+            allocations.do_allocate(context, allocation.obj_clone())
+            allocation.refresh()
+        return allocation
+
+    def destroy_allocation(self, context, allocation):
+        from ironic_lite.conductor import allocations
+        self.check_can_send('1.5', 'Deleting an allocation')
+        self.calls.append(('destroy_allocation', allocation.uuid))
+        if allocation.node_id:
+            node = objects.Node.get_by_id(context, allocation.node_id)
+            self._locked_check(node)
+            allocations.check_deallocation(node, allocation)
+        allocation.destroy()
