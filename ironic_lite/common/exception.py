@@ -319,6 +319,7 @@ class AllocationAlreadyExists(Conflict):
     _msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
 
 
-class AllocationFailed(IronicException):
-    """No node could be reserved: the allocation's ``last_error``."""
+class AllocationFailed(Invalid):
+    """No node could be reserved: the allocation's ``last_error``; a 400
+    when a backfill (1.58) is refused (Ironic: a 500)."""
     _msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'
