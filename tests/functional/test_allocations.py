@@ -15,15 +15,19 @@ from tests import timeouts
 RC = 'alloc-gold'
 
 
-def _available(bm, name, traits=()):
-    node = bm.create_node(driver='fake-hardware', name=name,
-                          resource_class=RC)
-    for trait in traits:
-        bm.add_node_trait(node, trait)
-    for verb in ('manage', 'provide'):
-        bm.set_node_provision_state(node, verb, wait=True,
-                                    timeout=timeouts.HANG)
-    return node
+def _available(bm, names, traits):
+    """Nodes of class RC made available side by side (one wait each)."""
+    nodes = [bm.create_node(driver='fake-hardware', name=name,
+                            resource_class=RC) for name in names]
+    for node, node_traits in zip(nodes, traits):
+        for trait in node_traits:
+            bm.add_node_trait(node, trait)
+    for verb, state in (('manage', 'manageable'), ('provide', 'available')):
+        for node in nodes:
+            bm.set_node_provision_state(node, verb)
+        bm.wait_for_nodes_provision_state(nodes, state,
+                                          timeout=timeouts.HANG)
+    return nodes
 
 
 def _gone(bm, allocation):
@@ -34,8 +38,9 @@ def _gone(bm, allocation):
 
 def metalsmith_cycle(bm, prefix):
     """Allocate -> deploy -> undeploy -> allocate -> release."""
-    node = _available(bm, prefix + '-gpu', traits=['CUSTOM_GPU'])
-    _available(bm, prefix + '-plain')   # same class, no trait: never taken
+    # The second node has the class but not the trait: never taken.
+    node, _plain = _available(bm, [prefix + '-gpu', prefix + '-plain'],
+                              [['CUSTOM_GPU'], []])
     allocation = bm.create_allocation(
         resource_class=RC, traits=['CUSTOM_GPU'], name=prefix + '-a1')
     allocation = bm.wait_for_allocation(allocation, timeout=timeouts.HANG)
