@@ -268,3 +268,24 @@ class AllocationsMixin(object):
         except exception.NodeNotFound:
             allocation.destroy(context)
         LOG.info('Deleted allocation %s', allocation.uuid)
+
+
+# The states in which a node with an allocation may lose its instance (as
+# Ironic's update_node; in maintenance, any).
+_RELEASE_STATES = (states.ENROLL, states.INSPECTING, states.INSPECTWAIT,
+                   states.MANAGEABLE, states.AVAILABLE)
+
+
+def check_instance_removal(current, node_obj, delta):
+    """InvalidState when an update would take the instance (and so the
+    allocation) away from a node that is deployed or being deployed."""
+    if ('instance_uuid' not in delta or node_obj.instance_uuid
+            or current.allocation_id is None or current.maintenance
+            or current.provision_state in _RELEASE_STATES):
+        return
+    raise exception.InvalidState(
+        "Node %(node)s with an allocation can not have instance_uuid "
+        "removed unless it is in one of allowed (%(allowed)s) states or in "
+        "maintenance mode. Current state is '%(state)s'."
+        % {'node': current.uuid, 'allowed': ', '.join(_RELEASE_STATES),
+           'state': current.provision_state})

@@ -131,6 +131,7 @@ class ConductorManager(ports.PortsMixin, allocations.AllocationsMixin,
                     and task.node.instance_uuid != node_obj.instance_uuid):
                 raise exception.NodeAssociated(
                     node=node_obj.uuid, instance=task.node.instance_uuid)
+            allocations.check_instance_removal(task.node, node_obj, delta)
             _check_unchanged(task.node, expected)
             utils.check_update_flags(node_obj, delta,
                                      task.node.provision_state)

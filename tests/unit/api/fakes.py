@@ -74,6 +74,8 @@ class FakeConductorAPI(object):
         current = self._locked_check(node)
         current.provision_state = PROVISION_RESULT.get(
             action, current.provision_state)
+        if action == 'manage' and current.power_state is None:
+            current.power_state = 'power off'   # read by the verify step
         current.save()
 
     def do_node_deploy(self, context, node, rebuild=False, configdrive=None):
@@ -86,6 +88,7 @@ class FakeConductorAPI(object):
         self.calls.append(('do_node_tear_down', node.uuid))
         current = self._locked_check(node)
         current.provision_state = 'available'
+        current.instance_uuid = None   # with its allocation, if any
         current.save()
 
     # -- RPC 1.2: the conductor's own code on an in-process task ----------

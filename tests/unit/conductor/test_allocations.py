@@ -36,7 +36,8 @@ def _wait_done(context, wait_for, uuid):
 
 
 def test_create_reserves_a_node_asynchronously(rpc_api, context, make_node,
-                                               wait_for, conductor):
+                                               wait_for, wait_node,
+                                               conductor):
     node = _available(make_node, context, traits=('CUSTOM_A', 'CUSTOM_B'))
     created = rpc_api.create_allocation(
         context, _allocation(context, traits=['CUSTOM_A']))
@@ -45,9 +46,9 @@ def test_create_reserves_a_node_asynchronously(rpc_api, context, make_node,
     done = _wait_done(context, wait_for, created.uuid)
     assert (done.state, done.node_id, done.last_error) == (
         'active', node.id, None)
-    node = objects.Node.get_by_uuid(context, node.uuid)
+    # The lock is released right after the reservation is written.
+    node = wait_node(node.uuid)
     assert (node.allocation_id, node.instance_uuid) == (done.id, done.uuid)
-    assert node.reservation is None
 
 
 @pytest.mark.parametrize('values, allocation, error', [
@@ -209,3 +210,24 @@ def test_allocating_ones_of_a_dead_conductor_become_error(context,
     assert stuck.state == 'error'
     assert 'stopped before it was done' in stuck.last_error
     assert other.state == 'allocating'
+
+
+def test_instance_of_a_deployed_allocated_node_stays(rpc_api, context,
+                                                     make_node, wait_for):
+    node = _available(make_node, context)
+    created = rpc_api.create_allocation(context, _allocation(context))
+    _wait_done(context, wait_for, created.uuid)
+    node = objects.Node.get_by_uuid(context, node.uuid)
+    node.provision_state = 'active'
+    node.save()
+    node.instance_uuid = None
+    with pytest.raises(exception.InvalidState) as err:
+        rpc_api.update_node(context, node)
+    assert 'can not have instance_uuid removed' in str(err.value)
+    node = objects.Node.get_by_uuid(context, node.uuid)
+    node.provision_state = 'available'
+    node.save()
+    node.instance_uuid = None
+    rpc_api.update_node(context, node)
+    with pytest.raises(exception.AllocationNotFound):
+        objects.Allocation.get_by_uuid(context, created.uuid)
