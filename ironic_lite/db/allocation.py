@@ -87,7 +87,8 @@ def update_allocation(allocation_id, values, known_version=None):
 
 def assign_node(allocation_id, node_id, values):
     """Reserve node ``node_id`` (an id) for an allocation: the node gets
-    the allocation's id and its UUID as ``instance_uuid``, the allocation
+    the allocation's id, its UUID as ``instance_uuid`` and its traits in
+    ``instance_info``, the allocation
     ``values`` (its node_id, state) -- one transaction (run it inside the
     node's fenced write, ``write_if_held``, to join that one).
 
@@ -116,7 +117,11 @@ def assign_node(allocation_id, node_id, values):
         if other is not None:
             raise exception.InstanceAssociated(instance_uuid=row.uuid,
                                                node=other.uuid)
-        node.update({'allocation_id': row.id, 'instance_uuid': row.uuid})
+        # As Ironic: the traits asked for go to the node's instance_info
+        # (what deploy templates are matched against).
+        info = dict(node.instance_info or {}, traits=list(row.traits or []))
+        node.update({'allocation_id': row.id, 'instance_uuid': row.uuid,
+                     'instance_info': info})
         row.update(values)
         session.flush()
         return row

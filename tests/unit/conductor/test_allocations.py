@@ -49,6 +49,7 @@ def test_create_reserves_a_node_asynchronously(rpc_api, context, make_node,
     # The lock is released right after the reservation is written.
     node = wait_node(node.uuid)
     assert (node.allocation_id, node.instance_uuid) == (done.id, done.uuid)
+    assert node.instance_info == {'traits': ['CUSTOM_A']}
 
 
 @pytest.mark.parametrize('values, allocation, error', [
