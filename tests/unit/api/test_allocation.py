@@ -298,11 +298,16 @@ def test_list_filters_and_paging(client):
 
 def test_pinned_to_3_0_reads_but_refuses_writes(client, config_pin,
                                                 rpcapi):
+    _ready(client, 'gold-1')
+    held = _create(client, {'resource_class': 'gold'}).json['uuid']
     uuid = _create(client, {'resource_class': 'x', 'name': 'a1'}).json[
         'uuid']
     config_pin('3.0')
     assert client.get('/v1/allocations/a1').status_int == 200
-    assert len(client.get('/v1/allocations').json['allocations']) == 1
+    assert client.get('/v1/nodes/gold-1/allocation').json['uuid'] == held
+    assert client.get('/v1/nodes/gold-1').json['allocation_uuid'] == held
+    assert client.delete('/v1/nodes/gold-1/allocation').status_int == 409
+    assert len(client.get('/v1/allocations').json['allocations']) == 2
     before = list(rpcapi.calls)
     resp = _create(client, {'resource_class': 'x', 'name': 'a2'})
     assert resp.status_int == 409
@@ -314,4 +319,5 @@ def test_pinned_to_3_0_reads_but_refuses_writes(client, config_pin,
     assert rpcapi.calls == before
     CONF.clear_override('pin_release_version')
     listed = client.get('/v1/allocations').json['allocations']
-    assert [(a['uuid'], a['name']) for a in listed] == [(uuid, 'a1')]
+    assert [(a['uuid'], a['name']) for a in listed] == [(held, None),
+                                                        (uuid, 'a1')]
