@@ -321,3 +321,20 @@ def test_pinned_to_3_0_reads_but_refuses_writes(client, config_pin,
     listed = client.get('/v1/allocations').json['allocations']
     assert [(a['uuid'], a['name']) for a in listed] == [(held, None),
                                                         (uuid, 'a1')]
+
+
+def test_owner_of_a_node_allocated_with_an_owner_is_kept(client):
+    _ready(client, 'gold-1', owner='p1')
+    _ready(client, 'gold-2')
+    _create(client, {'resource_class': 'gold', 'owner': 'p1'})
+    resp = client.patch_json('/v1/nodes/gold-1', [
+        {'op': 'replace', 'path': '/owner', 'value': 'p2'}])
+    assert resp.status_int == 409
+    assert utils.faultstring(resp) == (
+        'Cannot update owner of node "%s" while it is allocated to an '
+        'allocation with an  owner.' % client.get(
+            '/v1/nodes/gold-1').json['uuid'])
+    _create(client, {'resource_class': 'gold'})
+    resp = client.patch_json('/v1/nodes/gold-2', [
+        {'op': 'add', 'path': '/owner', 'value': 'p2'}])
+    assert resp.status_int == 200, resp.text

@@ -106,6 +106,22 @@ def _node_filter(ident):
     return node
 
 
+def check_node_owner_change(node, changes):
+    """A node reserved by an allocation that has an owner keeps its
+    owner (Ironic's 409, its wording)."""
+    if 'owner' not in changes or node.allocation_id is None:
+        return
+    try:
+        allocation = objects.Allocation.get_by_id(pecan.request.context,
+                                                  node.allocation_id)
+    except exception.AllocationNotFound:
+        return
+    if allocation.owner is not None:
+        raise exception.Conflict(
+            'Cannot update owner of node "%s" while it is allocated to an '
+            'allocation with an  owner.' % node.uuid)
+
+
 class AllocationsController(resource.ResourceController):
     KIND = 'allocation'
     RESOURCE = 'allocations'
