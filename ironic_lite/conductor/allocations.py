@@ -54,6 +54,9 @@ def do_allocate(context, allocation):
     try:
         _reserve_any(context, allocation,
                      _candidate_nodes(context, allocation))
+    except exception.AllocationNotFound:
+        LOG.info('Allocation %s was deleted while being processed',
+                 allocation.uuid)
     except exception.AllocationFailed as err:
         LOG.error('%s', err)
         _failed(allocation, err)

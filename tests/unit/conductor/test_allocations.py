@@ -232,3 +232,16 @@ def test_instance_of_a_deployed_allocated_node_stays(rpc_api, context,
     rpc_api.update_node(context, node)
     with pytest.raises(exception.AllocationNotFound):
         objects.Allocation.get_by_uuid(context, created.uuid)
+
+
+def test_an_allocation_deleted_while_allocating_reserves_nothing(
+        context, make_node):
+    node = _available(make_node, context)
+    new = _allocation(context)
+    new.create()
+    clone = new.obj_clone()
+    new.destroy()
+    allocations.do_allocate(context, clone)
+    node = objects.Node.get_by_uuid(context, node.uuid)
+    assert (node.allocation_id, node.instance_uuid, node.reservation) == (
+        None, None, None)
