@@ -47,14 +47,10 @@ MINOR_44_NODE_DEPLOY_STEP
 MINOR_47_NODE_AUTOMATED_CLEAN
 MINOR_48_NODE_PROTECTED
 MINOR_51_NODE_DESCRIPTION
-MINOR_52_ALLOCATION
 MINOR_53_PORT_SMARTNIC
 MINOR_54_EVENTS
 MINOR_55_DEPLOY_TEMPLATES
-MINOR_57_ALLOCATION_UPDATE
-MINOR_58_ALLOCATION_BACKFILL
 MINOR_59_CONFIGDRIVE_VENDOR_DATA
-MINOR_60_ALLOCATION_OWNER
 MINOR_61_NODE_RETIRED
 MINOR_62_AGENT_TOKEN
 MINOR_63_INDICATORS
@@ -74,12 +70,10 @@ MINOR_81_NODE_INVENTORY
 
 # -- db/models.py columns, and the object fields the flows set (the ORM
 #    and oslo.versionedobjects read them) --
-allocation_id
 bios_interface
 boot_interface
 boot_mode
 console_interface
-_.conductor_affinity  # column; set by conductor/deployments.py
 deploy_interface
 _.deploy_step  # column; set by conductor/deployments.py
 driver_info
@@ -93,7 +87,6 @@ protected_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 raid_config
 raid_interface
 rescue_interface
-resource_class
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 secure_boot
 storage_interface

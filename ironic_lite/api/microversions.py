@@ -509,3 +509,25 @@ DRIVER_INTERFACE_MIN_VERSION = {
 # The driver query parameters' versions: api/schemas/driver.py.
 # The versions of paths (and of /v1's list of resources): the ``since``
 # of their routes (``api/routes.py``), beside each handler.
+
+
+# ---------------------------------------------------------------------------
+# Allocation fields (/v1/allocations needs 1.52: 404 below that, 405 for a
+# write).  Ironic lists every field by default.
+# ---------------------------------------------------------------------------
+ALLOCATION_FIELD_MIN_VERSION = {
+    'uuid': 52,
+    'name': 52,
+    'node_uuid': 52,
+    'state': 52,
+    'last_error': 52,
+    'resource_class': 52,
+    'traits': 52,
+    'candidate_nodes': 52,
+    'extra': 52,
+    'created_at': 52,
+    'updated_at': 52,
+    'links': 52,
+    'owner': 60,
+}
+ALLOCATION_INVALID_SORT_KEYS = ('extra', 'candidate_nodes', 'traits')

@@ -327,3 +327,23 @@ class NodeConsoleNotEnabled(Invalid):
 class NodeIsRetired(Invalid):
     _msg_fmt = ("The %(op)s operation can't be performed on node "
                 "%(node)s because it is retired.")
+
+
+# -- allocations (release 4.0, API 1.52) ------------------------------------
+
+class AllocationNotFound(NotFound):
+    _msg_fmt = 'Allocation %(allocation)s could not be found.'
+
+
+class AllocationDuplicateName(Conflict):
+    _msg_fmt = 'An allocation with name %(name)s already exists.'
+
+
+class AllocationAlreadyExists(Conflict):
+    _msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
+
+
+class AllocationFailed(Invalid):
+    """No node could be reserved: the allocation's ``last_error``; a 400
+    when a backfill (1.58) is refused (Ironic: a 500)."""
+    _msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'

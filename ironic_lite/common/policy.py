@@ -64,6 +64,12 @@ SYSTEM_MEMBER_OR_OWNER_ADMIN = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
 SYSTEM_MEMBER_OR_OWNER_MEMBER = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
                                      OWNER_MEMBER, PROJECT_SERVICE)
 API_READER = '(role:reader) or (role:service)'
+# Allocations: the system, or a member (reader) of the owning project.
+ALLOCATION_MEMBER = _any(SYSTEM_MEMBER,
+                         'role:member and project_id:%(allocation.owner)s')
+ALLOCATION_READER = _any(SYSTEM_READER,
+                         'role:reader and project_id:%(allocation.owner)s')
+ALLOCATION_CREATOR = _any(SYSTEM_MEMBER, 'role:member')
 
 SYSTEM = ('system',)
 SYSTEM_AND_PROJECT = ('system', 'project')
@@ -228,6 +234,27 @@ POLICIES = [
     ('baremetal:driver:get_properties', SYSTEM_READER,
      'View driver-specific properties',
      'GET /drivers/{driver_name}/properties', SYSTEM),
+] + [
+    # Allocations (release 4.0): a project member manages its own.
+    ('baremetal:allocation:get', ALLOCATION_READER,
+     'Retrieve Allocation records',
+     'GET /allocations/{allocation_id}, GET %s/allocation' % _N),
+    ('baremetal:allocation:list', API_READER,
+     'Retrieve multiple Allocation records, filtered by owner',
+     'GET /allocations'),
+    ('baremetal:allocation:list_all', SYSTEM_READER,
+     'Retrieve multiple Allocation records', 'GET /allocations'),
+    ('baremetal:allocation:create', ALLOCATION_CREATOR,
+     'Create Allocation records', 'POST /allocations'),
+    ('baremetal:allocation:create_restricted', SYSTEM_MEMBER,
+     'Create Allocation records with a specific owner.',
+     'POST /allocations'),
+    ('baremetal:allocation:delete', ALLOCATION_MEMBER,
+     'Delete Allocation records',
+     'DELETE /allocations/{allocation_id}, DELETE %s/allocation' % _N),
+    ('baremetal:allocation:update', ALLOCATION_MEMBER,
+     'Change name and extra fields of an allocation',
+     'PATCH /allocations/{allocation_id}'),
 ]
 
 # Patching a field listed here checks its rule as well as the generic

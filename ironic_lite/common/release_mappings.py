@@ -47,6 +47,8 @@ RELEASE_MAPPING = {
             'Service': ['1.0'],
             'Trait': ['1.0'],
             'TraitList': ['1.0'],
+            # Allocations (RPC 1.5).
+            'Allocation': ['1.0'],
         },
     },
     # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,

@@ -247,9 +247,10 @@ NOTES = [
      'API services pinned to {short_pins} answer 409 (nothing '
      'done) to the requests that need a newer RPC version than their '
      'pin sends (up to {newest_rpc}): node trait changes, VIFs, node '
-     'validate and boot device (RPC 1.2); rescue, manual cleaning, NMI '
-     'and the console (RPC 1.6). They work once every conductor and then '
-     'the API services are unpinned (steps 6.1-6.4).'),
+     'validate and boot device (RPC 1.2); allocation writes (RPC 1.5); '
+     'rescue, manual cleaning, NMI and the console (RPC 1.6). They work '
+     'once every conductor and then the API services are unpinned '
+     '(steps 6.1-6.4).'),
     (_unseen_apis_may_be_alive,
      'ironic-api services of release {legacy_pins} do not report '
      'themselves: make sure none is still running.'),

@@ -12,6 +12,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import allocations
 from ironic_lite.conductor import base_manager
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import console
@@ -72,8 +73,9 @@ def _remove_traits(context, node, traits):
             raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
 
 
-class ConductorManager(ports.PortsMixin, rescue.RescueMixin,
-                       cleaning.CleanMixin, console.ConsoleMixin,
+class ConductorManager(ports.PortsMixin, allocations.AllocationsMixin,
+                       rescue.RescueMixin, cleaning.CleanMixin,
+                       console.ConsoleMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
@@ -133,6 +135,7 @@ class ConductorManager(ports.PortsMixin, rescue.RescueMixin,
                     and task.node.instance_uuid != node_obj.instance_uuid):
                 raise exception.NodeAssociated(
                     node=node_obj.uuid, instance=task.node.instance_uuid)
+            allocations.check_instance_removal(task.node, node_obj, delta)
             _check_unchanged(task.node, expected)
             utils.check_update_flags(node_obj, delta,
                                      task.node.provision_state)

@@ -82,6 +82,7 @@ def recover_own_nodes(context, host):
                     'restarted', released, host)
     for node in nodes:
         _fail_if_stuck(context, node.uuid, host)
+    fail_orphan_allocations(context, [host], host)
     return released
 
 
@@ -94,6 +95,7 @@ def recover_dead_conductors(context, host):
         CONF.conductor.heartbeat_timeout) if h != host]
     if not offline:
         return []
+    fail_orphan_allocations(context, offline, host)
     released = []
     for node in objects.Node.list_locked_by(context, offline):
         try:
@@ -140,3 +142,27 @@ def recover_interrupted(context, host):
         if _fail_if_stuck(context, node.uuid, host, _interrupted_message):
             failed.append(node.uuid)
     return failed
+
+
+def fail_orphan_allocations(context, hosts, host):
+    """Allocations that conductors ``hosts`` (dead, or this one in a
+    previous life) left ``allocating`` become ``error``: their worker is
+    gone (Ironic's conductor takes them over; here the client retries,
+    as after any failed allocation).  Returns how many."""
+    ids = []
+    for name in hosts:
+        try:
+            ids.append(objects.Conductor.get_by_hostname(
+                context, name, online=None).id)
+        except exception.ConductorNotFound:
+            continue
+    if not ids:
+        return 0
+    count = objects.Allocation.fail_allocating(
+        context, ids, 'The conductor processing the allocation stopped '
+                      'before it was done (seen by conductor %s); create '
+                      'it again.' % host)
+    if count:
+        LOG.warning('%d allocation(s) of conductor(s) %s left allocating '
+                    'moved to error', count, ', '.join(hosts))
+    return count

@@ -1,6 +1,7 @@
 """Client side of the conductor RPC API."""
 
 import functools
+import random
 import socket
 
 import oslo_messaging as messaging
@@ -197,6 +198,7 @@ class ConductorAPI(object):
     |          create_port, update_port, destroy_port, create_portgroup,
     |          update_portgroup, destroy_portgroup (written under the
     |          node's lock).
+    |    1.5 - create_allocation, destroy_allocation (release 4.0).
     |    1.6 - do_node_rescue, do_node_unrescue, do_node_clean (manual
     |          cleaning), inject_nmi, get_console_information,
     |          set_console_mode.
@@ -389,6 +391,39 @@ class ConductorAPI(object):
         cctxt = self._prepare(context, node, '1.3')
         return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)
 
+    # -- allocations (1.5) -------------------------------------------------
+    #
+    # Refused (409, nothing done) while pinned below 1.5: a conductor of
+    # the older release would not know the methods.
+
+    def _any_host(self, context):
+        """A live conductor, at random (as Ironic's get_random_topic)."""
+        hosts = sorted({host for ring in
+                        hash_ring.RING_MANAGER.rings(context).values()
+                        for host in ring.nodes})
+        if not hosts:
+            raise exception.ServiceUnavailable(
+                reason='No ironic-conductor is alive; the request cannot be '
+                       'handled now, please retry later.')
+        return random.choice(hosts)
+
+    @_rpc_errors
+    def create_allocation(self, context, allocation, node=None):
+        """Store and process an allocation: on any live conductor, or on
+        the conductor of ``node`` for a backfill."""
+        self.check_can_send('1.5', 'Creating an allocation')
+        host = None if node is not None else self._any_host(context)
+        cctxt = self._prepare(context, node, '1.5', host=host)
+        return cctxt.call(context, 'create_allocation',
+                          allocation=allocation)
+
+    @_rpc_errors
+    def destroy_allocation(self, context, allocation):
+        self.check_can_send('1.5', 'Deleting an allocation')
+        cctxt = self._prepare(context, None, '1.5',
+                              host=self._any_host(context))
+        return cctxt.call(context, 'destroy_allocation',
+                          allocation=allocation)
     # -- 1.6: rescue, manual cleaning, NMI, console -----------------------
     #
     # New methods, no older form: a client pinned below 1.6 refuses them

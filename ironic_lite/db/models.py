@@ -276,6 +276,33 @@ class Port(Base):
     version = Column(String(15), nullable=True)
 
 
+
+class Allocation(Base):
+    """A request for a node (release 4.0, API 1.52): matched by resource
+    class, traits and candidate nodes, then reserved by a conductor."""
+    __tablename__ = 'allocations'
+    __table_args__ = _table_args(
+        UniqueConstraint('name', name='uniq_allocations0name'),
+        UniqueConstraint('uuid', name='uniq_allocations0uuid'),
+        Index('allocations_node_id_idx', 'node_id'),
+        Index('allocations_state_idx', 'state'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36), nullable=False)
+    # Unique byte for byte, as node names.
+    name = Column(CASE_SENSITIVE_STRING_255, nullable=True)
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
+    state = Column(String(15), nullable=False)
+    owner = Column(String(255), nullable=True)
+    last_error = Column(Text, nullable=True)
+    resource_class = Column(String(80), nullable=True)
+    traits = Column(JSONEncodedList)
+    candidate_nodes = Column(JSONEncodedList)
+    extra = Column(JSONEncodedDict)
+    # The conductor that last handled the allocation (not in the API).
+    conductor_affinity = Column(Integer, nullable=True)
+    version = Column(String(15), nullable=True)
+
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
 TEXT_MAX_BYTES = 65535

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 
 from ironic_lite.common import exception
+from ironic_lite.db import allocation as db_allocation
 from ironic_lite.db import api
 from ironic_lite.db import exact
 from ironic_lite.db import models
@@ -61,6 +62,11 @@ def _unless_none(build):
 def _project(query, project, session):
     if not project:
         return query
+    return project_filter(query, project)
+
+
+def project_filter(query, project):
+    """Nodes ``project`` owns or leases."""
     return query.filter(sa.or_(models.Node.owner == project,
                                models.Node.lessee == project))
 
@@ -318,6 +324,12 @@ def update_node(node_id, values, known_version=None, fence=None):
         if 'provision_state' in values and (
                 values['provision_state'] != row.provision_state):
             values.setdefault('provision_updated_at', timeutils.utcnow())
+        if ('instance_uuid' in values and values['instance_uuid'] is None
+                and row.allocation_id is not None):
+            # A node losing its instance (tear down, a PATCH) loses its
+            # allocation with it, as in Ironic.
+            db_allocation.delete_for_node(orm.object_session(row), row)
+            values['allocation_id'] = None
 
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
@@ -329,6 +341,7 @@ def update_node(node_id, values, known_version=None, fence=None):
 
 
 def _delete_children(session, row):
+    db_allocation.delete_for_node(session, row)
     session.query(models.Port).filter_by(node_id=row.id).delete()
     session.query(models.Portgroup).filter_by(node_id=row.id).delete()
     session.query(models.NodeTrait).filter_by(node_id=row.id).delete()

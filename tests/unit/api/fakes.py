@@ -77,6 +77,8 @@ class FakeConductorAPI(object):
             raise exception.NodeIsRetired(op='providing', node=node.uuid)
         current.provision_state = PROVISION_RESULT.get(
             action, current.provision_state)
+        if action == 'manage' and current.power_state is None:
+            current.power_state = 'power off'   # read by the verify step
         current.save()
 
     def do_node_deploy(self, context, node, rebuild=False, configdrive=None):
@@ -89,6 +91,7 @@ class FakeConductorAPI(object):
         self.calls.append(('do_node_tear_down', node.uuid))
         current = self._locked_check(node)
         current.provision_state = 'available'
+        current.instance_uuid = None   # with its allocation, if any
         current.save()
 
     # -- RPC 1.2: the conductor's own code on an in-process task ----------
@@ -256,3 +259,44 @@ class FakeConductorAPI(object):
         task.driver.interface(task.node, 'console').validate(task)
         task.node.console_enabled = bool(enabled)
         task.node.save()
+
+    # -- allocations (RPC 1.5): the conductor's own flow, in-process -------
+
+    def check_can_send(self, version, what):
+        from oslo_utils import versionutils
+        from ironic_lite.common import release_mappings
+        from ironic_lite import conf
+        pin = conf.CONF.pin_release_version
+        release = release_mappings.get_release(pin)
+        if release and versionutils.convert_version_to_tuple(
+                release['rpc']) < versionutils.convert_version_to_tuple(
+                    version):
+            raise exception.PinnedRelease(what=what, version=version,
+                                          pin=pin)
+
+    def create_allocation(self, context, allocation, node=None):
+        """Stored, then processed at once (the conductor's worker runs
+        later: a test sees ``allocating`` only there)."""
+        from ironic_lite.conductor import allocations
+        self.check_can_send('1.5', 'Creating an allocation')
+        self.calls.append(('create_allocation', allocation.uuid,
+                           node.uuid if node is not None else None))
+        allocation.node_id = None
+        allocation.state = allocations.ALLOCATING
+        allocation.create(context)
+        if node is not None:
+            allocations.backfill(context, allocation, node.id)
+        else:
+            allocations.do_allocate(context, allocation.obj_clone())
+            allocation.refresh()
+        return allocation
+
+    def destroy_allocation(self, context, allocation):
+        from ironic_lite.conductor import allocations
+        self.check_can_send('1.5', 'Deleting an allocation')
+        self.calls.append(('destroy_allocation', allocation.uuid))
+        if allocation.node_id:
+            node = objects.Node.get_by_id(context, allocation.node_id)
+            self._locked_check(node)
+            allocations.check_deallocation(node, allocation)
+        allocation.destroy()

@@ -18,6 +18,7 @@ import yaml
 
 from ironic_lite.common import policy
 from ironic_lite import conf
+from ironic_lite import objects
 
 CONF = conf.CONF
 MATRIX_FILE = os.path.join(os.path.dirname(__file__), 'acl_matrix.yaml')
@@ -78,6 +79,8 @@ class World(object):
         self.values['chassis'] = self.chassis()
         self.values['port'] = self.child('ports')
         self.values['portgroup'] = self.child('portgroups')
+        self.values['allocation'] = self.allocation()
+        self.values['allocated_node'] = self.allocated_node()
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -95,6 +98,24 @@ class World(object):
     def child(self, collection):
         return self._post('/v1/' + collection, self.fill(
             {'node_uuid': '{node}', 'address': '{mac}'}))
+
+    def allocation(self):
+        """An allocation of the owner project (no node matches it)."""
+        return self._post('/v1/allocations', {
+            'resource_class': 'none', 'owner': PROJECTS['owner']})
+
+    def allocated_node(self):
+        """A node (of the owner project) with an allocation of the owner
+        project."""
+        node_uuid = self.node()
+        node = objects.Node.get_by_uuid(None, node_uuid)
+        node.provision_state, node.power_state = 'available', 'power off'
+        node.resource_class = 'acl'
+        node.save()
+        self._post('/v1/allocations', {
+            'resource_class': 'acl', 'owner': PROJECTS['owner'],
+            'candidate_nodes': [node_uuid]})
+        return node_uuid
 
     def fill(self, value, fresh=None):
         """The value with its placeholders replaced."""
@@ -120,6 +141,9 @@ class World(object):
         for name in ('port', 'portgroup'):
             if '{fresh_%s}' % name in text:
                 fresh['fresh_' + name] = self.child(name + 's')
+        for name in ('allocation', 'allocated_node'):
+            if '{fresh_%s}' % name in text:
+                fresh['fresh_' + name] = getattr(self, name)()
         return fresh
 
 

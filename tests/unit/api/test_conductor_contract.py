@@ -364,3 +364,58 @@ def test_console_enable_and_disable(backend):
                                      'console_info': {}}
     assert backend.put_json(url, {'enabled': False}).status_int == 202
     settled(backend, node, console_enabled=False)
+
+
+# -- allocations (RPC 1.5) ----------------------------------------------------
+
+def _allocation_done(client, uuid, timeout=timeouts.HANG):
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get('/v1/allocations/' + uuid).json
+        if body['state'] != 'allocating':
+            return body
+        assert time.monotonic() < deadline, body
+        time.sleep(0.05)
+
+
+def _available_gold(client, name):
+    node = create(client, name)
+    for verb, state in (('manage', 'manageable'), ('provide', 'available')):
+        assert put_provision(client, node, verb).status_int == 202
+        settled(client, node, provision_state=state)
+    resp = client.patch_json('%s/%s' % (NODES, node), [
+        {'op': 'add', 'path': '/resource_class', 'value': 'gold'}])
+    assert resp.status_int == 200, resp.text
+    return node
+
+
+def test_allocation_reserves_then_undeploy_releases(backend):
+    node = _available_gold(backend, 'gold-0')
+    resp = backend.post_json('/v1/allocations', {'resource_class': 'gold'})
+    assert resp.status_int == 201, resp.text
+    done = _allocation_done(backend, resp.json['uuid'])
+    assert (done['state'], done['node_uuid']) == ('active', node)
+    assert settled(backend, node)['allocation_uuid'] == done['uuid']
+    resp = backend.delete('%s/%s' % (NODES, node))
+    assert resp.status_int == 409, resp.text
+    for verb, state in (('active', 'active'), ('deleted', 'available')):
+        assert put_provision(backend, node, verb).status_int == 202
+        settled(backend, node, provision_state=state)
+    assert backend.get('/v1/allocations/' + done['uuid']).status_int == 404
+    assert settled(backend, node)['allocation_uuid'] is None
+
+
+def test_allocation_of_an_active_node_is_not_deleted(backend):
+    node = _available_gold(backend, 'gold-0')
+    uuid_ = backend.post_json('/v1/allocations',
+                              {'resource_class': 'gold'}).json['uuid']
+    _allocation_done(backend, uuid_)
+    assert put_provision(backend, node, 'active').status_int == 202
+    settled(backend, node, provision_state='active')
+    resp = backend.delete('/v1/allocations/' + uuid_)
+    assert resp.status_int == 409, resp.text
+    assert 'because the node is active' in utils.faultstring(resp)
+    resp = backend.post_json('/v1/allocations', {'node': 'gold-0'})
+    assert resp.status_int == 409, resp.text
+    resp = backend.post_json('/v1/allocations', {'node': 'nope'})
+    assert resp.status_int == 400, resp.text

@@ -9,7 +9,7 @@ from ironic_lite.api import routes
 
 # The resources GET /v1 lists, in Ironic's order.
 RESOURCES = ('chassis', 'nodes', 'ports', 'portgroups', 'conductors',
-             'shards', 'drivers')
+             'shards', 'drivers', 'allocations')
 
 
 def index():

@@ -9,6 +9,7 @@ from oslo_utils import uuidutils
 import pecan
 
 from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import allocation
 from ironic_lite.api.controllers.v1 import node_list
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_render
@@ -311,6 +312,7 @@ class NodesController(object):
         new_doc = utils.apply_patch(doc, patch, shown=node_render.shown_at)
         changes = utils.changed_fields(doc, new_doc)
         _check_changes(changes, new_doc)
+        allocation.check_node_owner_change(node, changes)
         return node, _set_changes(node, changes)
 
     def _node_to_patch(self, ctx, ident, patch):

@@ -63,7 +63,7 @@ def _by_conductor(nodes, conductor):
 _DERIVED_FROM = {
     'chassis_uuid': ('chassis_id',),
     'conductor': ('driver', 'conductor_group'),
-    'allocation_uuid': (),
+    'allocation_uuid': ('allocation_id',),
 }
 
 
@@ -129,6 +129,9 @@ def _read_and_render(ctx, params, limit, marker, sort, filters, fields):
     if params.get('conductor'):
         nodes = _by_conductor(nodes, params['conductor'])
     cache = {}
+    if (fields is None or 'allocation_uuid' in fields) and utils.allows(
+            mv.NODE_FIELD_MIN_VERSION['allocation_uuid']):
+        node_render.prefetch_allocations(ctx, nodes, cache)
     return nodes, [node_render.render(n, fields, sub_links=True,
                                       chassis_cache=cache) for n in nodes]
 

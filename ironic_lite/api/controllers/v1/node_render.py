@@ -147,9 +147,34 @@ def _traits(node, _req, _chassis_cache):
     return node.traits.get_trait_names()
 
 
-def _no_allocation(_node, _req, _chassis_cache):
-    """ironic-lite has no allocations."""
-    return None
+def _allocation_uuid(node, req, cache):
+    """The UUID of the node's allocation (a list prefetches those of its
+    page into ``cache``, under ('allocation', id): one query per page)."""
+    allocation_id = node.allocation_id
+    if allocation_id is None:
+        return None
+    cache = cache if cache is not None else {}
+    key = ('allocation', allocation_id)
+    if key not in cache:
+        try:
+            cache[key] = objects.Allocation.get_by_id(
+                req.context, allocation_id).uuid
+        except exception.AllocationNotFound:
+            cache[key] = None
+    return cache[key]
+
+
+def prefetch_allocations(ctx, nodes, cache):
+    """Put the allocation UUIDs of ``nodes`` in ``cache``, in one query."""
+    ids = sorted({n.allocation_id for n in nodes
+                  if n.obj_attr_is_set('allocation_id')
+                  and n.allocation_id is not None})
+    if not ids:
+        return
+    found = {a.id: a.uuid for a in objects.Allocation.list(
+        ctx, filters={'id_in': ids})}
+    for allocation_id in ids:
+        cache[('allocation', allocation_id)] = found.get(allocation_id)
 
 
 def _provision_state(node, req, _chassis_cache):
@@ -188,7 +213,7 @@ _API_VALUES = {
     'chassis_uuid': _chassis_uuid,
     'conductor': _conductor,
     'traits': _traits,
-    'allocation_uuid': _no_allocation,
+    'allocation_uuid': _allocation_uuid,
     'provision_state': _provision_state,
     'driver_info': _masked('driver_info'),
     'instance_info': _masked('instance_info'),

@@ -1,0 +1,273 @@
+"""``/v1/allocations`` (1.52) and ``/v1/nodes/<node>/allocation``.
+
+An allocation is created and deleted by a conductor (RPC 1.5: it looks
+for the node and reserves it); its name and extra are changed here
+(1.57), as Ironic does.  While this API is pinned to a release without
+RPC 1.5, reads are served and every write is a 409 (nothing written).
+"""
+
+import functools
+
+from oslo_utils import uuidutils
+import pecan
+
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import allocation_create
+from ironic_lite.api.controllers.v1 import node_lookup
+from ironic_lite.api.controllers.v1 import resource
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import microversions as mv
+from ironic_lite.api import query as q
+from ironic_lite.api import routes
+from ironic_lite.api import schemas
+from ironic_lite.api.schemas import allocation as schema
+from ironic_lite.common import exception
+from ironic_lite.common import policy
+from ironic_lite import objects
+
+NOT_ALLOWED = 'The API version does not allow allocations'
+RPC_VERSION = '1.5'
+
+
+def target(allocation):
+    """The policy target of an allocation."""
+    return {'allocation.owner': allocation.owner,
+            'project_id': pecan.request.context.project_id}
+
+
+def render(allocation, fields=None, caches=None):
+    """The JSON body of an allocation at the request's version."""
+    caches = caches if caches is not None else {}
+    body = {
+        'uuid': allocation.uuid, 'name': allocation.name,
+        'node_uuid': None, 'state': allocation.state,
+        'last_error': allocation.last_error,
+        'resource_class': allocation.resource_class,
+        'traits': allocation.traits or [],
+        'candidate_nodes': allocation.candidate_nodes or [],
+        'extra': allocation.extra or {}, 'owner': allocation.owner,
+        'created_at': resource.isotime(allocation.created_at),
+        'updated_at': resource.isotime(allocation.updated_at),
+        'links': link.self_and_bookmark('allocations', allocation.uuid),
+    }
+    if (allocation.node_id is not None and resource.shows(
+            fields, 'node_uuid', mv.ALLOCATION_FIELD_MIN_VERSION)):
+        try:
+            body['node_uuid'] = resource.node_uuid(allocation.node_id,
+                                                   caches)
+        except exception.NodeNotFound:
+            body['node_uuid'] = None
+    body = utils.hide_fields(body, mv.ALLOCATION_FIELD_MIN_VERSION)
+    return utils.select_fields(body, fields) if fields else body
+
+
+def lookup(ident):
+    """An allocation by UUID or name (Ironic's get_rpc_allocation)."""
+    ctx = pecan.request.context
+    if uuidutils.is_uuid_like(ident):
+        return objects.Allocation.get_by_uuid(ctx, ident)
+    if not utils.is_valid_logical_name(ident):
+        raise exception.InvalidUuidOrName(name=ident)
+    return objects.Allocation.get(ctx, ident)
+
+
+def fetch_authorized(rule, ident):
+    """The allocation, after ``rule``: one the caller may not even see is
+    a 404, as one that does not exist."""
+    ctx = pecan.request.context
+    allocation = lookup(ident)
+    if not policy.check('baremetal:allocation:get', target(allocation),
+                        ctx):
+        raise exception.AllocationNotFound(allocation=ident)
+    policy.authorize(rule, target(allocation), ctx)
+    return allocation
+
+
+def check_writable(what):
+    """409 (nothing written) while pinned below RPC 1.5."""
+    pecan.request.rpcapi.check_can_send(RPC_VERSION, what)
+
+
+def _check_node_access(node):
+    """A node the caller may not see: 404 (as Ironic's bare NotFound)."""
+    ctx = pecan.request.context
+    if not policy.check('baremetal:node:get',
+                        policy.node_target(node, ctx), ctx):
+        raise exception.NotFound()
+
+
+def _node_filter(ident):
+    """The node of ``?node=`` or of the path (missing: Ironic's 400)."""
+    try:
+        node = node_lookup.get_node(ident)
+    except exception.NodeNotFound as err:
+        raise exception.NodeNotFound(str(err), code=400)
+    _check_node_access(node)
+    return node
+
+
+def check_node_owner_change(node, changes):
+    """A node reserved by an allocation that has an owner keeps its
+    owner (Ironic's 409, its wording)."""
+    if 'owner' not in changes or node.allocation_id is None:
+        return
+    try:
+        allocation = objects.Allocation.get_by_id(pecan.request.context,
+                                                  node.allocation_id)
+    except exception.AllocationNotFound:
+        return
+    if allocation.owner is not None:
+        raise exception.Conflict(
+            'Cannot update owner of node "%s" while it is allocated to an '
+            'allocation with an  owner.' % node.uuid)
+
+
+class AllocationsController(resource.ResourceController):
+    KIND = 'allocation'
+    RESOURCE = 'allocations'
+    FIELD_TABLE = mv.ALLOCATION_FIELD_MIN_VERSION
+    INVALID_SORT_KEYS = mv.ALLOCATION_INVALID_SORT_KEYS
+    OBJECT = objects.Allocation
+    BODY_SCHEMA = schema.PATCHED
+
+    def get_object(self, ident):
+        return lookup(ident)
+
+    def policy_target(self, obj):
+        return target(obj)
+
+    def project_filter(self, ctx):
+        return None    # the owner filter of list_filters
+
+    def list_filters(self, params):
+        ctx = pecan.request.context
+        owner = params.get('owner')
+        project = policy.list_project_filter('allocation', ctx, owner)
+        filters = {'owner': project if project is not None else owner}
+        if params.get('node'):
+            filters['node_id'] = _node_filter(params['node']).id
+        for name in ('resource_class', 'state'):
+            if params.get(name) is not None:
+                filters[name] = params[name]
+        return filters
+
+    def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
+        found = objects.Allocation.list(ctx, limit=limit, marker=marker,
+                                        sort_key=sort_key, sort_dir=sort_dir,
+                                        filters=filters)
+        for allocation in found:
+            policy.authorize('baremetal:allocation:get', target(allocation),
+                             ctx)
+        return found
+
+    def render(self, obj, fields=None, caches=None):
+        return render(obj, fields, caches)
+
+    def get_one(self, ident, fields=None):
+        allocation = fetch_authorized('baremetal:allocation:get', ident)
+        return render(allocation, utils.get_fields(
+            fields, self.FIELD_TABLE, self.LINK_FIELDS))
+
+    def post(self, body):
+        allocation, node = allocation_create.prepare(body)
+        check_writable('Creating an allocation')
+        allocation = pecan.request.rpcapi.create_allocation(
+            pecan.request.context, allocation, node)
+        pecan.response.status = 201
+        pecan.response.headers['Location'] = link.build_url(
+            'allocations', allocation.uuid)
+        return render(allocation)
+
+    def patch(self, ident, body):
+        allocation = fetch_authorized('baremetal:allocation:update', ident)
+        allocation_create.check_patch(body)
+        doc = {'name': allocation.name, 'extra': allocation.extra or {}}
+        new_doc = utils.apply_patch(doc, body)
+        utils.check_body(schema.PATCHED,
+                         {k: v for k, v in new_doc.items() if v is not None},
+                         'allocation')
+        for name, value in utils.changed_fields(doc, new_doc).items():
+            setattr(allocation, name, value)
+        if allocation.obj_what_changed():
+            check_writable('Updating an allocation')
+            allocation.save()
+        return render(allocation)
+
+    def delete(self, ident):
+        allocation = fetch_authorized('baremetal:allocation:delete', ident)
+        check_writable('Deleting an allocation')
+        pecan.request.rpcapi.destroy_allocation(pecan.request.context,
+                                                allocation)
+        pecan.response.status = 204
+        return ''
+
+
+class NodeAllocationController(object):
+    """``/v1/nodes/<node>/allocation``: the node's allocation."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def _find(self, node):
+        found = objects.Allocation.list(pecan.request.context,
+                                        filters={'node_id': node.id})
+        if not found:
+            raise exception.AllocationNotFound(
+                'Allocation for node %s was not found' % self.node_ident)
+        return found[0]
+
+    def get(self, fields=None):
+        ctx = pecan.request.context
+        fields = utils.get_fields(fields, mv.ALLOCATION_FIELD_MIN_VERSION,
+                                  ('links',))
+        node = _node_filter(self.node_ident)
+        allocation = self._find(node)
+        policy.authorize('baremetal:allocation:get', target(allocation), ctx)
+        return render(allocation, fields)
+
+    def delete(self):
+        ctx = pecan.request.context
+        node = node_lookup.fetch_authorized('baremetal:node:get',
+                                            self.node_ident)
+        allocation = self._find(node)
+        policy.authorize('baremetal:allocation:delete', target(allocation),
+                         ctx)
+        check_writable('Deleting an allocation')
+        pecan.request.rpcapi.destroy_allocation(ctx, allocation)
+        pecan.response.status = 204
+        return ''
+
+
+ROUTE = functools.partial(routes.Route, owner=AllocationsController)
+R = ROUTE
+C = AllocationsController
+A = '/v1/allocations/{allocation_ident}'
+SINCE = schema.SINCE
+GATE_404 = routes.Gate(404, NOT_ALLOWED)
+GATE_405 = routes.Gate(405, NOT_ALLOWED)
+N = '/v1/nodes/{node_ident}/allocation'
+
+ROUTES = [
+    R('GET', '/v1/allocations', C.get_all, query=schema.LIST_QUERY,
+      unknown=q.UNKNOWN_SCHEMA, since=SINCE, older=GATE_404,
+      doc='list allocations'),
+    R('POST', '/v1/allocations', C.post,
+      body={SINCE: schema.BODY,
+            mv.MINOR_58_ALLOCATION_BACKFILL: schema.BODY_58},
+      what='allocation', since=SINCE, older=GATE_405,
+      doc='create an allocation (a conductor finds and reserves a node)'),
+    R('GET', A, C.get_one, query=schema.SHOW_QUERY, unknown=q.UNKNOWN_SCHEMA,
+      since=SINCE, older=GATE_404, doc='show an allocation'),
+    R('PATCH', A, C.patch, body={SINCE: schemas.PATCH}, what='patch',
+      read_only=schema.READ_ONLY, since=mv.MINOR_57_ALLOCATION_UPDATE,
+      older=routes.Gate(405, 'The API version does not allow updating '
+                             'allocations'),
+      doc='change the name or extra of an allocation (JSON patch)'),
+    R('DELETE', A, C.delete, since=SINCE, older=GATE_405,
+      doc='delete an allocation (its node is released)'),
+    routes.Route('GET', N, NodeAllocationController.get,
+                 query=(schemas.fields_param(since=SINCE),), since=SINCE,
+                 older=GATE_404, doc="show the node's allocation"),
+    routes.Route('DELETE', N, NodeAllocationController.delete, since=SINCE,
+                 older=GATE_404, doc="delete the node's allocation"),
+]
