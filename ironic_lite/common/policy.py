@@ -64,6 +64,11 @@ SYSTEM_MEMBER_OR_OWNER_ADMIN = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
 SYSTEM_MEMBER_OR_OWNER_MEMBER = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
                                      OWNER_MEMBER, PROJECT_SERVICE)
 API_READER = '(role:reader) or (role:service)'
+# Volume records (release 4.0).
+SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN = _any(
+    SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_ADMIN, OWNER_MANAGER, LESSEE_ADMIN,
+    LESSEE_MANAGER, PROJECT_SERVICE)
+TARGET_PROPERTIES_READER = _any(SYSTEM_READER, 'role:admin')
 
 SYSTEM = ('system',)
 SYSTEM_AND_PROJECT = ('system', 'project')
@@ -216,6 +221,37 @@ POLICIES = [
     ('baremetal:driver:get_properties', SYSTEM_READER,
      'View driver-specific properties',
      'GET /drivers/{driver_name}/properties', SYSTEM),
+] + [
+    # -- volume connectors and targets (release 4.0) --
+    ('baremetal:volume:list_all', SYSTEM_READER,
+     'Retrieve a list of all Volume connector and target records',
+     'GET /volume/connectors, GET /volume/targets, '
+     'GET %s/volume/connectors, GET %s/volume/targets' % (_N, _N)),
+    ('baremetal:volume:list', API_READER,
+     'Retrieve a list of Volume connector and target records',
+     'GET /volume/connectors, GET /volume/targets, '
+     'GET %s/volume/connectors, GET %s/volume/targets' % (_N, _N)),
+    ('baremetal:volume:get', SYSTEM_OR_PROJECT_READER,
+     'Retrieve Volume connector and target records',
+     'GET /volume, GET /volume/connectors, '
+     'GET /volume/connectors/{volume_connector_id}, GET /volume/targets, '
+     'GET /volume/targets/{volume_target_id}, GET %s/volume, '
+     'GET %s/volume/connectors, GET %s/volume/targets' % (_N, _N, _N)),
+    ('baremetal:volume:create', SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN,
+     'Create Volume connector and target records',
+     'POST /volume/connectors, POST /volume/targets'),
+    ('baremetal:volume:delete', SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN,
+     'Delete Volume connector and target records',
+     'DELETE /volume/connectors/{volume_connector_id}, '
+     'DELETE /volume/targets/{volume_target_id}'),
+    ('baremetal:volume:update', SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Update Volume connector and target records',
+     'PATCH /volume/connectors/{volume_connector_id}, '
+     'PATCH /volume/targets/{volume_target_id}'),
+    ('baremetal:volume:view_target_properties', TARGET_PROPERTIES_READER,
+     'Ability to view volume target properties',
+     'GET /volume/connectors/{volume_connector_id}, '
+     'GET /volume/targets/{volume_target_id}'),
 ]
 
 # Patching a field listed here checks its rule as well as the generic

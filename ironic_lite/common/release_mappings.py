@@ -37,7 +37,7 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.3',
+        'rpc': '1.4',
         'objects': {
             'Node': ['1.2'],
             'Port': ['1.0'],
@@ -47,6 +47,9 @@ RELEASE_MAPPING = {
             'Service': ['1.0'],
             'Trait': ['1.0'],
             'TraitList': ['1.0'],
+            # Release 4.0: volume connectors and targets (RPC 1.4).
+            'VolumeConnector': ['1.0'],
+            'VolumeTarget': ['1.0'],
         },
     },
     # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,

@@ -246,8 +246,10 @@ NOTES = [
     (_apis_pinned_below_newest_rpc,
      'API services pinned to {short_pins} answer 409 (nothing '
      'done) to the requests that need RPC {newest_rpc}: node trait '
-     'changes, VIFs, node validate and boot device. They work once every '
-     'conductor and then the API services are unpinned (steps 6.1-6.4).'),
+     'changes, VIFs, node validate and boot device (pins below 3.0), '
+     'volume connector and target writes (pins below 4.0). They work '
+     'once every conductor and then the API services are unpinned '
+     '(steps 6.1-6.4).'),
     (_unseen_apis_may_be_alive,
      'ironic-api services of release {legacy_pins} do not report '
      'themselves: make sure none is still running.'),

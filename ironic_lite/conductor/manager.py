@@ -24,6 +24,7 @@ from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite.conductor import verify
 from ironic_lite.conductor import vif
+from ironic_lite.conductor import volume
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
 from ironic_lite import objects
@@ -70,7 +71,8 @@ def _remove_traits(context, node, traits):
             raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
 
 
-class ConductorManager(ports.PortsMixin, base_manager.BaseConductorManager):
+class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
+                       base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
     target = messaging.Target(version=rpcapi.RPC_API_VERSION)

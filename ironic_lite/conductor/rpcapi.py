@@ -17,7 +17,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.4'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -197,6 +197,9 @@ class ConductorAPI(object):
     |          create_port, update_port, destroy_port, create_portgroup,
     |          update_portgroup, destroy_portgroup (written under the
     |          node's lock).
+    |    1.4 - create_volume_connector, update_volume_connector,
+    |          destroy_volume_connector, create_volume_target,
+    |          update_volume_target, destroy_volume_target (release 4.0).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -385,3 +388,46 @@ class ConductorAPI(object):
     def destroy_portgroup(self, context, portgroup, node):
         cctxt = self._prepare(context, node, '1.3')
         return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)
+
+    # -- volume connectors and targets (1.4, release 4.0) ----------------
+    #
+    # Written by the conductor that owns the node, under its lock.  A new
+    # method: pinned below 1.4 the request is refused (409, nothing done).
+
+    def _call_1_4(self, context, node, method, what, **kwargs):
+        self.check_can_send('1.4', what)
+        cctxt = self._prepare(context, node, '1.4')
+        return cctxt.call(context, method, **kwargs)
+
+    @_rpc_errors
+    def create_volume_connector(self, context, connector, node):
+        return self._call_1_4(context, node, 'create_volume_connector',
+                              'Creating a volume connector',
+                              connector=connector)
+
+    @_rpc_errors
+    def update_volume_connector(self, context, connector, node):
+        return self._call_1_4(context, node, 'update_volume_connector',
+                              'Updating a volume connector',
+                              connector=connector)
+
+    @_rpc_errors
+    def destroy_volume_connector(self, context, connector, node):
+        return self._call_1_4(context, node, 'destroy_volume_connector',
+                              'Deleting a volume connector',
+                              connector=connector)
+
+    @_rpc_errors
+    def create_volume_target(self, context, target, node):
+        return self._call_1_4(context, node, 'create_volume_target',
+                              'Creating a volume target', target=target)
+
+    @_rpc_errors
+    def update_volume_target(self, context, target, node):
+        return self._call_1_4(context, node, 'update_volume_target',
+                              'Updating a volume target', target=target)
+
+    @_rpc_errors
+    def destroy_volume_target(self, context, target, node):
+        return self._call_1_4(context, node, 'destroy_volume_target',
+                              'Deleting a volume target', target=target)

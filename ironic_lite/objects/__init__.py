@@ -10,3 +10,4 @@ def register_all():
     __import__('ironic_lite.objects.portgroup')
     __import__('ironic_lite.objects.service')
     __import__('ironic_lite.objects.trait')
+    __import__('ironic_lite.objects.volume')

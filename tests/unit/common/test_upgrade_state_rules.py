@@ -68,16 +68,23 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
     assert _rpc_note(state) == [
         'API services pinned to %s answer 409 (nothing done) to the '
         'requests that need RPC %s: node trait changes, VIFs, node validate '
-        'and boot device. They work once every conductor and then the API '
-        'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
-                                                    newest)]
+        'and boot device (pins below 3.0), volume connector and target '
+        'writes (pins below 4.0). They work once every conductor and then '
+        'the API services are unpinned (steps 6.1-6.4).'
+        % (', '.join(short), newest)]
 
 
-def test_no_409_note_for_a_pin_that_sends_the_newest_rpc():
+def test_no_409_note_for_a_pin_that_sends_the_newest_rpc(monkeypatch):
     newest = release_mappings.RELEASE_MAPPING['master']['rpc']
     same = [n for n in release_mappings.released_names()
             if release_mappings.RELEASE_MAPPING[n]['rpc'] == newest]
-    assert same
+    if not same:
+        # Until the release that bumped the RPC version is cut: a release
+        # of the newest RPC version, as it will be.
+        mapping = dict(release_mappings.RELEASE_MAPPING)
+        mapping['3.9'] = dict(mapping['master'], api='1.82')
+        monkeypatch.setattr(release_mappings, 'RELEASE_MAPPING', mapping)
+        same = ['3.9']
     state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin=same[0])],
                       '4.0')
     assert _rpc_note(state) == []

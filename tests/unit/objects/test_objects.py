@@ -25,6 +25,9 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
     'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',
     'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
+    # Release 4.0: volume connectors and targets.
+    'VolumeConnector': '1.0-3e0252c0ab6e6b9d158d09238a577d97',
+    'VolumeTarget': '1.0-0b10d663d8dae675900b2c7548f76f5e',
 }
 
 
