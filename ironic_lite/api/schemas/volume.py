@@ -40,7 +40,7 @@ TARGET_READ_ONLY = CONNECTOR_READ_ONLY
 
 LIST_QUERY = s.PAGING + (
     v.Param('node', doc='node UUID or name'),
-    s.fields_param(since=SINCE),
+    s.fields_param(),
     v.Param('detail', v.BOOL, doc='return every field'),
 )
-SHOW_QUERY = (s.fields_param(since=SINCE),)
+SHOW_QUERY = (s.fields_param(),)

@@ -1,9 +1,14 @@
 """/v1/volume: connectors and targets (1.32), also under a node."""
 
 from ironic_lite import objects
+from tests.unit.api import test_acl
+from tests.unit.api.test_acl import keystone_client  # noqa: F401 (fixture)
 from tests.unit.api import utils
 
 C = '/v1/volume/connectors'
+REDACTED = {'redacted_contents': (
+    '** Value redacted: Requires permission '
+    'baremetal:volume:view_target_properties access. Permission denied. **')}
 T = '/v1/volume/targets'
 
 
@@ -186,3 +191,24 @@ def test_pinned_to_3_0_reads_served_writes_refused(client, node,
     assert client.delete(C + '/' + conn['uuid']).status_int == 409
     assert objects.VolumeTarget.list(None) == []
     assert objects.VolumeConnector.get(None, conn['uuid']).type == 'iqn'
+
+
+def test_target_properties_need_their_rule(keystone_client):
+    world = test_acl.World(keystone_client)
+    ident = world.volume_record('targets')
+    url = T + '/' + ident
+    resp = keystone_client.patch_json(
+        url, [{'op': 'add', 'path': '/properties',
+               'value': {'target_iqn': 'iqn.x', 'auth_password': 'pw'}}],
+        headers=test_acl._as('system_admin'))
+    assert resp.status_int == 200, resp.text
+    shown = {'target_iqn': 'iqn.x', 'auth_password': '******'}
+    for persona, properties in (
+            ('system_reader', shown), ('owner_admin', shown),
+            ('owner_member', REDACTED),
+            ('lessee_reader', REDACTED)):
+        got = keystone_client.get(url, headers=test_acl._as(persona)).json
+        assert got['properties'] == properties, persona
+        listed = keystone_client.get(T + '?detail=True',
+                                     headers=test_acl._as(persona)).json
+        assert listed['targets'][0]['properties'] == properties, persona
