@@ -100,7 +100,6 @@ resource_class
 retired  # conductor/utils.py reads it by name (_FLAG_RULES)
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 secure_boot
-storage_interface
 target_raid_config
 vendor_interface
 

@@ -266,7 +266,8 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                                    exception.NodeInMaintenance,
                                    exception.InstanceDeployFailure,
                                    exception.InvalidStateRequested,
-                                   exception.NodeProtected)
+                                   exception.NodeProtected,
+                                   exception.InvalidParameterValue)
     def do_node_deploy(self, context, node_id, rebuild=False,
                        configdrive=None):
         """available (or active, deploy failed, error for a rebuild) ->
@@ -290,6 +291,9 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                 task.driver.deploy.validate(task)
             except exception.InvalidParameterValue as err:
                 raise exception.InstanceDeployFailure(reason=err)
+            if task.driver.storage is not None:
+                # The volumes the deploy attaches (a 400, nothing done).
+                task.driver.storage.validate(task)
             if configdrive:
                 info = dict(node.instance_info or {})
                 info['configdrive'] = configdrive

@@ -10,6 +10,7 @@ from oslo_log import log as logging
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
+from ironic_lite.drivers import storage
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -92,7 +93,8 @@ class FakeHardware(base.HardwareType):
         'power': ['fake'],
         'raid': ['no-raid', 'fake'],
         'rescue': ['no-rescue', 'fake'],
-        'storage': ['noop'],
+        # Ironic's fake, noop, cinder and external ('noop' the default).
+        'storage': ['noop', 'fake', 'cinder', 'external'],
         'vendor': ['no-vendor', 'fake'],
     }
 
@@ -104,3 +106,4 @@ class FakeHardware(base.HardwareType):
         self.inspect = FakeInspect()
         self.boot = FakeBoot()
         self.clean = FakeClean()
+        self.storage = storage.NodeStorage()
