@@ -212,3 +212,69 @@ def test_target_properties_need_their_rule(keystone_client):
         listed = keystone_client.get(T + '?detail=True',
                                      headers=test_acl._as(persona)).json
         assert listed['targets'][0]['properties'] == properties, persona
+
+
+def test_list_paging_sorting_and_refusals(client, node):
+    first = _connector(client, node, connector_id='a')
+    _connector(client, node, connector_id='b')
+    page = client.get(C + '?limit=1&detail=False').json
+    assert [c['uuid'] for c in page['connectors']] == [first['uuid']]
+    assert page['next'] == (
+        'http://localhost/v1/volume/connectors?sort_key=id&sort_dir=asc&'
+        'fields=uuid,node_uuid,type,connector_id&limit=1&marker=%s'
+        % first['uuid'])
+    ids = [c['connector_id'] for c in client.get(
+        C + '?sort_key=connector_id&sort_dir=desc').json['connectors']]
+    assert ids == ['b', 'a']
+    for query, message in (
+            ('sort_key=extra', 'The sort_key value extra is an invalid '
+                               'field for sorting'),
+            ('detail=True&fields=uuid', "Can't fetch a subset of fields "
+                                        "with 'detail' set"),
+            ('fields=links', 'Field(s) "links" are not valid'),
+            ('nope=1', 'Additional properties are not allowed')):
+        resp = client.get(C + '?' + query)
+        assert resp.status_int == 400, query
+        assert message in utils.faultstring(resp), query
+    assert client.get(C + '?node=no-such-node').status_int == 404
+    resp = client.get(C + '/detail')
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'Expected UUID for connector_uuid: detail')
+
+
+def test_move_a_connector_to_another_node(client, node):
+    _set_states(node)
+    other = client.post_json('/v1/nodes', {'driver': 'fake-hardware'}).json
+    _set_states(other)
+    conn = _connector(client, node)
+    url = C + '/' + conn['uuid']
+    resp = client.patch_json(url, [{'op': 'replace', 'path': '/node_uuid',
+                                    'value': 'not-a-uuid'}])
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'Expected a UUID for node_uuid, but received not-a-uuid.')
+    resp = client.patch_json(url, [{'op': 'replace', 'path': '/node_uuid',
+                                    'value': other['uuid']}])
+    assert resp.status_int == 200, resp.text
+    assert resp.json['node_uuid'] == other['uuid']
+    assert client.get('/v1/nodes/%s/volume/connectors' % node['uuid']
+                      ).json['connectors'] == []
+    resp = client.patch_json(url, [{'op': 'remove', 'path': '/type'}])
+    assert resp.status_int == 400
+    assert "'type' is a required property" in utils.faultstring(resp)
+    resp = client.patch_json(url, [{'op': 'replace', 'path': '/uuid',
+                                    'value': other['uuid']}])
+    assert resp.status_int == 400
+
+
+def test_target_limits_are_400_before_any_write(client, node):
+    for body in ({'boot_index': 2 ** 31}, {'boot_index': '0'},
+                 {'volume_id': 'x' * 37}, {'volume_type': None}):
+        resp = client.post_json(T, dict({
+            'node_uuid': node['uuid'], 'volume_type': 'iscsi',
+            'boot_index': 0, 'volume_id': 'v'}, **body))
+        assert resp.status_int == 400, body
+        assert utils.faultstring(resp).startswith(
+            'Schema error for target:'), utils.faultstring(resp)
+    assert objects.VolumeTarget.list(None) == []

@@ -94,6 +94,8 @@ class VolumeRecordController(resource.ResourceController):
         if query.get('detail') and query.get('fields') is not None:
             raise exception.InvalidParameterValue(
                 err="Can't fetch a subset of fields with 'detail' set")
+        if query.get('detail') is False:
+            del query['detail']     # as Ironic: not repeated in ``next``
         return self.list_body(query, self.RESOURCE)
 
     def parent_values(self, ctx, values):
