@@ -36,7 +36,6 @@ MINOR_20_NETWORK_INTERFACE
 MINOR_22_LOOKUP_HEARTBEAT
 MINOR_23_PORTGROUPS
 MINOR_31_DYNAMIC_INTERFACES
-MINOR_32_VOLUME
 MINOR_33_STORAGE_INTERFACE
 MINOR_34_PORT_PHYSICAL_NETWORK
 MINOR_36_AGENT_VERSION_HEARTBEAT
@@ -89,7 +88,6 @@ raid_interface
 rescue_interface
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 secure_boot
-storage_interface
 target_raid_config
 vendor_interface
 

@@ -531,3 +531,21 @@ ALLOCATION_FIELD_MIN_VERSION = {
     'owner': 60,
 }
 ALLOCATION_INVALID_SORT_KEYS = ('extra', 'candidate_nodes', 'traits')
+
+
+# ---------------------------------------------------------------------------
+# Volume connector and target fields (/v1/volume needs 1.32: 404 below)
+# ---------------------------------------------------------------------------
+VOLUME_CONNECTOR_FIELD_MIN_VERSION = dict.fromkeys(
+    ('uuid', 'type', 'connector_id', 'node_uuid', 'extra', 'created_at',
+     'updated_at', 'links'), MINOR_32_VOLUME)
+VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'type',
+                                        'connector_id')
+VOLUME_CONNECTOR_INVALID_SORT_KEYS = ('extra',)
+VOLUME_TARGET_FIELD_MIN_VERSION = dict.fromkeys(
+    ('uuid', 'volume_type', 'properties', 'boot_index', 'volume_id',
+     'node_uuid', 'extra', 'created_at', 'updated_at', 'links'),
+    MINOR_32_VOLUME)
+VOLUME_TARGET_DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'volume_type',
+                                     'boot_index', 'volume_id')
+VOLUME_TARGET_INVALID_SORT_KEYS = ('extra', 'properties')

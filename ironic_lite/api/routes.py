@@ -273,10 +273,15 @@ def all_routes():
     from ironic_lite.api.controllers.v1 import trait
     from ironic_lite.api.controllers.v1 import vif
     from ironic_lite.api.controllers.v1 import allocation
+    from ironic_lite.api.controllers.v1 import volume
+    from ironic_lite.api.controllers.v1 import volume_connector
+    from ironic_lite.api.controllers.v1 import volume_target
     return (root.ROUTES + v1.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
             + management.ROUTES + port.ROUTES + portgroup.ROUTES
             + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES + allocation.ROUTES)
+            + driver.ROUTES + allocation.ROUTES
+            + volume.ROUTES + volume_connector.ROUTES
+            + volume_target.ROUTES)
 
 
 _ROUTER = []

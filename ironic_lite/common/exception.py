@@ -347,3 +347,41 @@ class AllocationFailed(Invalid):
     """No node could be reserved: the allocation's ``last_error``; a 400
     when a backfill (1.58) is refused (Ironic: a 500)."""
     _msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'
+
+
+# -- volume connectors and targets (release 4.0) --------------------------
+
+class VolumeConnectorNotFound(NotFound):
+    _msg_fmt = 'Volume connector %(connector)s could not be found.'
+
+
+class VolumeTargetNotFound(NotFound):
+    _msg_fmt = 'Volume target %(target)s could not be found.'
+
+
+class VolumeConnectorAlreadyExists(Conflict):
+    _msg_fmt = 'A volume connector with UUID %(uuid)s already exists.'
+
+
+class VolumeConnectorTypeAndIdAlreadyExists(Conflict):
+    _msg_fmt = ('A volume connector with type %(type)s and connector ID '
+                '%(connector_id)s already exists.')
+
+
+class VolumeTargetAlreadyExists(Conflict):
+    _msg_fmt = 'A volume target with UUID %(uuid)s already exists.'
+
+
+class VolumeTargetBootIndexAlreadyExists(Conflict):
+    _msg_fmt = ("A volume target with boot index '%(boot_index)s' for the "
+                "same node already exists.")
+
+
+class MalformedRequestURI(Invalid):
+    _msg_fmt = 'Malformed request URI.'
+
+
+class InvalidInput(Invalid):
+    """WSME's message for a value it refuses (Ironic's InvalidInput)."""
+    _msg_fmt = ("Invalid input for field/attribute %(fieldname)s. "
+                "Value: '%(value)s'. %(msg)s")

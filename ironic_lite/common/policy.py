@@ -70,6 +70,11 @@ ALLOCATION_MEMBER = _any(SYSTEM_MEMBER,
 ALLOCATION_READER = _any(SYSTEM_READER,
                          'role:reader and project_id:%(allocation.owner)s')
 ALLOCATION_CREATOR = _any(SYSTEM_MEMBER, 'role:member')
+# Volume records (release 4.0).
+SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN = _any(
+    SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_ADMIN, OWNER_MANAGER, LESSEE_ADMIN,
+    LESSEE_MANAGER, PROJECT_SERVICE)
+TARGET_PROPERTIES_READER = _any(SYSTEM_READER, 'role:admin')
 
 SYSTEM = ('system',)
 SYSTEM_AND_PROJECT = ('system', 'project')
@@ -255,6 +260,36 @@ POLICIES = [
     ('baremetal:allocation:update', ALLOCATION_MEMBER,
      'Change name and extra fields of an allocation',
      'PATCH /allocations/{allocation_id}'),
+    # -- volume connectors and targets (release 4.0) --
+    ('baremetal:volume:list_all', SYSTEM_READER,
+     'Retrieve a list of all Volume connector and target records',
+     'GET /volume/connectors, GET /volume/targets, '
+     'GET %s/volume/connectors, GET %s/volume/targets' % (_N, _N)),
+    ('baremetal:volume:list', API_READER,
+     'Retrieve a list of Volume connector and target records',
+     'GET /volume/connectors, GET /volume/targets, '
+     'GET %s/volume/connectors, GET %s/volume/targets' % (_N, _N)),
+    ('baremetal:volume:get', SYSTEM_OR_PROJECT_READER,
+     'Retrieve Volume connector and target records',
+     'GET /volume, GET /volume/connectors, '
+     'GET /volume/connectors/{volume_connector_id}, GET /volume/targets, '
+     'GET /volume/targets/{volume_target_id}, GET %s/volume, '
+     'GET %s/volume/connectors, GET %s/volume/targets' % (_N, _N, _N)),
+    ('baremetal:volume:create', SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN,
+     'Create Volume connector and target records',
+     'POST /volume/connectors, POST /volume/targets'),
+    ('baremetal:volume:delete', SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN,
+     'Delete Volume connector and target records',
+     'DELETE /volume/connectors/{volume_connector_id}, '
+     'DELETE /volume/targets/{volume_target_id}'),
+    ('baremetal:volume:update', SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Update Volume connector and target records',
+     'PATCH /volume/connectors/{volume_connector_id}, '
+     'PATCH /volume/targets/{volume_target_id}'),
+    ('baremetal:volume:view_target_properties', TARGET_PROPERTIES_READER,
+     'Ability to view volume target properties',
+     'GET /volume/connectors/{volume_connector_id}, '
+     'GET /volume/targets/{volume_target_id}'),
 ]
 
 # Patching a field listed here checks its rule as well as the generic

@@ -49,6 +49,9 @@ RELEASE_MAPPING = {
             'TraitList': ['1.0'],
             # Allocations (RPC 1.5).
             'Allocation': ['1.0'],
+            # Release 4.0: volume connectors and targets (RPC 1.4).
+            'VolumeConnector': ['1.0'],
+            'VolumeTarget': ['1.0'],
         },
     },
     # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,

@@ -247,7 +247,8 @@ NOTES = [
      'API services pinned to {short_pins} answer 409 (nothing '
      'done) to the requests that need a newer RPC version than their '
      'pin sends (up to {newest_rpc}): node trait changes, VIFs, node '
-     'validate and boot device (RPC 1.2); allocation writes (RPC 1.5); '
+     'validate and boot device (RPC 1.2); volume connector and target '
+     'writes (RPC 1.4); allocation writes (RPC 1.5); '
      'rescue, manual cleaning, NMI and the console (RPC 1.6). They work '
      'once every conductor and then the API services are unpinned '
      '(steps 6.1-6.4).'),

@@ -19,6 +19,8 @@ def do_node_deploy(task, conductor_id=None):
     through the task's spawn error hook.
     """
     node = task.node
+    if task.driver.storage is not None:
+        task.driver.storage.attach_volumes(task)
     task.driver.deploy.deploy(task)
     task.driver.boot.prepare_instance(task)
     node.conductor_affinity = conductor_id
@@ -39,6 +41,8 @@ def do_node_tear_down(task):
         task.driver.boot.clean_up_instance(task)
         task.driver.deploy.clean_up(task)
         task.driver.deploy.tear_down(task)
+        if task.driver.storage is not None:
+            task.driver.storage.detach_volumes(task)
     finally:
         node.instance_info = {}
         node.instance_uuid = None

@@ -27,6 +27,7 @@ from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite.conductor import verify
 from ironic_lite.conductor import vif
+from ironic_lite.conductor import volume
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
 from ironic_lite import objects
@@ -73,7 +74,8 @@ def _remove_traits(context, node, traits):
             raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
 
 
-class ConductorManager(ports.PortsMixin, allocations.AllocationsMixin,
+class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
+                       allocations.AllocationsMixin,
                        rescue.RescueMixin, cleaning.CleanMixin,
                        console.ConsoleMixin,
                        base_manager.BaseConductorManager):
@@ -274,7 +276,8 @@ class ConductorManager(ports.PortsMixin, allocations.AllocationsMixin,
                                    exception.NodeInMaintenance,
                                    exception.InstanceDeployFailure,
                                    exception.InvalidStateRequested,
-                                   exception.NodeProtected)
+                                   exception.NodeProtected,
+                                   exception.InvalidParameterValue)
     def do_node_deploy(self, context, node_id, rebuild=False,
                        configdrive=None):
         """available (or active, deploy failed, error for a rebuild) ->
@@ -298,6 +301,9 @@ class ConductorManager(ports.PortsMixin, allocations.AllocationsMixin,
                 task.driver.deploy.validate(task)
             except exception.InvalidParameterValue as err:
                 raise exception.InstanceDeployFailure(reason=err)
+            if task.driver.storage is not None:
+                # The volumes the deploy attaches (a 400, nothing done).
+                task.driver.storage.validate(task)
             if configdrive:
                 info = dict(node.instance_info or {})
                 info['configdrive'] = configdrive

@@ -198,6 +198,9 @@ class ConductorAPI(object):
     |          create_port, update_port, destroy_port, create_portgroup,
     |          update_portgroup, destroy_portgroup (written under the
     |          node's lock).
+    |    1.4 - create_volume_connector, update_volume_connector,
+    |          destroy_volume_connector, create_volume_target,
+    |          update_volume_target, destroy_volume_target (release 4.0).
     |    1.5 - create_allocation, destroy_allocation (release 4.0).
     |    1.6 - do_node_rescue, do_node_unrescue, do_node_clean (manual
     |          cleaning), inject_nmi, get_console_information,
@@ -391,6 +394,49 @@ class ConductorAPI(object):
         cctxt = self._prepare(context, node, '1.3')
         return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)
 
+    # -- volume connectors and targets (1.4, release 4.0) ----------------
+    #
+    # Written by the conductor that owns the node, under its lock.  A new
+    # method: pinned below 1.4 the request is refused (409, nothing done).
+
+    def _call_1_4(self, context, node, method, what, **kwargs):
+        self.check_can_send('1.4', what)
+        cctxt = self._prepare(context, node, '1.4')
+        return cctxt.call(context, method, **kwargs)
+
+    @_rpc_errors
+    def create_volume_connector(self, context, connector, node):
+        return self._call_1_4(context, node, 'create_volume_connector',
+                              'Creating a volume connector',
+                              connector=connector)
+
+    @_rpc_errors
+    def update_volume_connector(self, context, connector, node):
+        return self._call_1_4(context, node, 'update_volume_connector',
+                              'Updating a volume connector',
+                              connector=connector)
+
+    @_rpc_errors
+    def destroy_volume_connector(self, context, connector, node):
+        return self._call_1_4(context, node, 'destroy_volume_connector',
+                              'Deleting a volume connector',
+                              connector=connector)
+
+    @_rpc_errors
+    def create_volume_target(self, context, target, node):
+        return self._call_1_4(context, node, 'create_volume_target',
+                              'Creating a volume target', target=target)
+
+    @_rpc_errors
+    def update_volume_target(self, context, target, node):
+        return self._call_1_4(context, node, 'update_volume_target',
+                              'Updating a volume target', target=target)
+
+    @_rpc_errors
+    def destroy_volume_target(self, context, target, node):
+        return self._call_1_4(context, node, 'destroy_volume_target',
+                              'Deleting a volume target', target=target)
+
     # -- allocations (1.5) -------------------------------------------------
     #
     # Refused (409, nothing done) while pinned below 1.5: a conductor of
@@ -424,6 +470,7 @@ class ConductorAPI(object):
                               host=self._any_host(context))
         return cctxt.call(context, 'destroy_allocation',
                           allocation=allocation)
+
     # -- 1.6: rescue, manual cleaning, NMI, console -----------------------
     #
     # New methods, no older form: a client pinned below 1.6 refuses them

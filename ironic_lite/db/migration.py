@@ -96,7 +96,7 @@ def object_tables():
     """Object name -> model of every table that carries a ``version``."""
     return {name: getattr(models, name)
             for name in ('Chassis', 'Conductor', 'Node', 'Port', 'Portgroup',
-                         'Service')}
+                         'Service', 'VolumeConnector', 'VolumeTarget')}
 
 
 def has_table(name):

@@ -303,6 +303,43 @@ class Allocation(Base):
     conductor_affinity = Column(Integer, nullable=True)
     version = Column(String(15), nullable=True)
 
+
+# -- volume connectors and targets (release 4.0, API 1.32) ----------------
+class VolumeConnector(Base):
+    __tablename__ = 'volume_connectors'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_volumeconnectors0uuid'),
+        UniqueConstraint('type', 'connector_id',
+                         name='uniq_volumeconnectors0type0connector_id'),
+        Index('volume_connectors_node_id_idx', 'node_id'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
+    type = Column(String(32))
+    connector_id = Column(String(255))
+    extra = Column(JSONEncodedDict)
+    version = Column(String(15), nullable=True)
+
+
+class VolumeTarget(Base):
+    __tablename__ = 'volume_targets'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_volumetargets0uuid'),
+        UniqueConstraint('node_id', 'boot_index',
+                         name='uniq_volumetargets0node_id0boot_index'),
+        Index('volume_targets_node_id_idx', 'node_id'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
+    volume_type = Column(String(64))
+    properties = Column(JSONEncodedDict)
+    boot_index = Column(Integer)
+    volume_id = Column(String(36))
+    extra = Column(JSONEncodedDict)
+    version = Column(String(15), nullable=True)
+
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
 TEXT_MAX_BYTES = 65535

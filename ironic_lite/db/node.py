@@ -345,11 +345,14 @@ def _delete_children(session, row):
     session.query(models.Port).filter_by(node_id=row.id).delete()
     session.query(models.Portgroup).filter_by(node_id=row.id).delete()
     session.query(models.NodeTrait).filter_by(node_id=row.id).delete()
+    session.query(models.VolumeConnector).filter_by(node_id=row.id).delete()
+    session.query(models.VolumeTarget).filter_by(node_id=row.id).delete()
 
 
 @api.retry_on_db_errors
 def destroy_node(node_id):
-    """Delete a node with its ports, port groups and traits."""
+    """Delete a node with its ports, port groups, traits and volume
+    connectors and targets (as Ironic)."""
     api.delete_row(models.Node, node_id, exception.NodeNotFound(node=node_id),
                    before_delete=_delete_children)
 

@@ -133,6 +133,7 @@ class HardwareType(object):
         self.inspect = None
         self.boot = None
         self.clean = None
+        self.storage = None
 
     def default_interface(self, interface_type):
         """The implementation a node gets when it names none: the

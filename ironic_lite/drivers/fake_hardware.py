@@ -12,6 +12,7 @@ from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
 from ironic_lite.drivers import steps
+from ironic_lite.drivers import storage
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -94,7 +95,8 @@ class FakeHardware(base.HardwareType):
         'power': ['fake'],
         'raid': ['no-raid', 'fake'],
         'rescue': ['no-rescue', 'fake'],
-        'storage': ['noop'],
+        # Ironic's fake, noop, cinder and external ('noop' the default).
+        'storage': ['noop', 'fake', 'cinder', 'external'],
         'vendor': ['no-vendor', 'fake'],
     }
 
@@ -106,6 +108,7 @@ class FakeHardware(base.HardwareType):
         self.inspect = FakeInspect()
         self.boot = FakeBoot()
         self.clean = FakeClean()
+        self.storage = storage.NodeStorage()
         # RPC 1.6: rescue, console, and the clean steps of Ironic's fake
         # interfaces (used when the node names ``fake``).
         self.rescue = FakeRescue()

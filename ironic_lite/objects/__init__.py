@@ -11,3 +11,4 @@ def register_all():
     __import__('ironic_lite.objects.service')
     __import__('ironic_lite.objects.trait')
     __import__('ironic_lite.objects.allocation')
+    __import__('ironic_lite.objects.volume')

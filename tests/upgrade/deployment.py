@@ -19,7 +19,9 @@ from tests import timeouts
 # The tables behind the versioned objects, by object name.
 OBJECT_TABLES = {'Node': 'nodes', 'Port': 'ports', 'Portgroup': 'portgroups',
                  'Chassis': 'chassis', 'Conductor': 'conductors',
-                 'Service': 'services', 'Trait': 'node_traits'}
+                 'Service': 'services', 'Trait': 'node_traits',
+                 'VolumeConnector': 'volume_connectors',
+                 'VolumeTarget': 'volume_targets'}
 
 
 class Release(object):

@@ -15,6 +15,10 @@ PROVISION_RESULT = {'manage': 'manageable', 'provide': 'available',
                     'inspect': 'manageable', 'abort': 'manageable'}
 
 
+_GERUNDS = {'create': 'Creating', 'update': 'Updating',
+            'destroy': 'Deleting'}
+
+
 class FakeConductorAPI(object):
     def __init__(self):
         self.calls = []
@@ -300,3 +304,41 @@ class FakeConductorAPI(object):
             self._locked_check(node)
             allocations.check_deallocation(node, allocation)
         allocation.destroy()
+
+    # -- RPC 1.4: volume connectors and targets, by the conductor's code --
+
+    def _volume_write(self, context, obj, noun, action):
+        from ironic_lite.common import release_mappings
+        from ironic_lite.conductor import volume
+        from ironic_lite import conf
+        pin = conf.CONF.pin_release_version
+        if pin and release_mappings.get_release(pin)['rpc'] < '1.4':
+            raise exception.PinnedRelease(
+                what='%s a %s' % (_GERUNDS[action], noun), version='1.4',
+                pin=pin)
+        self.calls.append(('%s_%s' % (action, noun.replace(' ', '_')),
+                           obj.uuid))
+        return volume.write(context, obj, noun, action)
+
+    def create_volume_connector(self, context, connector, node):
+        return self._volume_write(context, connector, 'volume connector',
+                                  'create')
+
+    def update_volume_connector(self, context, connector, node):
+        return self._volume_write(context, connector, 'volume connector',
+                                  'update')
+
+    def destroy_volume_connector(self, context, connector, node):
+        self._volume_write(context, connector, 'volume connector',
+                           'destroy')
+
+    def create_volume_target(self, context, target, node):
+        return self._volume_write(context, target, 'volume target',
+                                  'create')
+
+    def update_volume_target(self, context, target, node):
+        return self._volume_write(context, target, 'volume target',
+                                  'update')
+
+    def destroy_volume_target(self, context, target, node):
+        self._volume_write(context, target, 'volume target', 'destroy')

@@ -10,6 +10,7 @@ tests/functional/test_keystone_acl.py.
 
 import json
 import os
+import time
 import uuid
 
 from keystonemiddleware import auth_token
@@ -131,9 +132,43 @@ class World(object):
         values.update(fresh or {})
         return value.format(**values)
 
+    def volume_node(self):
+        """The node of the volume rows (made once), powered off: a
+        volume connector or target update needs it so."""
+        if 'volume_node' not in self.values:
+            ident = self.node()
+            resp = self.client.put_json(
+                '/v1/nodes/%s/states/power' % ident,
+                {'target': 'power off'}, headers=_as('system_admin'))
+            assert resp.status_int == 202, resp.text
+            for _ in range(100):
+                node = self.client.get('/v1/nodes/' + ident,
+                                       headers=_as('system_admin')).json
+                if node['power_state'] == 'power off':
+                    break
+                time.sleep(0.05)
+            self.values['volume_node'] = ident
+        return self.values['volume_node']
+
+    def volume_record(self, kind):
+        node = self.volume_node()
+        self.boot_index = getattr(self, 'boot_index', -1) + 1
+        body = ({'node_uuid': node, 'type': 'iqn',
+                 'connector_id': 'iqn.%s' % uuid.uuid4()}
+                if kind == 'connectors' else
+                {'node_uuid': node, 'volume_type': 'iscsi',
+                 'volume_id': str(uuid.uuid4()),
+                 'boot_index': self.boot_index})
+        return self._post('/v1/volume/' + kind, body)
+
     def fresh_values(self, route):
         text = json.dumps([route['path'], route.get('body')])
         fresh = {}
+        if '{volume_node}' in text:
+            self.volume_node()
+        for kind in ('connector', 'target'):
+            if '{fresh_%s}' % kind in text:
+                fresh['fresh_' + kind] = self.volume_record(kind + 's')
         if '{fresh_node}' in text:
             fresh['fresh_node'] = self.node()
         if '{fresh_chassis}' in text:

@@ -419,3 +419,26 @@ def test_allocation_of_an_active_node_is_not_deleted(backend):
     assert resp.status_int == 409, resp.text
     resp = backend.post_json('/v1/allocations', {'node': 'nope'})
     assert resp.status_int == 400, resp.text
+
+
+# -- volume connectors and targets (RPC 1.4) --------------------------------
+
+def test_volume_records_and_their_state_rules(backend):
+    node = create(backend)
+    conn = backend.post_json('/v1/volume/connectors', {
+        'node_uuid': node, 'type': 'wwpn', 'connector_id': 'w1'})
+    assert conn.status_int == 201, conn.text
+    url = '/v1/volume/connectors/' + conn.json['uuid']
+    patch = [{'op': 'replace', 'path': '/connector_id', 'value': 'w2'}]
+    resp = backend.patch_json(url, patch)     # power state None: refused
+    assert resp.status_int == 400, resp.text
+    assert 'volume connector update' in utils.faultstring(resp)
+    objects.Node.reserve(None, 'cond-7', node)
+    resp = backend.post_json('/v1/volume/targets', {
+        'node_uuid': node, 'volume_type': 'iscsi', 'boot_index': 0,
+        'volume_id': 'v1'})
+    assert resp.status_int == 409, resp.text
+    objects.Node.release(None, 'cond-7', node)
+    assert backend.delete(url).status_int == 204   # enroll: deletable
+    assert backend.get('/v1/volume/connectors').json['connectors'] == []
+    assert backend.get('/v1/volume/targets').json['targets'] == []

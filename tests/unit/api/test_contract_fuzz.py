@@ -37,7 +37,8 @@ from tests.unit.api import fakes
 from tests.unit.api import utils
 
 CONF = conf.CONF
-TABLES = ('nodes', 'ports', 'portgroups', 'chassis')
+TABLES = ('nodes', 'ports', 'portgroups', 'chassis', 'volume_connectors',
+          'volume_targets')
 # Example budget per route (derandomized: the same requests every run):
 # more for the routes that take a body.
 EXAMPLES = 5
@@ -48,6 +49,10 @@ FIELDS = {
     'ports': sorted(mv.PORT_FIELD_MIN_VERSION),
     'portgroups': sorted(mv.PORTGROUP_FIELD_MIN_VERSION),
     'chassis': sorted(mv.CHASSIS_FIELD_MIN_VERSION),
+    # /v1/volume/connectors and /v1/volume/targets (keyed by the path's
+    # second segment).
+    'volume': sorted(set(mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION)
+                     | set(mv.VOLUME_TARGET_FIELD_MIN_VERSION)),
 }
 
 
@@ -71,6 +76,11 @@ def _seed_bodies():
         ('/v1/ports', {'uuid': PORT, 'node_uuid': NODE,
                        'address': '52:54:00:00:00:01',
                        'portgroup_uuid': PG}),
+        ('/v1/volume/connectors', {'uuid': CONNECTOR, 'node_uuid': NODE,
+                                   'type': 'iqn', 'connector_id': 'iqn.0'}),
+        ('/v1/volume/targets', {'uuid': TARGET, 'node_uuid': NODE,
+                                'volume_type': 'iscsi', 'boot_index': 0,
+                                'volume_id': 'vol-0'}),
     ]
 
 
@@ -78,10 +88,13 @@ CHASSIS = '11111111-2222-4333-8444-555555555555'
 NODE = '21111111-2222-4333-8444-555555555555'
 PG = '31111111-2222-4333-8444-555555555555'
 PORT = '41111111-2222-4333-8444-555555555555'
+CONNECTOR = '51111111-2222-4333-8444-555555555555'
+TARGET = '61111111-2222-4333-8444-555555555555'
 IDENTS = {'node_ident': [NODE, 'node-0'], 'port_uuid': [PORT],
           'portgroup_ident': [PG, 'pg-0'], 'chassis_uuid': [CHASSIS],
           'hostname': ['cond-0'], 'driver_name': ['fake-hardware'],
-          'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0']}
+          'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0'],
+          'connector_uuid': [CONNECTOR], 'target_uuid': [TARGET]}
 
 
 def _listed():
@@ -161,11 +174,17 @@ MINIMAL = {
     '/v1/ports': lambda: {'node_uuid': NODE, 'address': '52:54:00:00:01:02'},
     '/v1/portgroups': lambda: {'node_uuid': NODE},
     '/v1/chassis': lambda: {},
+    '/v1/volume/connectors': lambda: {'node_uuid': NODE, 'type': 'ip',
+                                      'connector_id': '10.0.0.9'},
+    '/v1/volume/targets': lambda: {'node_uuid': NODE, 'volume_type': 'x',
+                                   'boot_index': 9, 'volume_id': 'v-9'},
 }
 
 
 TABLES_OF = {'/v1/nodes': 'nodes', '/v1/ports': 'ports',
-             '/v1/portgroups': 'portgroups', '/v1/chassis': 'chassis'}
+             '/v1/portgroups': 'portgroups', '/v1/chassis': 'chassis',
+             '/v1/volume/connectors': 'volume_connectors',
+             '/v1/volume/targets': 'volume_targets'}
 
 
 def _over(prop, kind, limit, extra):

@@ -198,8 +198,9 @@ def test_the_texts_of_the_problems_and_notes():
         'API services pinned to 2.0 answer 409 (nothing done) to the '
         'requests that need a newer RPC version than their pin sends (up to '
         '%s): node trait changes, VIFs, node validate and boot device (RPC '
-        '1.2); allocation writes (RPC 1.5); rescue, manual cleaning, NMI and '
-        'the console (RPC 1.6). They '
+        '1.2); volume connector and target writes (RPC 1.4); allocation '
+        'writes (RPC 1.5); rescue, manual cleaning, NMI and the console (RPC '
+        '1.6). They '
         'work once every conductor and then the API services are unpinned '
         '(steps 6.1-6.4).'
         % us.release_mappings.RELEASE_MAPPING['master']['rpc'],

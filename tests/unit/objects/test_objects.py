@@ -27,6 +27,9 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     # Allocations (release 4.0).
     'Allocation': '1.0-38937f2854722f1057ec667b12878708',
+    # Release 4.0: volume connectors and targets.
+    'VolumeConnector': '1.0-3e0252c0ab6e6b9d158d09238a577d97',
+    'VolumeTarget': '1.0-0b10d663d8dae675900b2c7548f76f5e',
 }
 
 

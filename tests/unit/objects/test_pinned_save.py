@@ -39,6 +39,13 @@ def _make(name, ctx):
     elif name == 'Port':
         obj = objects.Port(ctx, node_id=_node(ctx).id,
                            address='52:54:00:aa:bb:cc')
+    elif name == 'VolumeConnector':
+        obj = objects.VolumeConnector(ctx, node_id=_node(ctx).id,
+                                      type='iqn', connector_id='iqn.p')
+    elif name == 'VolumeTarget':
+        obj = objects.VolumeTarget(ctx, node_id=_node(ctx).id,
+                                   volume_type='iscsi', boot_index=0,
+                                   volume_id='v-p')
     else:
         obj = objects.Portgroup(ctx, node_id=_node(ctx).id, name='pinned')
     obj.create()

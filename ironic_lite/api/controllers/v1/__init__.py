@@ -8,8 +8,8 @@ from ironic_lite.api import query as q
 from ironic_lite.api import routes
 
 # The resources GET /v1 lists, in Ironic's order.
-RESOURCES = ('chassis', 'nodes', 'ports', 'portgroups', 'conductors',
-             'shards', 'drivers', 'allocations')
+RESOURCES = ('chassis', 'nodes', 'ports', 'portgroups', 'volume',
+             'conductors', 'shards', 'drivers', 'allocations')
 
 
 def index():

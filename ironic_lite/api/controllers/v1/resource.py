@@ -155,6 +155,8 @@ class ResourceController(object):
     OBJECT = None          # the objects class: objects.Port
     BODY_SCHEMA = None     # JSON schema of a created or patched item
     PATCH_ALLOWED = frozenset()
+    ITEMS_KEY = None       # the list's key, when not RESOURCE ("connectors")
+    SCHEMA_NOUN = None     # the noun of a patched body's schema errors
 
     def __init__(self, node_ident=None):
         self.node_ident = node_ident
@@ -268,7 +270,8 @@ class ResourceController(object):
         if fields:
             next_params.append(('fields', fields))
         next_params += self.next_filters(params)
-        return collection.make(self.RESOURCE, items, limit, resource,
+        return collection.make(self.ITEMS_KEY or self.RESOURCE, items,
+                               limit, resource,
                                self.marker_of(objs[-1]) if objs else None,
                                next_params)
 
@@ -321,7 +324,7 @@ class ResourceController(object):
             self._check_node_link(obj, changes['node_uuid'])
         utils.check_body(self.BODY_SCHEMA,
                          {k: v for k, v in new_doc.items() if v is not None},
-                         self.KIND)
+                         self.SCHEMA_NOUN or self.KIND)
         self.apply_changes(ctx, obj, changes)
         if obj.obj_what_changed():
             obj = self._write('update', ctx, obj)

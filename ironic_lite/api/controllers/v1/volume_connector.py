@@ -1,0 +1,55 @@
+"""``/v1/volume/connectors`` (1.32; also listed under a node)."""
+
+from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import resource
+from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import volume
+from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import volume as schema
+from ironic_lite import objects
+
+RESOURCE = 'volume/connectors'
+
+
+def render(connector, fields=None, caches=None):
+    caches = caches if caches is not None else {}
+    table = mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION
+    body = {
+        'uuid': connector.uuid, 'type': connector.type,
+        'connector_id': connector.connector_id, 'node_uuid': None,
+        'extra': connector.extra or {},
+        'created_at': resource.isotime(connector.created_at),
+        'updated_at': resource.isotime(connector.updated_at),
+        'links': link.self_and_bookmark(RESOURCE, connector.uuid),
+    }
+    if resource.shows(fields, 'node_uuid', table):
+        body['node_uuid'] = resource.node_uuid(connector.node_id, caches)
+    return utils.select_fields(body, fields) if fields else body
+
+
+class VolumeConnectorsController(volume.VolumeRecordController):
+    RESOURCE = RESOURCE
+    ITEMS_KEY = 'connectors'
+    FIELD_TABLE = mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION
+    DEFAULT_FIELDS = mv.VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS
+    INVALID_SORT_KEYS = mv.VOLUME_CONNECTOR_INVALID_SORT_KEYS
+    OBJECT = objects.VolumeConnector
+    BODY_SCHEMA = schema.CONNECTOR_BODY
+    PATCH_ALLOWED = schema.CONNECTOR_PATCH_ALLOWED
+
+    def render(self, obj, fields=None, caches=None):
+        return render(obj, fields, caches)
+
+    def rpc_method(self, rpcapi, action):
+        return {'create': rpcapi.create_volume_connector,
+                'update': rpcapi.update_volume_connector,
+                'destroy': rpcapi.destroy_volume_connector}[action]
+
+    def new_object(self, ctx, values):
+        return objects.VolumeConnector(ctx,
+                                       **self.parent_values(ctx, values))
+
+
+ROUTES = volume.record_routes(VolumeConnectorsController, 'connectors',
+                              schema.CONNECTOR_BODY,
+                              schema.CONNECTOR_READ_ONLY, 'connector')
