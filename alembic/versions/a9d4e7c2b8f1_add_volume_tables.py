@@ -6,7 +6,7 @@ refuses every write of them (409), so no 3.0 conductor is asked to act on
 a row it does not know.
 
 Revision ID: a9d4e7c2b8f1
-Revises: f2c8e6a1d4b7
+Revises: a9d3e5c7b1f4
 Create Date: 2026-11-26
 
 """
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'a9d4e7c2b8f1'
-down_revision = 'f2c8e6a1d4b7'
+down_revision = 'a9d3e5c7b1f4'
 
 
 def _common_columns():
