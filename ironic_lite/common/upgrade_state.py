@@ -34,8 +34,10 @@ API = 'api'
 CONDUCTOR = 'conductor'
 
 # release None: a conductor of a release that did not report itself.
-Record = collections.namedtuple('Record',
-                                ['service_type', 'name', 'release', 'pin'])
+# pin: the pin in force (the computed one for ``auto``, True in ``auto``).
+Record = collections.namedtuple(
+    'Record', ['service_type', 'name', 'release', 'pin', 'auto'],
+    defaults=(False,))
 
 Assessment = collections.namedtuple(
     'Assessment', ['step', 'target', 'next_step', 'problems', 'notes',
@@ -60,6 +62,8 @@ def describe(record):
         what = 'release %s, pinned to %s' % (record.release, record.pin)
     else:
         what = 'release %s, unpinned' % record.release
+    if record.auto:
+        what += ', pin_release_version = auto'
     return '%s %s (%s)' % (record.service_type, record.name, what)
 
 
@@ -87,6 +91,15 @@ def previous_release(release):
     older = [n for n in release_mappings.released_names()
              if _vt(n) < _vt(release)]
     return older[0] if older else None
+
+
+# What a conductor seen only in the conductors table runs at most.
+NON_REPORTING = previous_release(FIRST_REPORTING_RELEASE)
+
+
+def in_force(record):
+    """The release a service speaks: its pin, else its release."""
+    return effective_pin(record) or record.release or NON_REPORTING
 
 
 def _pin_to_use(old, target):
