@@ -78,11 +78,6 @@ def entry():
     return release_mappings.current_entry(effective())
 
 
-def computed():
-    """Whether an ``auto`` value was computed from the services table."""
-    return _state['computed']
-
-
 def _holds(record, service_type):
     """The releases a live service holds this one at."""
     yield record.release or upgrade_state.NON_REPORTING

@@ -105,6 +105,13 @@ def has_table(name):
     return sa.inspect(api.get_engine()).has_table(name)
 
 
+def has_column(table, column):
+    """Whether table ``table`` has ``column`` (the previous release's
+    schema lacks the newer columns)."""
+    return column in {c['name'] for c in
+                      sa.inspect(api.get_engine()).get_columns(table)}
+
+
 def has_tables():
     return has_table('nodes')
 

@@ -4,6 +4,7 @@ import datetime
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+from sqlalchemy import orm
 
 from ironic_lite.db import api
 from ironic_lite.db import models
@@ -46,12 +47,16 @@ def stop_service(service_type, name):
                  synchronize_session=False))
 
 
-def get_alive_services(interval):
+def get_alive_services(interval, columns=None):
     """Rows of the services online that reported in the last ``interval``
-    seconds."""
+    seconds; only ``columns`` (names) loaded when given."""
     since = timeutils.utcnow() - datetime.timedelta(seconds=interval)
     with api.reader() as session:
-        return (session.query(models.Service)
+        query = session.query(models.Service)
+        if columns is not None:
+            query = query.options(orm.load_only(
+                *[getattr(models.Service, c) for c in columns]))
+        return (query
                 .filter(models.Service.online.is_(True))
                 .filter(models.Service.updated_at >= since)
                 .order_by(models.Service.service_type, models.Service.name)

@@ -76,8 +76,23 @@ class Service(base.IronicObject):
         """Services that reported within ``[DEFAULT]/service_down_time``."""
         if interval is None:
             interval = CONF.service_down_time
-        return cls._from_db_object_list(
-            context, db_service.get_alive_services(interval))
+        fields = None if cls._schema_has_auto_pin() else cls.fields_at('1.0')
+        rows = db_service.get_alive_services(
+            interval, columns=None if fields is None
+            else sorted(fields) + ['version'])
+        return cls._from_db_object_list(context, rows, fields)
+
+    _auto_pin_column = False
+
+    @classmethod
+    def _schema_has_auto_pin(cls):
+        """Whether services.auto_pin exists: not on the previous release's
+        schema, which ironic-status reads before "ironic-dbsync upgrade"
+        (remembered once seen: a column is never dropped)."""
+        if not cls._auto_pin_column:
+            cls._auto_pin_column = db_migration.has_column(
+                models.Service.__tablename__, 'auto_pin')
+        return cls._auto_pin_column
 
     @classmethod
     def get_by_names(cls, context, service_type, names=None):

@@ -170,3 +170,24 @@ def test_deployment_records_say_which_services_are_auto(reporter,
     assert 'pin_release_version = auto' in upgrade_state.describe(
         records[1])
     assert 'auto' not in upgrade_state.describe(records[0])
+
+
+def test_read_on_the_previous_release_schema(tmp_path, use_db, conf_fixture,
+                                             monkeypatch):
+    """ironic-status before "ironic-dbsync upgrade": no auto_pin column;
+    the rows read as the 1.0 rows they are."""
+    from ironic_lite.db import migration
+    CONF([], project='ironic', default_config_files=[])
+    use_db('sqlite:///%s' % (tmp_path / 'old.db'), migrate=False)
+    objects.register_all()
+    migration.upgrade('f2c8e6a1d4b7')
+    monkeypatch.setattr(objects.Service, '_auto_pin_column', False)
+    with db_api.writer() as session:
+        session.execute(sa.text(
+            "INSERT INTO services (service_type, name, host, release, "
+            "online, version, updated_at) VALUES ('api', 'old:6385', "
+            "'old', :rel, :on, '1.0', :now)"),
+            {'rel': OLD, 'on': True, 'now': datetime.datetime.utcnow()})
+    assert service_reporter.deployment_records(None) == [
+        upgrade_state.Record('api', 'old:6385', OLD, None, False)]
+    assert not objects.Service._auto_pin_column
