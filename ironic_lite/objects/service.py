@@ -76,30 +76,33 @@ class Service(base.IronicObject):
         """Services that reported within ``[DEFAULT]/service_down_time``."""
         if interval is None:
             interval = CONF.service_down_time
-        fields = None if cls._schema_has_auto_pin() else cls.fields_at('1.0')
-        rows = db_service.get_alive_services(
-            interval, columns=None if fields is None
-            else sorted(fields) + ['version'])
+        fields, columns = cls._readable()
+        rows = db_service.get_alive_services(interval, columns=columns)
         return cls._from_db_object_list(context, rows, fields)
 
     _auto_pin_column = False
 
     @classmethod
-    def _schema_has_auto_pin(cls):
-        """Whether services.auto_pin exists: not on the previous release's
-        schema, which ironic-status reads before "ironic-dbsync upgrade"
-        (remembered once seen: a column is never dropped)."""
+    def _readable(cls):
+        """(fields, columns) to read: None, None (every one) once
+        services.auto_pin exists; 1.0's on the previous release's schema,
+        which ironic-status reads before "ironic-dbsync upgrade".  (The
+        column, once seen, is remembered: it is never dropped.)"""
         if not cls._auto_pin_column:
             cls._auto_pin_column = db_migration.has_column(
                 models.Service.__tablename__, 'auto_pin')
-        return cls._auto_pin_column
+        if cls._auto_pin_column:
+            return None, None
+        fields = cls.fields_at('1.0')
+        return fields, sorted(fields) + ['version']
 
     @classmethod
     def get_by_names(cls, context, service_type, names=None):
         """{name: Service} of the given names (missing ones left out);
         every one of ``service_type`` when ``names`` is None."""
-        rows = db_service.get_services_by_name(service_type, names)
-        return {row.name: cls._from_db_object(context, cls(), row)
+        fields, columns = cls._readable()
+        rows = db_service.get_services_by_name(service_type, names, columns)
+        return {row.name: cls._from_db_object(context, cls(), row, fields)
                 for row in rows}
 
     @staticmethod
@@ -117,5 +120,5 @@ class Service(base.IronicObject):
         alive = {row.hostname
                  for row in db_conductor.get_active_conductors(interval)}
         reported = {row.name for row in db_service.get_services_by_name(
-            upgrade_state.CONDUCTOR, alive)}
+            upgrade_state.CONDUCTOR, alive, columns=['name'])}
         return sorted(alive - reported)

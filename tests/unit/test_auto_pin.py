@@ -188,6 +188,9 @@ def test_read_on_the_previous_release_schema(tmp_path, use_db, conf_fixture,
             "online, version, updated_at) VALUES ('api', 'old:6385', "
             "'old', :rel, :on, '1.0', :now)"),
             {'rel': OLD, 'on': True, 'now': datetime.datetime.utcnow()})
+    objects.Conductor.register(None, 'silent', ['fake-hardware'], '')
     assert service_reporter.deployment_records(None) == [
-        upgrade_state.Record('api', 'old:6385', OLD, None, False)]
+        upgrade_state.Record('api', 'old:6385', OLD, None, False),
+        upgrade_state.Record('conductor', 'silent', None, None, False)]
+    assert list(objects.Service.get_by_names(None, 'api')) == ['old:6385']
     assert not objects.Service._auto_pin_column

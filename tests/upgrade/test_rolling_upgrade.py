@@ -56,6 +56,8 @@ from tests import timeouts
 from tests.upgrade import conftest
 from tests.upgrade import consumers as consumers_mod
 from tests.upgrade import deployment
+from tests.upgrade import procedures
+from tests.upgrade.procedures import AUTO
 from tests.upgrade import workload
 
 # Seconds of load on each layout before it is checked (the hash rings are
@@ -259,41 +261,10 @@ class Upgrade(object):
         risen = pin == AUTO and not self.old_alive()
         if risen:
             # No old service left: the auto caps rise by themselves.
-            procs.wait_for(lambda: not pinned_rows(self.dep.db_url),
+            procs.wait_for(lambda: not procedures.pinned_rows(
+                self.dep.db_url),
                            what='every auto service uncapped')
         return self.check(old_readable=step < '6.1' and not risen)
-
-
-AUTO = 'auto'
-
-# The manual procedure, (step, process, pinned to the old release): new
-# code pinned, then unpinned, one at a time.
-MANUAL_STEPS = [('4.1', 'conductor-1', True), ('4.2', 'conductor-2', True),
-                ('5.1', 'api-1', True), ('5.2', 'api-2', True),
-                ('6.1', 'conductor-1', False), ('6.2', 'conductor-2', False),
-                ('6.3', 'api-1', False), ('6.4', 'api-2', False)]
-# pin_release_version = auto: each process restarted once.
-AUTO_STEPS = [(step, label, AUTO) for step, label, _ in MANUAL_STEPS[:4]]
-
-
-def procedures():
-    """Every hop with the manual procedure; the tree's own hop on
-    PostgreSQL (the first) also with pin_release_version = auto."""
-    hops = conftest.rolling_upgrades()
-    return ([hop + ('manual',) for hop in hops]
-            + [hops[0] + (AUTO,)])
-
-
-def pinned_rows(db_url):
-    """[(name, pin)] of the live services that run pinned."""
-    engine = sa.create_engine(db_url)
-    try:
-        with engine.connect() as conn:
-            return list(conn.execute(sa.text(
-                'SELECT name, pin FROM services WHERE online = :on AND pin '
-                'IS NOT NULL'), {'on': True}))
-    finally:
-        engine.dispose()
 
 
 # Steps begun with every service on the new release unpinned: no refusal.
@@ -358,7 +329,7 @@ def use_shards(dep, client, load):
 
 @pytest.mark.long(220)
 @pytest.mark.parametrize('old_name,new_name,backend,procedure',
-                         procedures(), ids=lambda value: value)
+                         procedures.runs(), ids=lambda value: value)
 def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
                          tmp_path, rabbit_url):
     db_url = request.getfixturevalue('%s_url' % backend)
@@ -408,13 +379,13 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
         # -- 4, 5: new code, pinned (or auto); conductors first, then
         # APIs.  6: unpin; conductors first (6.1 before 6.3: an unpinned
         # API may send new objects only once every conductor writes them).
-        steps = AUTO_STEPS if procedure == AUTO else MANUAL_STEPS
+        steps = procedures.STEPS[procedure]
         for step, label, pin in steps:
             up.restart(step, label, new, old_name if pin is True else pin)
             if step == '5.2':
                 assert set(shard_values(db_url, theirs).values()) <= {None}
         if procedure == AUTO:
-            auto_reported(up.status_log, old_name)
+            procedures.auto_reported(up.status_log, old_name)
         # -- every compute completes an instance's life, unpinned ---------
         up.begin('consumers')
         wait_for_full_cycles(computes, up)
@@ -519,10 +490,7 @@ def expected_status(migrations_to_run, old, new, procedure='manual'):
     reports = conftest.old_reports(old)
     settled = (1, '7') if objects_moved(old, new) else (0, 'done')
     if procedure == AUTO:
-        # Pinned (auto) from 4.1 to 5.1; at 5.2 the caps have risen.
-        return {'0': (2, '0') if migrations_to_run else (1, '2'),
-                'schema': (1, '2'), '4.1': (1, '4'), '4.2': (1, '5'),
-                '5.1': (1, '5'), '5.2': settled, 'migrate': (0, 'done')}
+        return procedures.auto_expected(migrations_to_run, settled)
     return {
         # Before "ironic-dbsync upgrade": the schema check fails when
         # there is a migration to run.
@@ -569,17 +537,6 @@ def upgrade_state_text(stdout):
                       r'(?: Check: |$)', text)
     assert found, stdout
     return found.group(1)
-
-
-def auto_reported(log, old):
-    """ironic-status names the auto services and the caps in force: the
-    old release's at 4.1, the new code's once they rose (5.2)."""
-    from ironic_lite import version
-    at_4_1, at_5_2 = log[2], log[-1]
-    assert 'release %s, RPC' % old in at_4_1, at_4_1
-    assert 'pin_release_version = auto: conductor conductor-1.' in at_4_1
-    assert 'release %s, RPC' % version.RELEASE in at_5_2, at_5_2
-    assert re.search('auto: api api-1:\\d+, api api-2', at_5_2), at_5_2
 
 
 def refused_unpinned_start(dep, new, old):
