@@ -161,6 +161,7 @@ class View(object):
             'old_names': names(self.old),
             'old_conductor_names': names(self.old_conductors),
             'pinned_names': names(self.pinned),
+            'auto_pinned_names': names([r for r in self.pinned if r.auto]),
             'pinned_conductor_names': names(self.pinned_conductors),
             'old_described': _names(self.old),
             'unpinned_described': _names(self.unpinned),
@@ -189,6 +190,10 @@ def _apis_pinned_below_newest_rpc(v):
 
 def _unseen_apis_may_be_alive(v):
     return v.legacy_pins and not v.old
+
+
+def _auto_pinned(v):
+    return any(r.auto for r in v.pinned)
 
 
 def _no_service(v):
@@ -264,6 +269,12 @@ NOTES = [
     (_unseen_apis_may_be_alive,
      'ironic-api services of release {legacy_pins} do not report '
      'themselves: make sure none is still running.'),
+    (_auto_pinned,
+     'Services with pin_release_version = auto ({auto_pinned_names}) '
+     'are not restarted to unpin them: they unpin themselves once no '
+     'older service (or manual pin) is alive, the conductors first, '
+     'then the APIs. Upgrade the older services with the same '
+     'setting.'),
 ]
 
 _UNPIN_CONDUCTORS = ('Unpin conductor(s) {pinned_conductor_names} one at a '
