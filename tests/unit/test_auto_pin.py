@@ -194,3 +194,14 @@ def test_read_on_the_previous_release_schema(tmp_path, use_db, conf_fixture,
         upgrade_state.Record('conductor', 'silent', None, None, False)]
     assert list(objects.Service.get_by_names(None, 'api')) == ['old:6385']
     assert not objects.Service._auto_pin_column
+
+
+def test_online_migrations_leave_the_heartbeats_alone(database):
+    """Moving a gone service's row to Service 1.1 must not make it look
+    alive again (updated_at is its heartbeat)."""
+    from ironic_lite.objects import migrations
+    old_service('conductor', 'gone', seconds_ago=CONF.service_down_time + 60)
+    assert service_reporter.deployment_records(None) == []
+    migrations.update_to_latest_versions(None, 0)
+    assert row('gone')[2] == objects.Service.VERSION
+    assert service_reporter.deployment_records(None) == []
