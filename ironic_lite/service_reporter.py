@@ -18,6 +18,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import exception
+from ironic_lite.common import release_pin
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite import objects
@@ -35,9 +36,12 @@ class ServiceReporter(object):
     Started before the service it reports on and stopped after it.
     ``start`` first refuses (``ServiceStartRefused``) to run a service
     unpinned while services of an older release are alive, unless
-    ``[DEFAULT]/allow_unsafe_unpin`` is set; then it records the process
-    (type, name, host, release, pin) and refreshes that record every
-    ``[DEFAULT]/report_interval`` seconds.  ``stop`` marks it offline.
+    ``[DEFAULT]/allow_unsafe_unpin`` is set; with ``pin_release_version
+    = auto`` it computes the pin from the live services instead
+    (``common/release_pin.py``).  Then it records the process (type,
+    name, host, release, pin, auto) and refreshes that record every
+    ``[DEFAULT]/report_interval`` seconds, recomputing an ``auto`` pin
+    first (and at once on SIGHUP).  ``stop`` marks it offline.
     """
 
     def __init__(self, service_type, name):
@@ -45,16 +49,29 @@ class ServiceReporter(object):
         self.name = name
         self._context = ir_context.get_admin_context()
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread = None
         self._service = None
 
     def start(self):
         objects.register_all()
-        self.check_unpin_is_safe()
+        if release_pin.is_auto():
+            # Before anything is served: capped from the first request.
+            self.refresh_pin()
+        else:
+            self.check_unpin_is_safe()
         self._report()
+        release_pin.on_refresh_request(self._wake.set)
         self._thread = threading.Thread(
             target=self._loop, name='service-report', daemon=True)
         self._thread.start()
+
+    def refresh_pin(self):
+        """``pin_release_version = auto``: recompute the pin from the live
+        services (the last value stays when they cannot be read)."""
+        return release_pin.refresh(
+            lambda: deployment_records(self._context), self.service_type,
+            own=(self.service_type, self.name))
 
     def check_unpin_is_safe(self):
         """Refuse an unpinned start while older releases are alive."""
@@ -102,11 +119,21 @@ class ServiceReporter(object):
                         self.service_type, self.name, exc_info=True)
 
     def _loop(self):
-        while not self._stop.wait(CONF.report_interval):
+        """Every report_interval, or at once on SIGHUP: the pin first
+        (``auto``), then the row that shows it."""
+        while True:
+            self._wake.wait(CONF.report_interval)
+            if self._stop.is_set():
+                return
+            self._wake.clear()
+            if release_pin.is_auto():
+                self.refresh_pin()
             self._report()
 
     def stop(self, timeout=None):
+        release_pin.no_refresh_request(self._wake.set)
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
         if self._service is not None:
@@ -129,7 +156,8 @@ def deployment_records(context):
                                      None, None)
                 for c in conductor_obj.Conductor.list_active(
                     context, CONF.conductor.heartbeat_timeout)]
-    records = [upgrade_state.Record(s.service_type, s.name, s.release, s.pin)
+    records = [upgrade_state.Record(s.service_type, s.name, s.release, s.pin,
+                                    s.auto_pin)
                for s in service_obj.Service.list_alive(context)]
     records.extend(upgrade_state.Record(upgrade_state.CONDUCTOR, host, None,
                                         None)

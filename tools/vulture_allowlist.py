@@ -130,7 +130,6 @@ update_opt_defaults  # conf/opts.py: oslo-config-generator
 OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py
 
 # -- read by the tests only, kept as the objects' and the pool's API --
-_.refresh  # objects/base.py: re-reads an object (Ironic's object API)
 _.in_flight  # conductor/worker_pool.py: the slots claimed
 
 # -- RPC 1.6: called by name (conductor/rescue.py, drivers/steps.py reads

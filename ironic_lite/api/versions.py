@@ -4,17 +4,16 @@ headers every response carries.
 The supported range is ``MIN_VERSION`` to the ``api`` version of the
 release this service runs as -- ``[DEFAULT]/pin_release_version`` lowers it
 during a rolling upgrade, so that no API node offers a microversion an
-older conductor or API node in the deployment cannot serve.
+older conductor or API node in the deployment cannot serve (with
+``auto``, as long as the services table shows one alive: it is read at
+each request, ``common/release_pin.py``).
 """
 
 import collections
 
 from ironic_lite.api import microversions
 from ironic_lite.common import exception
-from ironic_lite.common import release_mappings
-from ironic_lite import conf
-
-CONF = conf.CONF
+from ironic_lite.common import release_pin
 
 LEGACY_HEADER = 'X-OpenStack-Ironic-API-Version'
 STANDARD_HEADER = 'OpenStack-API-Version'
@@ -42,7 +41,7 @@ MIN_VERSION = APIVersion(*microversions.MIN_VERSION)
 
 def max_version():
     """The highest version served: the running (or pinned) release's."""
-    entry = release_mappings.current_entry(CONF.pin_release_version)
+    entry = release_pin.entry()
     if 'api' not in entry:   # master: this code's newest
         return APIVersion(*microversions.MAX_VERSION)
     return APIVersion.parse(entry['api'])

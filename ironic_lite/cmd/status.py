@@ -10,10 +10,14 @@ import textwrap
 
 from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
+from oslo_utils import versionutils
 import prettytable
 
+from ironic_lite.api import microversions
 from ironic_lite.common import config
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import release_mappings
+from ironic_lite.common import release_pin
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
@@ -77,6 +81,26 @@ def _json_requested():
     return bool(getattr(command, 'json', False))
 
 
+def caps_lines(records):
+    """What the deployment speaks: the caps of the oldest live service
+    (its pin, else its release), and the services that are ``auto``."""
+    if not records:
+        return []
+    lowest = min((upgrade_state.in_force(r) for r in records),
+                 key=versionutils.convert_version_to_tuple)
+    name = release_pin.release_for(lowest, version.RELEASE)
+    entry = release_mappings.current_entry(name)
+    objs = ', '.join('%s %s' % (obj, versions[0])
+                     for obj, versions in sorted(entry['objects'].items()))
+    auto = sorted('%s %s' % (r.service_type, r.name)
+                  for r in records if r.auto)
+    return ['In force (the oldest live service\'s): release %s, RPC %s, '
+            'API up to %s; objects: %s.'
+            % (name or version.RELEASE, entry['rpc'],
+               entry.get('api', microversions.MAX_VERSION_STRING), objs),
+            'pin_release_version = auto: %s.' % (', '.join(auto) or 'none')]
+
+
 class Checks(upgradecheck.UpgradeCommands):
     """The checks an operator runs before (and after) upgrading."""
 
@@ -114,6 +138,10 @@ class Checks(upgradecheck.UpgradeCommands):
         problem = config.pin_problem()
         if problem:
             return Result(Code.FAILURE, problem)
+        if CONF.pin_release_version == release_mappings.AUTO:
+            return Result(Code.SUCCESS, 'pin_release_version = auto: each '
+                          'service follows the oldest live service (see '
+                          'Upgrade state for what is in force).')
         return Result(Code.SUCCESS, 'Pinned to %s.' % CONF.pin_release_version
                       if CONF.pin_release_version else 'Not pinned.')
 
@@ -193,6 +221,7 @@ class Checks(upgradecheck.UpgradeCommands):
         lines.append('Services alive (%d):' % len(records))
         lines.extend('  %s' % upgrade_state.describe(r)
                      for r in sorted(records))
+        lines.extend(caps_lines(records))
         if state.problems:
             code = Code.FAILURE
         elif state.in_progress or state.notes:

@@ -86,7 +86,7 @@ def _ensure_sqlite_dir():
 def pin_problem():
     """What is wrong with ``[DEFAULT]pin_release_version``, in an
     operator's words (oslo.config's own message names its internals), or
-    None when the pin is unset or names a known release."""
+    None when the pin is unset, names a known release or is ``auto``."""
     try:
         CONF.pin_release_version
     except (cfg.ConfigFileValueError, ValueError) as err:
@@ -94,8 +94,9 @@ def pin_problem():
         value = found.group(1) if found else 'the value given'
         known = ', '.join(release_mappings.pin_choices()) or '(none yet)'
         return ('[DEFAULT]/pin_release_version = %s is not a release this '
-                'code knows. Valid values: %s; leave it unset to run '
-                'unpinned.' % (value, known))
+                'code knows. Valid values: %s (auto: follow the oldest '
+                'live service); leave it unset to run unpinned.'
+                % (value, known))
     return None
 
 

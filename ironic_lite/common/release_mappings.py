@@ -44,7 +44,7 @@ RELEASE_MAPPING = {
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],
             'Conductor': ['1.0'],
-            'Service': ['1.0'],
+            'Service': ['1.1'],
             'Trait': ['1.0'],
             'TraitList': ['1.0'],
             # Allocations (RPC 1.5).
@@ -117,14 +117,19 @@ def released_names():
                   reverse=True)
 
 
+# The pin value that follows the oldest live service (common/release_pin.py).
+AUTO = 'auto'
+
+
 def pin_choices():
-    """Values accepted by ``[DEFAULT]/pin_release_version``."""
+    """Values accepted by ``[DEFAULT]/pin_release_version``: the released
+    names, each followed by its aliases, newest first, then ``auto``."""
     choices = []
     for name in released_names():
         choices.append(name)
         choices.extend(sorted(a for a, n in RELEASE_ALIASES.items()
                               if n == name))
-    return choices
+    return choices + [AUTO]
 
 
 def get_release(name):

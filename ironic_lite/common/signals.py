@@ -2,7 +2,8 @@
 
 SIGTERM and SIGINT ask for a graceful stop (whatever ``handled`` is given
 to call; the launcher stops its services); SIGHUP re-reads the
-configuration files and keeps running.
+configuration files, has a ``pin_release_version = auto`` service read
+the live services again (``common/release_pin.py``), and keeps running.
 """
 
 import contextlib
@@ -10,6 +11,7 @@ import signal
 
 from oslo_log import log as logging
 
+from ironic_lite.common import release_pin
 from ironic_lite import conf
 
 CONF = conf.CONF
@@ -30,6 +32,8 @@ def reload_config(signum=None, frame=None):
     except Exception:
         LOG.exception('Reloading the configuration failed; keeping the '
                       'running configuration')
+    # pin_release_version = auto: read the live services again now.
+    release_pin.request_refresh()
 
 
 @contextlib.contextmanager

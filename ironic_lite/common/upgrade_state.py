@@ -34,8 +34,10 @@ API = 'api'
 CONDUCTOR = 'conductor'
 
 # release None: a conductor of a release that did not report itself.
-Record = collections.namedtuple('Record',
-                                ['service_type', 'name', 'release', 'pin'])
+# pin: the pin in force (the computed one for ``auto``, True in ``auto``).
+Record = collections.namedtuple(
+    'Record', ['service_type', 'name', 'release', 'pin', 'auto'],
+    defaults=(False,))
 
 Assessment = collections.namedtuple(
     'Assessment', ['step', 'target', 'next_step', 'problems', 'notes',
@@ -60,6 +62,8 @@ def describe(record):
         what = 'release %s, pinned to %s' % (record.release, record.pin)
     else:
         what = 'release %s, unpinned' % record.release
+    if record.auto:
+        what += ', pin_release_version = auto'
     return '%s %s (%s)' % (record.service_type, record.name, what)
 
 
@@ -87,6 +91,15 @@ def previous_release(release):
     older = [n for n in release_mappings.released_names()
              if _vt(n) < _vt(release)]
     return older[0] if older else None
+
+
+# What a conductor seen only in the conductors table runs at most.
+NON_REPORTING = previous_release(FIRST_REPORTING_RELEASE)
+
+
+def in_force(record):
+    """The release a service speaks: its pin, else its release."""
+    return effective_pin(record) or record.release or NON_REPORTING
 
 
 def _pin_to_use(old, target):
@@ -148,6 +161,7 @@ class View(object):
             'old_names': names(self.old),
             'old_conductor_names': names(self.old_conductors),
             'pinned_names': names(self.pinned),
+            'auto_pinned_names': names([r for r in self.pinned if r.auto]),
             'pinned_conductor_names': names(self.pinned_conductors),
             'old_described': _names(self.old),
             'unpinned_described': _names(self.unpinned),
@@ -176,6 +190,10 @@ def _apis_pinned_below_newest_rpc(v):
 
 def _unseen_apis_may_be_alive(v):
     return v.legacy_pins and not v.old
+
+
+def _auto_pinned(v):
+    return any(r.auto for r in v.pinned)
 
 
 def _no_service(v):
@@ -255,6 +273,12 @@ NOTES = [
     (_unseen_apis_may_be_alive,
      'ironic-api services of release {legacy_pins} do not report '
      'themselves: make sure none is still running.'),
+    (_auto_pinned,
+     'Services with pin_release_version = auto ({auto_pinned_names}) '
+     'are not restarted to unpin them: they unpin themselves once no '
+     'older service (or manual pin) is alive, the conductors first, '
+     'then the APIs. Upgrade the older services with the same '
+     'setting.'),
 ]
 
 _UNPIN_CONDUCTORS = ('Unpin conductor(s) {pinned_conductor_names} one at a '

@@ -10,6 +10,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
+from ironic_lite.common import release_pin
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import allocations
@@ -346,15 +347,14 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                                    exception.InvalidState)
     def add_node_traits(self, context, node_id, traits, replace=False):
         """Add traits to a node, or (``replace``) set exactly these."""
-        if CONF.pin_release_version and 'Trait' not in (
-                release_mappings.get_release(CONF.pin_release_version)
-                ['objects']):
+        pin = release_pin.effective()
+        if pin and 'Trait' not in release_mappings.get_release(pin)[
+                'objects']:
             # Only an API unpinned before this conductor sends this.
             raise exception.InvalidState(
                 'This conductor is pinned to release %s, which has no node '
                 'traits: nothing was changed. Unpin every conductor before '
-                'any API (rolling upgrade steps 6.1-6.2).'
-                % CONF.pin_release_version)
+                'any API (rolling upgrade steps 6.1-6.2).' % pin)
         with task_manager.acquire(context, node_id, load_driver=False,
                                   purpose='add node traits') as task:
             node_id = task.node.id

@@ -8,6 +8,7 @@ import oslo_messaging as messaging
 
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
+from ironic_lite.common import release_pin
 from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import hash_ring
@@ -111,6 +112,12 @@ _TRANSPORT_FAILURES = (
     (messaging.MessageDeliveryFailure,
      'The message broker did not accept the request; please check the '
      'resource before you retry.'),
+    # pin_release_version = auto lowered the cap between the choice of
+    # the version and the call: refused before anything was sent.
+    (messaging.RPCVersionCapError,
+     'The release this service speaks was lowered while the request was '
+     'prepared (an older service is alive again); it was not carried '
+     'out, please retry.'),
 )
 
 
@@ -212,14 +219,22 @@ class ConductorAPI(object):
     def __init__(self, topic=None):
         self.topic = topic or rpc.conductor_topic()
         target = messaging.Target(topic=self.topic, version='1.0')
-        pinned = release_mappings.get_release(CONF.pin_release_version)
-        self.version_cap = pinned['rpc'] if pinned else RPC_API_VERSION
         self.client = rpc.get_client(
             target, version_cap=self.version_cap,
             serializer=objects_base.IronicObjectSerializer())
 
+    @property
+    def version_cap(self):
+        """The RPC version cap in force now: the pinned release's (with
+        ``pin_release_version = auto`` it follows the live services,
+        ``common/release_pin.py``), else RPC_API_VERSION.  Every call
+        prepares its context with it."""
+        pinned = release_mappings.get_release(release_pin.effective())
+        return pinned['rpc'] if pinned else RPC_API_VERSION
+
     def can_send_version(self, version):
-        return self.client.can_send_version(version)
+        return self.client.prepare(
+            version_cap=self.version_cap).can_send_version(version)
 
     def check_can_send(self, version, what):
         """Refuse (409, nothing done) a request needing RPC ``version``
@@ -228,7 +243,7 @@ class ConductorAPI(object):
         if not self.can_send_version(version):
             raise exception.PinnedRelease(
                 what=what, version=version,
-                pin=CONF.pin_release_version)
+                pin=release_pin.effective())
 
     def get_conductor_for(self, context, node):
         """The host name of the conductor that owns ``node``."""
@@ -237,6 +252,7 @@ class ConductorAPI(object):
     def _prepare(self, context, node, version, host=None):
         host = host or self.get_conductor_for(context, node)
         return self.client.prepare(server=host, version=version,
+                                   version_cap=self.version_cap,
                                    retry=CONF.conductor.rpc_send_retries)
 
     @_rpc_errors

@@ -20,8 +20,12 @@ opts = [
                     'with.  While set, RPC messages, objects written to '
                     'the database and sent over RPC, and the API maximum '
                     'microversion follow that release.  Leave unset once '
-                    'every service runs the new release.  Changing it '
-                    'takes a restart.'),
+                    'every service runs the new release.  "auto": follow '
+                    'the oldest service alive in the services table '
+                    '(its release, or its pin if pinned), re-read every '
+                    'report_interval and on SIGHUP; the caps rise by '
+                    'themselves once no older service is alive.  '
+                    'Changing the option takes a restart.'),
     cfg.StrOpt('auth_strategy',
                default='noauth',
                choices=[('noauth', 'no authentication'),

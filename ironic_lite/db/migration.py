@@ -105,6 +105,13 @@ def has_table(name):
     return sa.inspect(api.get_engine()).has_table(name)
 
 
+def has_column(table, column):
+    """Whether table ``table`` has ``column`` (the previous release's
+    schema lacks the newer columns)."""
+    return column in {c['name'] for c in
+                      sa.inspect(api.get_engine()).get_columns(table)}
+
+
 def has_tables():
     return has_table('nodes')
 
@@ -128,13 +135,18 @@ def bump_versions(model, from_versions, to_version, max_count=None):
     """Set ``version`` to ``to_version`` on rows at one of ``from_versions``.
 
     Rows at any other version (unknown to this release, or NULL) are left
-    alone: this release cannot know what converting them means.
+    alone: this release cannot know what converting them means.  Their
+    ``updated_at`` is kept.
 
     :returns: (rows that needed it, rows migrated now).
     """
     from_versions = [v for v in from_versions if v != to_version]
     if not from_versions:
         return 0, 0
+    # updated_at as it was: a services or conductors row's is its
+    # heartbeat, which a version bump must not refresh (a service gone
+    # would look alive again); nothing else of the row changes either.
+    values = {'version': to_version, 'updated_at': model.updated_at}
     with api.writer() as session:
         behind = session.query(model.id).filter(
             model.version.in_(from_versions))
@@ -145,9 +157,9 @@ def bump_versions(model, from_versions, to_version, max_count=None):
             ids = [r[0] for r in behind.order_by(model.id)
                    .limit(max_count).all()]
             done = (session.query(model).filter(model.id.in_(ids))
-                    .update({'version': to_version},
-                            synchronize_session=False))
+                    .update(values, synchronize_session=False))
         else:
-            done = behind.update({'version': to_version},
-                                 synchronize_session=False)
+            done = (session.query(model)
+                    .filter(model.version.in_(from_versions))
+                    .update(values, synchronize_session=False))
         return total, done

@@ -126,6 +126,9 @@ class Service(Base):
     host = Column(String(255), nullable=False)
     release = Column(String(32), nullable=False)
     pin = Column(String(32), nullable=True)
+    # Release 4.0: pin_release_version = auto (pin is the computed one).
+    auto_pin = Column(Boolean, nullable=False, default=False,
+                      server_default='0')
     online = Column(Boolean, default=True)
     version = Column(String(15), nullable=True)
 

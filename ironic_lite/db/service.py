@@ -4,6 +4,7 @@ import datetime
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+from sqlalchemy import orm
 
 from ironic_lite.db import api
 from ironic_lite.db import models
@@ -46,25 +47,35 @@ def stop_service(service_type, name):
                  synchronize_session=False))
 
 
-def get_alive_services(interval):
+def _query(session, columns):
+    """A query of services rows; only ``columns`` (names) when given (the
+    previous release's schema lacks the newer ones)."""
+    query = session.query(models.Service)
+    if columns is not None:
+        query = query.options(orm.load_only(
+            *[getattr(models.Service, c) for c in columns]))
+    return query
+
+
+def get_alive_services(interval, columns=None):
     """Rows of the services online that reported in the last ``interval``
-    seconds."""
+    seconds (only ``columns`` when given)."""
     since = timeutils.utcnow() - datetime.timedelta(seconds=interval)
     with api.reader() as session:
-        return (session.query(models.Service)
+        return (_query(session, columns)
                 .filter(models.Service.online.is_(True))
                 .filter(models.Service.updated_at >= since)
                 .order_by(models.Service.service_type, models.Service.name)
                 .all())
 
 
-def get_services_by_name(service_type, names=None):
+def get_services_by_name(service_type, names=None, columns=None):
     """Rows of ``service_type`` whose name is in ``names`` (all of them
-    when ``names`` is None)."""
+    when ``names`` is None; only ``columns`` when given)."""
     if names is not None and not names:
         return []
     with api.reader() as session:
-        query = (session.query(models.Service)
+        query = (_query(session, columns)
                  .filter(models.Service.service_type == service_type))
         if names is not None:
             query = query.filter(models.Service.name.in_(list(names)))

@@ -45,10 +45,9 @@ from oslo_versionedobjects import fields as ovo_fields
 
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
+from ironic_lite.common import release_pin
 from ironic_lite.db import api as db_api
-from ironic_lite import conf
 
-CONF = conf.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -184,6 +183,10 @@ class IronicObject(ovo_base.VersionedObject):
     # Fields kept in tables of their own, not columns of the object's row:
     # never written by save(), set by their own loader after a DB read.
     STORED_ELSEWHERE = ()
+    # Newer fields written whatever the target version: their columns are
+    # ones the older releases' models do not map, so a row at an older
+    # version may carry them (Service.auto_pin, see there).
+    WRITTEN_AT_ANY_VERSION = ()
 
     # Every object carries these; they are part of each field_history's
     # first version.
@@ -210,6 +213,9 @@ class IronicObject(ovo_base.VersionedObject):
     def get_target_version(cls):
         """The version to write and send: the pinned one, else the latest.
 
+        The pin is the one in force now (``common/release_pin.py``): with
+        ``pin_release_version = auto`` it changes as services come and go.
+
         An object that the pinned release does not know at all is written
         at its latest version when it is ``DB_ONLY`` (never sent over RPC):
         the older release never reads its table.
@@ -217,7 +223,7 @@ class IronicObject(ovo_base.VersionedObject):
         :raises: ObjectVersionNotSupported if the pinned release does not
             know this object at all and it may be sent over RPC.
         """
-        pin = CONF.pin_release_version
+        pin = release_pin.effective()
         if not pin:
             return cls.VERSION
         entry = release_mappings.get_release(pin)
@@ -350,7 +356,7 @@ class IronicObject(ovo_base.VersionedObject):
         target = self.get_target_version()
         changes = self.obj_get_changes()
         if target != self.VERSION:
-            keep = self.fields_at(target)
+            keep = self.fields_at(target).union(self.WRITTEN_AT_ANY_VERSION)
             changes = {k: v for k, v in changes.items() if k in keep}
             self._primitive_hook(changes, target)
         changes['version'] = target

@@ -1,7 +1,8 @@
 """A running ironic-api or ironic-conductor process, as it reports itself.
 
-Every process records its type, name, host, release and effective pin in
-the ``services`` table and refreshes the row as its heartbeat
+Every process records its type, name, host, release and effective pin
+(with ``pin_release_version = auto``, the pin it computed, and
+``auto_pin``) in the ``services`` table and refreshes the row as its heartbeat
 (``[DEFAULT]/report_interval``).  ``ironic-status upgrade check`` reads the
 rows to tell where a rolling upgrade stands, and a service starting
 unpinned reads them to refuse while an older release is still alive.
@@ -10,7 +11,7 @@ Releases before 3.0 did not report: their conductors are seen through the
 conductors table only (release unknown), their API services not at all.
 """
 
-from ironic_lite.common import release_mappings
+from ironic_lite.common import release_pin
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
 from ironic_lite.db import conductor as db_conductor
@@ -27,10 +28,17 @@ CONF = conf.CONF
 @base.IronicObjectRegistry.register
 class Service(base.IronicObject):
     # Version 1.0: initial version (release 3.0)
-    VERSION = '1.0'
+    # Version 1.1: add auto_pin (release 4.0)
+    VERSION = '1.1'
     # Never sent over RPC: a service pinned to a release without this
     # object still records itself (see IronicObject.get_target_version).
     DB_ONLY = True
+    # An auto service writes its row at 1.0 while it is pinned to 3.0, and
+    # that is when the other auto services must see the flag (else each
+    # would hold the others at 3.0: common/release_pin.py).  Release 3.0's
+    # model maps no auto_pin column: it reads such a row as the 1.0 row
+    # it is.
+    WRITTEN_AT_ANY_VERSION = ('auto_pin',)
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -39,23 +47,23 @@ class Service(base.IronicObject):
         'host': fields.StringField(),
         'release': fields.StringField(),
         'pin': fields.StringField(nullable=True),
+        'auto_pin': fields.BooleanField(default=False),
         'online': fields.BooleanField(),
     })
 
     field_history = {
         '1.0': ('created_at', 'updated_at', 'id', 'service_type', 'name',
                 'host', 'release', 'pin', 'online'),
+        '1.1': ('auto_pin',),
     }
 
     @classmethod
     def report(cls, context, service_type, name, host):
-        """Record this process (release and pin from this code and its
-        configuration) and refresh its heartbeat."""
-        pin = CONF.pin_release_version
+        """Record this process (its release, the pin in force and whether
+        it is ``auto``) and refresh its heartbeat."""
         obj = cls(context, service_type=service_type, name=name, host=host,
-                  release=version.RELEASE,
-                  pin=release_mappings.resolve(pin) if pin else None,
-                  online=True)
+                  release=version.RELEASE, pin=release_pin.effective(),
+                  auto_pin=release_pin.is_auto(), online=True)
         row = db_service.report_service(obj.do_version_changes_for_db())
         return cls._from_db_object(context, cls(), row)
 
@@ -68,15 +76,33 @@ class Service(base.IronicObject):
         """Services that reported within ``[DEFAULT]/service_down_time``."""
         if interval is None:
             interval = CONF.service_down_time
-        return cls._from_db_object_list(
-            context, db_service.get_alive_services(interval))
+        fields, columns = cls._readable()
+        rows = db_service.get_alive_services(interval, columns=columns)
+        return cls._from_db_object_list(context, rows, fields)
+
+    _auto_pin_column = False
+
+    @classmethod
+    def _readable(cls):
+        """(fields, columns) to read: None, None (every one) once
+        services.auto_pin exists; 1.0's on the previous release's schema,
+        which ironic-status reads before "ironic-dbsync upgrade".  (The
+        column, once seen, is remembered: it is never dropped.)"""
+        if not cls._auto_pin_column:
+            cls._auto_pin_column = db_migration.has_column(
+                models.Service.__tablename__, 'auto_pin')
+        if cls._auto_pin_column:
+            return None, None
+        fields = cls.fields_at('1.0')
+        return fields, sorted(fields) + ['version']
 
     @classmethod
     def get_by_names(cls, context, service_type, names=None):
         """{name: Service} of the given names (missing ones left out);
         every one of ``service_type`` when ``names`` is None."""
-        rows = db_service.get_services_by_name(service_type, names)
-        return {row.name: cls._from_db_object(context, cls(), row)
+        fields, columns = cls._readable()
+        rows = db_service.get_services_by_name(service_type, names, columns)
+        return {row.name: cls._from_db_object(context, cls(), row, fields)
                 for row in rows}
 
     @staticmethod
@@ -94,5 +120,5 @@ class Service(base.IronicObject):
         alive = {row.hostname
                  for row in db_conductor.get_active_conductors(interval)}
         reported = {row.name for row in db_service.get_services_by_name(
-            upgrade_state.CONDUCTOR, alive)}
+            upgrade_state.CONDUCTOR, alive, columns=['name'])}
         return sorted(alive - reported)

@@ -84,8 +84,18 @@ def run(name, *args, check=True, timeout=timeouts.HANG):
     return run_command(command(name), *args, check=check, timeout=timeout)
 
 
+def env_of(path):
+    """The environment to run ``path`` in: this venv's commands run with
+    the tests' own (PYTHONPATH included: the working tree's code); another
+    venv's (an older release, tests/upgrade) without PYTHONPATH, or they
+    would import the working tree instead of their own release."""
+    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(BIN):
+        return None
+    return {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+
+
 def run_command(path, *args, check=True, timeout=timeouts.HANG):
-    result = subprocess.run([path] + list(args),
+    result = subprocess.run([path] + list(args), env=env_of(path),
                             capture_output=True, text=True, timeout=timeout)
     if check and result.returncode != 0:
         raise AssertionError('%s %s exited %s:\n%s\n%s'
@@ -182,9 +192,11 @@ class Service(object):
         self._log = open(self.log_path, 'ab')
         # A restarted service appends to its log: read only this life's.
         self._log_start = self._log.tell()
+        executable = executable or command(name)
         self.proc = subprocess.Popen(
-            [executable or command(name), '--config-file', config_file],
-            stdout=self._log, stderr=subprocess.STDOUT)
+            [executable, '--config-file', config_file],
+            env=env_of(executable), stdout=self._log,
+            stderr=subprocess.STDOUT)
         self._terminated = False
 
     def log(self):

@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from ironic_lite.common import release_mappings
 from ironic_lite.common import upgrade_state
 from ironic_lite import version
 from tests.functional import procs
@@ -66,14 +67,18 @@ def legacy_conductor(db_path, hostname, age=0):
 
 def service(db_path, kind, name, release=NEW, pin=None, age=0,
             online=True):
-    """A services row as a 3.0 service writes it (plus its conductor)."""
+    """A services row as a service of ``release`` writes it (plus its
+    conductor): at the Service version of its pin, else of its release."""
+    written = pin or (release if release != NEW else 'master')
+    row_version = release_mappings.RELEASE_MAPPING[written]['objects'][
+        'Service'][0]
     with sqlite3.connect(db_path) as conn:
         conn.execute(
             'INSERT INTO services (service_type, name, host, release, pin, '
             'online, version, created_at, updated_at) '
-            "VALUES (?, ?, ?, ?, ?, ?, '1.0', ?, ?)",
+            'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
             (kind, name, name.split(':')[0], release, pin, int(online),
-             _now(-age), _now(-age)))
+             row_version, _now(-age), _now(-age)))
     if kind == 'conductor':
         legacy_conductor(db_path, name, age)
 
@@ -158,6 +163,10 @@ def test_done_and_stale_rows_ignored(config, db_path):
     # Gone: stopped (offline) or silent for longer than service_down_time.
     service(db_path, 'api', 'api-old:6385', release=OLD, online=False)
     old_conductor(db_path, 'cond-dead', age=3600)
+    # The rows of services gone for good stay at the old Service version
+    # until the online data migrations (Service 1.1, release 4.0).
+    procs.run('ironic-dbsync', '--config-file', config,
+              'online_data_migrations')
     code, out = status(config)
     assert code == 0, out
     assert 'Step: done: every service runs %s unpinned.' % NEW in out

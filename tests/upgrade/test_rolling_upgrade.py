@@ -36,6 +36,12 @@ code's ``ironic-status upgrade check`` names the step the deployment is
 in.  A new service started unpinned while old ones run refuses to start.
 After the online data migrations every row is at the new code's latest
 object version and ``ironic-status upgrade check`` is clean.
+
+The tree's own hop on PostgreSQL also runs the ``auto`` procedure
+(``AUTO_STEPS``): each process restarted once on the new code with
+``pin_release_version = auto``, conductors first; the caps rise by
+themselves once the last old service is gone (step 5.2), with the same
+checks at every step.
 """
 
 from concurrent import futures
@@ -50,6 +56,8 @@ from tests import timeouts
 from tests.upgrade import conftest
 from tests.upgrade import consumers as consumers_mod
 from tests.upgrade import deployment
+from tests.upgrade import procedures
+from tests.upgrade.procedures import AUTO
 from tests.upgrade import workload
 
 # Seconds of load on each layout before it is checked (the hash rings are
@@ -213,7 +221,8 @@ class Upgrade(object):
                                                version=None)
             assert status == 200, (label, status, body)
             announced = body['default_version']['version']
-            old_api = release == self.old.name or pin
+            old_api = release == self.old.name or (pin and (
+                pin != AUTO or self.old_alive()))
             old_max = api_of(self.old_name)
             new_max = api_of(self.new_name)
             expected = old_max if old_api else new_max
@@ -230,6 +239,10 @@ class Upgrade(object):
                     '%s (%s, pin %s): a %s request got %s, not 406: %s'
                     % (label, release, pin, new_max, status, body))
 
+    def old_alive(self):
+        return any(release == self.old.name
+                   for _, release, _ in self.dep.layout.values())
+
     def restart(self, step, label, release, pin=None):
         """Restart one process; an API is drained from the client first.
 
@@ -245,7 +258,13 @@ class Upgrade(object):
         self.dep.restart(label, release, pin)
         if api:
             self.client.undrain(self.dep.api_url(label))
-        return self.check(old_readable=step < '6.1')
+        risen = pin == AUTO and not self.old_alive()
+        if risen:
+            # No old service left: the auto caps rise by themselves.
+            procs.wait_for(lambda: not procedures.pinned_rows(
+                self.dep.db_url),
+                           what='every auto service uncapped')
+        return self.check(old_readable=step < '6.1' and not risen)
 
 
 # Steps begun with every service on the new release unpinned: no refusal.
@@ -309,15 +328,17 @@ def use_shards(dep, client, load):
 
 
 @pytest.mark.long(220)
-@pytest.mark.parametrize('old_name,new_name,backend',
-                         conftest.rolling_upgrades(),
-                         ids=lambda value: value)
-def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
-                         rabbit_url):
+@pytest.mark.parametrize('old_name,new_name,backend,procedure',
+                         procedures.runs(), ids=lambda value: value)
+def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
+                         tmp_path, rabbit_url):
     db_url = request.getfixturevalue('%s_url' % backend)
     old, new = conftest.release(old_name), conftest.release(new_name)
     began = time.monotonic()
     dep = deployment.Deployment(str(tmp_path), db_url, rabbit_url)
+    if procedure == AUTO:
+        # Heartbeats (and so the auto caps' re-reads) every second.
+        dep.EXTRA_CONFIG = {'DEFAULT': {'report_interval': 1}}
     client = workload.RoundRobinClient(dep.api_urls)
     # A steady load of a few hundred requests per step rather than all
     # the CPU it can take from the processes being restarted.
@@ -329,7 +350,7 @@ def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
         # -- 0: the old release everywhere ---------------------------------
         dep.dbsync(old, 'upgrade')
         up.expected = expected_status(schema_moves(db_url, new), old_name,
-                                      new_name)
+                                      new_name, procedure)
         up.begin('0')
         for label in ('conductor-1', 'conductor-2'):
             dep.start(label, 'conductor', old)
@@ -355,19 +376,16 @@ def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
         assert set(shard_values(db_url, theirs).values()) <= {None}
         refused_unpinned_start(dep, new, old_name)
 
-        # -- 4, 5: new code, pinned; conductors first, then APIs ----------
-        up.restart('4.1', 'conductor-1', new, old_name)
-        up.restart('4.2', 'conductor-2', new, old_name)
-        up.restart('5.1', 'api-1', new, old_name)
-        up.restart('5.2', 'api-2', new, old_name)
-        assert set(shard_values(db_url, theirs).values()) <= {None}
-
-        # -- 6: unpin; conductors first (6.1 before 6.3: an unpinned API
-        # may send new objects only once every conductor writes them) ----
-        up.restart('6.1', 'conductor-1', new)
-        up.restart('6.2', 'conductor-2', new)
-        up.restart('6.3', 'api-1', new)
-        up.restart('6.4', 'api-2', new)
+        # -- 4, 5: new code, pinned (or auto); conductors first, then
+        # APIs.  6: unpin; conductors first (6.1 before 6.3: an unpinned
+        # API may send new objects only once every conductor writes them).
+        steps = procedures.STEPS[procedure]
+        for step, label, pin in steps:
+            up.restart(step, label, new, old_name if pin is True else pin)
+            if step == '5.2':
+                assert set(shard_values(db_url, theirs).values()) <= {None}
+        if procedure == AUTO:
+            procedures.auto_reported(up.status_log, old_name)
         # -- every compute completes an instance's life, unpinned ---------
         up.begin('consumers')
         wait_for_full_cycles(computes, up)
@@ -433,11 +451,12 @@ def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
 
 def objects_moved(old, new):
     """Whether release ``new`` writes an object version ``old`` does not:
-    then the old release's rows wait for online_data_migrations."""
+    then the old release's rows wait for online_data_migrations.  (Not
+    the services' rows: each service rewrites its own when restarted.)"""
     known = entry(old)['objects']
     return any(versions[0] not in known[name]
                for name, versions in entry(new)['objects'].items()
-               if name in known)
+               if name in known and name != 'Service')
 
 
 def schema_moves(db_url, new):
@@ -456,7 +475,7 @@ def schema_moves(db_url, new):
     return revision != head
 
 
-def expected_status(migrations_to_run, old, new):
+def expected_status(migrations_to_run, old, new, procedure='manual'):
     """Step -> (exit code, "Step: ..." label) of the new code's
     "ironic-status upgrade check" after that step.
 
@@ -470,6 +489,8 @@ def expected_status(migrations_to_run, old, new):
     """
     reports = conftest.old_reports(old)
     settled = (1, '7') if objects_moved(old, new) else (0, 'done')
+    if procedure == AUTO:
+        return procedures.auto_expected(migrations_to_run, settled)
     return {
         # Before "ironic-dbsync upgrade": the schema check fails when
         # there is a migration to run.

@@ -190,3 +190,20 @@ def test_the_operator_tool_installs_what_the_tests_run(old_release):
     assert install_release.is_complete(venv, old_release.commit)
     assert old_release.commit == install_release.release_commit(
         old_release.name)
+
+
+def test_the_old_release_runs_its_own_code(old_release, new_release):
+    """Its commands import its own package, not the working tree that
+    the tests' PYTHONPATH may point at (tests/functional/procs.env_of)."""
+    from tests.functional import procs
+    probe = ('import ironic_lite, ironic_lite.version as v; '
+             'print(v.RELEASE, ironic_lite.__file__)')
+    # -P: no current directory on sys.path (a console script has none).
+    old = procs.run_command(old_release.command('python'), '-P', '-c',
+                            probe)
+    release, path = old.stdout.split()
+    assert release == old_release.name, old.stdout
+    assert path.startswith(os.path.dirname(old_release.bin_dir)), path
+    new = procs.run_command(new_release.command('python'), '-P', '-c',
+                            probe)
+    assert new.stdout.split()[0] == new_release.name, new.stdout

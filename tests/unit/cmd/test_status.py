@@ -82,3 +82,35 @@ def test_a_check_that_cannot_run_is_a_row_not_a_traceback(capsys):
         'Details: The check could not run: RuntimeError:')
     assert 'Check: Fine' in rows
 
+
+
+# -- what the deployment speaks (pin_release_version = auto) ------------------
+
+def _rec(kind, name, release, pin=None, auto=False):
+    from ironic_lite.common import upgrade_state
+    return upgrade_state.Record(kind, name, release, pin, auto)
+
+
+def test_the_caps_in_force_are_the_oldest_services():
+    from ironic_lite.common import release_mappings
+    from ironic_lite import version
+    old = release_mappings.released_names()[0]
+    entry = release_mappings.RELEASE_MAPPING[old]
+    lines = status.caps_lines([
+        _rec('conductor', 'c1', version.RELEASE, pin=old, auto=True),
+        _rec('api', 'a1:6385', version.RELEASE)])
+    assert lines[0].startswith(
+        "In force (the oldest live service's): release %s, RPC %s, API up "
+        "to %s; objects: " % (old, entry['rpc'], entry['api']))
+    assert 'Node %s' % entry['objects']['Node'][0] in lines[0]
+    assert lines[1] == 'pin_release_version = auto: conductor c1.'
+
+
+def test_unpinned_everywhere_the_newest_is_in_force():
+    from ironic_lite.api import microversions
+    from ironic_lite import version
+    lines = status.caps_lines([_rec('api', 'a1:6385', version.RELEASE)])
+    assert ('release %s, RPC' % version.RELEASE) in lines[0]
+    assert ('API up to %s;' % microversions.MAX_VERSION_STRING) in lines[0]
+    assert lines[1] == 'pin_release_version = auto: none.'
+    assert status.caps_lines([]) == []

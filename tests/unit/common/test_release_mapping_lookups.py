@@ -45,7 +45,7 @@ def test_pin_choices_newest_first_each_with_its_aliases(monkeypatch):
     _mapping(monkeypatch, dict(TEN), {'bellows': '2.0', 'anvil': '1.0',
                                       'kiln': '10.0', 'jig': '10.0'})
     assert rm.pin_choices() == ['10.0', 'jig', 'kiln', '9.0', '2.0',
-                                'bellows', '1.0', 'anvil']
+                                'bellows', '1.0', 'anvil', 'auto']
 
 
 def test_get_release_by_name_or_alias():

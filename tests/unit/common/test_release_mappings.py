@@ -103,7 +103,7 @@ def test_versions_never_go_down(newer, older):
 
 def test_pin_choices_come_from_the_mapping():
     expected = set(rm.released_names()) | set(rm.RELEASE_ALIASES)
-    assert set(rm.pin_choices()) == expected
+    assert set(rm.pin_choices()) == expected | {rm.AUTO}
     assert 'master' not in expected
     opt = conf.CONF._opts['pin_release_version']['opt']
     assert list(opt.type.choices) == rm.pin_choices()

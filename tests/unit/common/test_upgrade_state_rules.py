@@ -98,3 +98,14 @@ def test_a_pin_to_a_release_not_in_the_mapping_is_no_409_note():
     state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin='3.5')],
                       '4.0')
     assert _rpc_note(state) == []
+
+
+def test_auto_services_are_noted_while_they_hold_a_pin():
+    """Not "restart to unpin": they unpin themselves."""
+    held = R(us.CONDUCTOR, 'c1', '4.0', '3.0', True)
+    state = us.assess([held, api('a1', '3.0')], '4.0')
+    notes = [n for n in state.notes if 'pin_release_version = auto' in n]
+    assert notes and '(c1)' in notes[0], state.notes
+    risen = R(us.CONDUCTOR, 'c1', '4.0', None, True)
+    state = us.assess([risen], '4.0')
+    assert not state.notes and not state.in_progress

@@ -4,6 +4,7 @@ traits, VIFs (flat and noop), validation and boot devices."""
 import pytest
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 
@@ -121,10 +122,15 @@ def test_boot_device_round_trip(rpc_api, context, make_node):
 
 
 def test_a_pinned_conductor_refuses_to_write_traits(rpc_api, context,
-                                                    make_node, config):
+                                                    make_node, config,
+                                                    monkeypatch):
     """An API unpinned before the conductors (a wrong order) gets a 409,
     and nothing is written."""
     node = make_node()
+    # API and conductor share this process's pin: the API side is made
+    # unpinned through the cap its calls read.
+    monkeypatch.setattr(rpcapi.ConductorAPI, 'version_cap',
+                        rpcapi.RPC_API_VERSION)
     config.set_override('pin_release_version', '2.0')
     try:
         with pytest.raises(exception.InvalidState) as err:

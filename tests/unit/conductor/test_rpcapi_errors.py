@@ -242,3 +242,30 @@ def test_a_pinned_api_refuses_rpc_1_2_requests(conf_fixture, monkeypatch):
                 'release 2.0 (RPC 1.2): nothing was changed.')
     finally:
         rpc.cleanup()
+
+
+def test_an_auto_pin_moves_the_cap_of_a_running_client(conf_fixture,
+                                                       monkeypatch):
+    """pin_release_version = auto: the client asks for the cap in force
+    at each call, not the one at its construction."""
+    from ironic_lite.common import release_pin
+    conf_fixture.config(transport_url='fake://', pin_release_version='auto')
+    monkeypatch.setattr(rpc, 'TRANSPORT', None)
+    monkeypatch.setitem(release_pin._state, 'value', '2.0')
+    api = rpcapi.ConductorAPI(topic='test-%s' % uuid.uuid4().hex)
+    try:
+        assert api.version_cap == '1.1'
+        assert not api.can_send_version('1.2')
+        monkeypatch.setitem(release_pin._state, 'value', None)
+        assert api.version_cap == rpcapi.RPC_API_VERSION
+        assert api.can_send_version(rpcapi.RPC_API_VERSION)
+    finally:
+        rpc.cleanup()
+
+
+def test_a_cap_lowered_during_a_call_is_503_not_sent(conf_fixture):
+    err = _raised(messaging.RPCVersionCapError(version='1.3',
+                                               version_cap='1.1'),
+                  conf_fixture)
+    assert type(err) is exception.ServiceUnavailable
+    assert 'it was not carried out, please retry' in str(err)

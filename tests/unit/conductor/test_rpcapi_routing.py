@@ -48,5 +48,7 @@ def test_a_call_goes_to_the_owner_in_the_nodes_group(api, monkeypatch,
     assert api.vif_list(ctx, node) == [{'id': 'vif-1'}]
     assert asked == [(ctx, 'n1', 'ipmi', 'rack-7')] * 2
     # Sent at the method's version, retried as [conductor] says.
+    # The cap in force at the call (pin_release_version = auto moves it).
     assert prepared == [{'server': 'cond-rack-7', 'version': '1.2',
+                         'version_cap': rpcapi.RPC_API_VERSION,
                          'retry': 3}]
