@@ -11,7 +11,7 @@ Additive only: a column with a server default, never read by release
 the default, false, which is what they are.
 
 Revision ID: a9d2c7e4b1f3
-Revises: f2c8e6a1d4b7
+Revises: a9d4e7c2b8f1
 Create Date: 2026-12-03
 
 """
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'a9d2c7e4b1f3'
-down_revision = 'f2c8e6a1d4b7'
+down_revision = 'a9d4e7c2b8f1'
 
 
 def upgrade():
