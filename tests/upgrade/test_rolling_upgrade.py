@@ -50,6 +50,7 @@ from tests import timeouts
 from tests.upgrade import conftest
 from tests.upgrade import consumers as consumers_mod
 from tests.upgrade import deployment
+from tests.upgrade import metalsmith
 from tests.upgrade import workload
 
 # Seconds of load on each layout before it is checked (the hash rings are
@@ -323,7 +324,12 @@ def test_rolling_upgrade(request, old_name, new_name, backend, tmp_path,
     # the CPU it can take from the processes being restarted.
     load = workload.Workload(client, threads=2, pace=0.05)
     up = Upgrade(dep, client, load, old, new, (old_name, new_name))
-    computes = consumers_mod.Consumers(client)
+    # From release 4.0: Nova's volume lookups, and a metalsmith-style
+    # consumer (allocations, deploy templates, volume connectors).
+    fours = metalsmith.applies(entry(new_name))
+    computes = consumers_mod.Consumers(
+        client, volume=fours,
+        others=[metalsmith.Metalsmith(client)] if fours else [])
     latest = latest_versions(new_name)
     try:
         # -- 0: the old release everywhere ---------------------------------
