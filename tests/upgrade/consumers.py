@@ -36,8 +36,11 @@ def is_refusal(status, body):
 
 
 class Compute(object):
-    def __init__(self, client, shard, index):
+    def __init__(self, client, shard, index, volume=False):
         self.client, self.shard, self.index = client, shard, index
+        # Whether the new release serves /v1/volume: Nova's cleanup of an
+        # instance then starts with its volume targets.
+        self.volume = volume
         self.node = None
         self.traits = None      # acknowledged traits (None: never set)
         self.vif = None         # acknowledged attached VIF
@@ -158,6 +161,13 @@ class Compute(object):
                                 {'target': 'rebooting'})[0] == 202
                 and self._provision('deleted', 'available')):
             return False
+        if self.volume:
+            # Nova's _cleanup_deploy: the instance's volume targets first
+            # (a 404 there made Nova leak the node before release 4.0).
+            status, _ = self._retry(
+                'GET', '/v1/volume/targets?node=%s&detail=True' % self.node,
+                ok=(200,))
+            served &= status == 200
         if self.vif == vif:
             status, _ = self._retry('DELETE', node + '/vifs/' + vif)
             if status == 204:
@@ -184,11 +194,13 @@ class Compute(object):
 
 
 class Consumers(object):
-    """One compute thread per shard."""
+    """One compute thread per shard, and the ``others`` (consumers with
+    the same setup/cycle/verify interface, e.g. ``metalsmith.py``'s)."""
 
-    def __init__(self, client, shards=('compute-a', 'compute-b')):
-        self.computes = [Compute(client, shard, i + 1)
-                         for i, shard in enumerate(shards)]
+    def __init__(self, client, shards=('compute-a', 'compute-b'),
+                 volume=False, others=()):
+        self.computes = [Compute(client, shard, i + 1, volume)
+                         for i, shard in enumerate(shards)] + list(others)
         self._stop = threading.Event()
         self._threads = []
 

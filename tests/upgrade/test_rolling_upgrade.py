@@ -56,6 +56,7 @@ from tests import timeouts
 from tests.upgrade import conftest
 from tests.upgrade import consumers as consumers_mod
 from tests.upgrade import deployment
+from tests.upgrade import metalsmith
 from tests.upgrade import procedures
 from tests.upgrade.procedures import AUTO
 from tests.upgrade import workload
@@ -344,7 +345,12 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
     # the CPU it can take from the processes being restarted.
     load = workload.Workload(client, threads=2, pace=0.05)
     up = Upgrade(dep, client, load, old, new, (old_name, new_name))
-    computes = consumers_mod.Consumers(client)
+    # From release 4.0: Nova's volume lookups, and a metalsmith-style
+    # consumer (allocations, deploy templates, volume connectors).
+    fours = metalsmith.applies(entry(new_name))
+    computes = consumers_mod.Consumers(
+        client, volume=fours,
+        others=[metalsmith.Metalsmith(client)] if fours else [])
     latest = latest_versions(new_name)
     try:
         # -- 0: the old release everywhere ---------------------------------
