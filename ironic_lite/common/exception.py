@@ -303,3 +303,21 @@ class UnsupportedDriverExtension(Invalid):
 class ServiceStartRefused(IronicException):
     """A service must not start in the current state of the deployment."""
     _msg_fmt = '%(reason)s'
+
+
+# -- deploy templates (release 4.0, API 1.55) -------------------------------
+
+class DeployTemplateDuplicateName(Conflict):
+    _msg_fmt = 'A deploy template with name %(name)s already exists.'
+
+
+class DeployTemplateAlreadyExists(Conflict):
+    _msg_fmt = 'A deploy template with UUID %(uuid)s already exists.'
+
+
+class DeployTemplateNotFound(NotFound):
+    _msg_fmt = 'Deploy template %(template)s could not be found.'
+
+
+class InvalidDeployTemplate(Invalid):
+    _msg_fmt = 'Deploy template invalid: %(err)s.'

@@ -47,6 +47,8 @@ RELEASE_MAPPING = {
             'Service': ['1.0'],
             'Trait': ['1.0'],
             'TraitList': ['1.0'],
+            # Deploy templates (release 4.0): DB only, never sent.
+            'DeployTemplate': ['1.0'],
         },
     },
     # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,

@@ -25,6 +25,8 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
     'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',
     'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
+    # Release 4.0: deploy templates (API 1.55).
+    'DeployTemplate': '1.0-4e30c8e9098595e359bb907f095bf1a9',
 }
 
 
