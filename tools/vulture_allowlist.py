@@ -51,7 +51,6 @@ MINOR_51_NODE_DESCRIPTION
 MINOR_52_ALLOCATION
 MINOR_53_PORT_SMARTNIC
 MINOR_54_EVENTS
-MINOR_55_DEPLOY_TEMPLATES
 MINOR_57_ALLOCATION_UPDATE
 MINOR_58_ALLOCATION_BACKFILL
 MINOR_59_CONFIGDRIVE_VENDOR_DATA
@@ -146,3 +145,6 @@ OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py
 # -- read by the tests only, kept as the objects' and the pool's API --
 _.refresh  # objects/base.py: re-reads an object (Ironic's object API)
 _.in_flight  # conductor/worker_pool.py: the slots claimed
+
+# -- release 4.0: deploy templates --
+_.deploy_template_id  # column of deploy_template_steps (the ORM writes it)

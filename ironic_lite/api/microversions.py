@@ -509,3 +509,20 @@ DRIVER_INTERFACE_MIN_VERSION = {
 # The driver query parameters' versions: api/schemas/driver.py.
 # The versions of paths (and of /v1's list of resources): the ``since``
 # of their routes (``api/routes.py``), beside each handler.
+
+
+# ---------------------------------------------------------------------------
+# Deploy template fields (/v1/deploy_templates needs 1.55: 404 below it,
+# 405 for a write, as Ironic)
+# ---------------------------------------------------------------------------
+DEPLOY_TEMPLATE_FIELD_MIN_VERSION = {
+    'uuid': 55,
+    'name': 55,
+    'steps': 55,
+    'extra': 55,
+    'created_at': 55,
+    'updated_at': 55,
+    'links': 55,
+}
+DEPLOY_TEMPLATE_DEFAULT_LIST_FIELDS = ('uuid', 'name')
+DEPLOY_TEMPLATE_INVALID_SORT_KEYS = ('extra', 'steps')

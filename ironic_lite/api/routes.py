@@ -275,7 +275,13 @@ def all_routes():
     return (root.ROUTES + v1.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
             + management.ROUTES + port.ROUTES + portgroup.ROUTES
             + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES)
+            + driver.ROUTES + _release_4_routes())
+
+
+def _release_4_routes():
+    """The routes of the resources release 4.0 adds."""
+    from ironic_lite.api.controllers.v1 import deploy_template
+    return deploy_template.ROUTES
 
 
 _ROUTER = []

@@ -172,3 +172,17 @@ class FakeConductorAPI(object):
         self._pinned_check()
         return management.get_supported_boot_devices(
             self._task(node, lock=False))
+
+    # -- release 4.0: deploy templates and deploy steps (RPC 1.7) ---------
+
+    def check_can_send(self, version, what):
+        """As ConductorAPI.check_can_send: 409 while pinned below
+        ``version``."""
+        from ironic_lite.common import release_mappings
+        from ironic_lite import conf
+        from oslo_utils import versionutils
+        pin = conf.CONF.pin_release_version
+        if pin and not versionutils.is_compatible(
+                version, release_mappings.get_release(pin)['rpc']):
+            raise exception.PinnedRelease(what=what, version=version,
+                                          pin=pin)

@@ -78,6 +78,7 @@ class World(object):
         self.values['chassis'] = self.chassis()
         self.values['port'] = self.child('ports')
         self.values['portgroup'] = self.child('portgroups')
+        self.values['template'] = self.template()
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -91,6 +92,13 @@ class World(object):
 
     def chassis(self):
         return self._post('/v1/chassis', {})
+
+    def template(self):
+        # Release 4.0: a deploy template (its name: a custom trait).
+        return self._post('/v1/deploy_templates', {
+            'name': 'CUSTOM_T%s' % uuid.uuid4().hex.upper(),
+            'steps': [{'interface': 'deploy', 'step': 'deploy',
+                       'args': {}, 'priority': 0}]})
 
     def child(self, collection):
         return self._post('/v1/' + collection, self.fill(
@@ -117,6 +125,8 @@ class World(object):
             fresh['fresh_node'] = self.node()
         if '{fresh_chassis}' in text:
             fresh['fresh_chassis'] = self.chassis()
+        if '{fresh_template}' in text:
+            fresh['fresh_template'] = self.template()
         for name in ('port', 'portgroup'):
             if '{fresh_%s}' % name in text:
                 fresh['fresh_' + name] = self.child(name + 's')

@@ -37,7 +37,8 @@ from tests.unit.api import fakes
 from tests.unit.api import utils
 
 CONF = conf.CONF
-TABLES = ('nodes', 'ports', 'portgroups', 'chassis')
+TABLES = ('nodes', 'ports', 'portgroups', 'chassis', 'deploy_templates',
+          'deploy_template_steps')
 # Example budget per route (derandomized: the same requests every run):
 # more for the routes that take a body.
 EXAMPLES = 5
@@ -48,6 +49,7 @@ FIELDS = {
     'ports': sorted(mv.PORT_FIELD_MIN_VERSION),
     'portgroups': sorted(mv.PORTGROUP_FIELD_MIN_VERSION),
     'chassis': sorted(mv.CHASSIS_FIELD_MIN_VERSION),
+    'deploy_templates': sorted(mv.DEPLOY_TEMPLATE_FIELD_MIN_VERSION),
 }
 
 
@@ -71,6 +73,10 @@ def _seed_bodies():
         ('/v1/ports', {'uuid': PORT, 'node_uuid': NODE,
                        'address': '52:54:00:00:00:01',
                        'portgroup_uuid': PG}),
+        ('/v1/deploy_templates', {
+            'uuid': TEMPLATE, 'name': 'CUSTOM_FUZZ',
+            'steps': [{'interface': 'deploy', 'step': 'deploy',
+                       'args': {}, 'priority': 0}]}),
     ]
 
 
@@ -78,10 +84,12 @@ CHASSIS = '11111111-2222-4333-8444-555555555555'
 NODE = '21111111-2222-4333-8444-555555555555'
 PG = '31111111-2222-4333-8444-555555555555'
 PORT = '41111111-2222-4333-8444-555555555555'
+TEMPLATE = '51111111-2222-4333-8444-555555555555'
 IDENTS = {'node_ident': [NODE, 'node-0'], 'port_uuid': [PORT],
           'portgroup_ident': [PG, 'pg-0'], 'chassis_uuid': [CHASSIS],
           'hostname': ['cond-0'], 'driver_name': ['fake-hardware'],
-          'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0']}
+          'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0'],
+          'template_ident': [TEMPLATE, 'CUSTOM_FUZZ']}
 
 
 def _listed():
