@@ -83,7 +83,6 @@ console_enabled
 console_interface
 _.conductor_affinity  # column; set by conductor/deployments.py
 deploy_interface
-_.deploy_step  # column; set by conductor/deployments.py
 driver_info
 inspect_interface
 _.inspection_finished_at  # column; set by conductor/inspection.py
@@ -148,3 +147,9 @@ _.in_flight  # conductor/worker_pool.py: the slots claimed
 
 # -- release 4.0: deploy templates --
 _.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
+_.bios  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
+_.raid  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
+_.apply_configuration  # fake deploy step, run by its name
+_.factory_reset  # fake deploy step, run by its name
+_.create_configuration  # fake deploy step, run by its name
+_.delete_configuration  # fake deploy step, run by its name

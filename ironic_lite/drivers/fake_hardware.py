@@ -34,7 +34,11 @@ class FakePower(base.PowerInterface):
 
 
 class FakeDeploy(base.DeployInterface):
+    name = 'fake'
+
+    @base.deploy_step(priority=100)
     def deploy(self, task):
+        record_deploy_step(task, self.interface_type, 'deploy')
         _sleep(CONF.fake.deploy_delay)
         task.driver.power.set_power_state(task, states.POWER_ON)
 
@@ -104,3 +108,60 @@ class FakeHardware(base.HardwareType):
         self.inspect = FakeInspect()
         self.boot = FakeBoot()
         self.clean = FakeClean()
+        # Release 4.0: the interfaces with deploy steps.
+        self.bios = FakeBIOS()
+        self.raid = FakeRAID()
+
+
+# -- deploy steps (release 4.0) ---------------------------------------------
+#
+# Ironic's fake-hardware offers one deploy step, the core ``deploy.deploy``
+# (priority 100).  ironic-lite's also offers the steps below (priority 0:
+# run only when a deploy template or the user's deploy_steps ask for them),
+# so that templates can be tried without hardware -- on a node whose
+# bios_interface / raid_interface is ``fake`` (``no-bios`` / ``no-raid``
+# have none).  Each fake step appends {interface, step, priority} to the
+# node's ``driver_internal_info['fake_deploy_steps']``: the steps run by
+# the last deploy, in order (cleared at the next deploy and at tear down).
+
+FAKE_STEPS_KEY = 'fake_deploy_steps'
+
+
+def record_deploy_step(task, interface, step):
+    node = task.node
+    current = node.deploy_step or {}
+    info = dict(node.driver_internal_info or {})
+    info[FAKE_STEPS_KEY] = list(info.get(FAKE_STEPS_KEY) or []) + [
+        {'interface': interface, 'step': step,
+         'priority': current.get('priority')}]
+    node.driver_internal_info = info
+
+
+class FakeBIOS(base.BaseInterface):
+    interface_type = 'bios'
+    name = 'fake'
+
+    @base.deploy_step(priority=0, argsinfo={
+        'settings': {'description': ('List of BIOS settings, each item needs '
+                                     'to contain a dictionary with name/value '
+                                     'pairs'),
+                     'required': True}})
+    def apply_configuration(self, task, settings):
+        record_deploy_step(task, self.interface_type, 'apply_configuration')
+
+    @base.deploy_step(priority=0)
+    def factory_reset(self, task):
+        record_deploy_step(task, self.interface_type, 'factory_reset')
+
+
+class FakeRAID(base.BaseInterface):
+    interface_type = 'raid'
+    name = 'fake'
+
+    @base.deploy_step(priority=0)
+    def create_configuration(self, task):
+        record_deploy_step(task, self.interface_type, 'create_configuration')
+
+    @base.deploy_step(priority=0)
+    def delete_configuration(self, task):
+        record_deploy_step(task, self.interface_type, 'delete_configuration')
