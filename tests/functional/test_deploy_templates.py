@@ -6,7 +6,7 @@ openstacksdk, against real processes: the embedded default
 A template named after a trait of the node's instance runs its steps in
 the deploy; what ran is read back from the node's
 ``driver_internal_info['fake_deploy_steps']`` (the fake interfaces record
-it: doc/source/admin/deploy-templates.rst).
+it: doc/source/api/differences.rst).
 """
 
 from openstack import connection
