@@ -222,6 +222,7 @@ def test_pinned_to_3_0_reads_work_writes_are_409(client, config_pin):
             client.post_json(URL, {'name': 'CUSTOM_Y', 'steps': [RAID]}),
             client.patch_json(URL + '/CUSTOM_X', [
                 {'op': 'add', 'path': '/extra/a', 'value': 1}]),
+            client.patch_json(URL + '/CUSTOM_X', []),
             client.delete(URL + '/CUSTOM_X')):
         assert resp.status_int == 409, resp.text
         assert utils.faultstring(resp).startswith(

@@ -197,7 +197,8 @@ def test_the_texts_of_the_problems_and_notes():
     assert state.notes == [
         'API services pinned to 2.0 answer 409 (nothing done) to the '
         'requests that need RPC %s: node trait changes, VIFs, node validate '
-        'and boot device. They work once every conductor and then the API '
+        'and boot device; deploy template changes and deploys with '
+        'deploy_steps. They work once every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).'
         % us.release_mappings.RELEASE_MAPPING['master']['rpc'],
         'ironic-api services of release 2.0 do not report themselves: make '

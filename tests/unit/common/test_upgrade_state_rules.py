@@ -68,7 +68,8 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
     assert _rpc_note(state) == [
         'API services pinned to %s answer 409 (nothing done) to the '
         'requests that need RPC %s: node trait changes, VIFs, node validate '
-        'and boot device. They work once every conductor and then the API '
+        'and boot device; deploy template changes and deploys with '
+        'deploy_steps. They work once every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
                                                     newest)]
 
@@ -91,3 +92,14 @@ def test_a_pin_to_a_release_not_in_the_mapping_is_no_409_note():
     state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin='3.5')],
                       '4.0')
     assert _rpc_note(state) == []
+
+
+def test_the_409_note_of_a_3_0_pin_names_only_what_3_0_lacks():
+    newest = release_mappings.RELEASE_MAPPING['master']['rpc']
+    state = us.assess([cond('c1', '4.0'), api('a1', '4.0', pin='3.0')],
+                      '4.0')
+    assert _rpc_note(state) == [
+        'API services pinned to 3.0 answer 409 (nothing done) to the '
+        'requests that need RPC %s: deploy template changes and deploys '
+        'with deploy_steps. They work once every conductor and then the '
+        'API services are unpinned (steps 6.1-6.4).' % newest]

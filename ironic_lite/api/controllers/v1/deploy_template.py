@@ -121,9 +121,13 @@ class DeployTemplatesController(resource.ResourceController):
                          self.policy_target(None), pecan.request.context)
         return self.get_object(ident)
 
-    def _write(self, action, ctx, obj):
+    @staticmethod
+    def _check_pin():
         pecan.request.rpcapi.check_can_send(RPC_VERSION,
                                             'Changing deploy templates')
+
+    def _write(self, action, ctx, obj):
+        self._check_pin()
         getattr(obj, {'create': 'create', 'update': 'save',
                       'destroy': 'destroy'}[action])()
         return obj
@@ -141,6 +145,9 @@ class DeployTemplatesController(resource.ResourceController):
     def patch(self, ident, body):
         ctx = pecan.request.context
         obj = self._authorized('update', ident)
+        # A patch that changes nothing is refused too: the answer to a
+        # write does not depend on what it holds.
+        self._check_pin()
         utils.check_patch_fields(body, self.PATCH_ALLOWED, self.FIELD_TABLE)
         doc = self.editable_document(obj)
         new_doc = utils.apply_patch(doc, body, shown=_shown_at)
