@@ -48,7 +48,6 @@ MINOR_48_NODE_PROTECTED
 MINOR_51_NODE_DESCRIPTION
 MINOR_53_PORT_SMARTNIC
 MINOR_54_EVENTS
-MINOR_55_DEPLOY_TEMPLATES
 MINOR_59_CONFIGDRIVE_VENDOR_DATA
 MINOR_61_NODE_RETIRED
 MINOR_62_AGENT_TOKEN
@@ -74,7 +73,6 @@ boot_interface
 boot_mode
 console_interface
 deploy_interface
-_.deploy_step  # column; set by conductor/deployments.py
 driver_info
 inspect_interface
 _.inspection_finished_at  # column; set by conductor/inspection.py
@@ -132,12 +130,17 @@ OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py
 # -- read by the tests only, kept as the objects' and the pool's API --
 _.in_flight  # conductor/worker_pool.py: the slots claimed
 
-# -- RPC 1.6: called by name (conductor/rescue.py, drivers/steps.py reads
-#    the clean steps of an interface, task.driver.interface() by type) --
+# -- release 4.0: called by name (conductor/rescue.py; conductor/steps.py
+#    reads the clean and deploy steps of an interface; task.driver.interface()
+#    by type) --
 _.unrescue  # conductor/rescue.py: getattr(rescue interface, operation)
 _.bios  # drivers/base.py: HardwareType.interface(node, 'bios')
 _.vendor  # drivers/base.py: HardwareType.interface(node, 'vendor')
-_.apply_configuration  # fake BIOS clean step (drivers/steps.py)
-_.factory_reset  # fake BIOS clean step
+_.raid  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
+_.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
+_.apply_configuration  # fake BIOS clean and deploy step, run by its name
+_.factory_reset  # fake BIOS clean and deploy step
 _.cache_bios_settings  # fake BIOS clean step
 _.log_passthrough  # fake vendor clean step
+_.create_configuration  # fake RAID deploy step, run by its name
+_.delete_configuration  # fake RAID deploy step, run by its name

@@ -549,3 +549,20 @@ VOLUME_TARGET_FIELD_MIN_VERSION = dict.fromkeys(
 VOLUME_TARGET_DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'volume_type',
                                      'boot_index', 'volume_id')
 VOLUME_TARGET_INVALID_SORT_KEYS = ('extra', 'properties')
+
+
+# ---------------------------------------------------------------------------
+# Deploy template fields (/v1/deploy_templates needs 1.55: 404 below it,
+# 405 for a write, as Ironic)
+# ---------------------------------------------------------------------------
+DEPLOY_TEMPLATE_FIELD_MIN_VERSION = {
+    'uuid': 55,
+    'name': 55,
+    'steps': 55,
+    'extra': 55,
+    'created_at': 55,
+    'updated_at': 55,
+    'links': 55,
+}
+DEPLOY_TEMPLATE_DEFAULT_LIST_FIELDS = ('uuid', 'name')
+DEPLOY_TEMPLATE_INVALID_SORT_KEYS = ('extra', 'steps')

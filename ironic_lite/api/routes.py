@@ -272,16 +272,21 @@ def all_routes():
     from ironic_lite.api.controllers.v1 import shard
     from ironic_lite.api.controllers.v1 import trait
     from ironic_lite.api.controllers.v1 import vif
-    from ironic_lite.api.controllers.v1 import allocation
-    from ironic_lite.api.controllers.v1 import volume
-    from ironic_lite.api.controllers.v1 import volume_connector
-    from ironic_lite.api.controllers.v1 import volume_target
     return (root.ROUTES + v1.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
             + management.ROUTES + port.ROUTES + portgroup.ROUTES
             + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES + allocation.ROUTES
-            + volume.ROUTES + volume_connector.ROUTES
-            + volume_target.ROUTES)
+            + driver.ROUTES + _release_4_routes())
+
+
+def _release_4_routes():
+    """The routes of the resources release 4.0 adds."""
+    from ironic_lite.api.controllers.v1 import allocation
+    from ironic_lite.api.controllers.v1 import deploy_template
+    from ironic_lite.api.controllers.v1 import volume
+    from ironic_lite.api.controllers.v1 import volume_connector
+    from ironic_lite.api.controllers.v1 import volume_target
+    return (allocation.ROUTES + volume.ROUTES + volume_connector.ROUTES
+            + volume_target.ROUTES + deploy_template.ROUTES)
 
 
 _ROUTER = []

@@ -385,3 +385,21 @@ class InvalidInput(Invalid):
     """WSME's message for a value it refuses (Ironic's InvalidInput)."""
     _msg_fmt = ("Invalid input for field/attribute %(fieldname)s. "
                 "Value: '%(value)s'. %(msg)s")
+
+
+# -- deploy templates (release 4.0, API 1.55) -------------------------------
+
+class DeployTemplateDuplicateName(Conflict):
+    _msg_fmt = 'A deploy template with name %(name)s already exists.'
+
+
+class DeployTemplateAlreadyExists(Conflict):
+    _msg_fmt = 'A deploy template with UUID %(uuid)s already exists.'
+
+
+class DeployTemplateNotFound(NotFound):
+    _msg_fmt = 'Deploy template %(template)s could not be found.'
+
+
+class InvalidDeployTemplate(Invalid):
+    _msg_fmt = 'Deploy template invalid: %(err)s.'

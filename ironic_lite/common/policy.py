@@ -292,6 +292,20 @@ POLICIES = [
      'GET /volume/targets/{volume_target_id}'),
 ]
 
+# Release 4.0: deploy templates (API 1.55), Ironic's rules and defaults.
+_T = '/deploy_templates/{deploy_template_ident}'
+POLICIES += [
+    ('baremetal:deploy_template:get', SYSTEM_READER,
+     'Retrieve Deploy Template records',
+     'GET /deploy_templates, GET ' + _T),
+    ('baremetal:deploy_template:create', SYSTEM_ADMIN,
+     'Create Deploy Template records', 'POST /deploy_templates'),
+    ('baremetal:deploy_template:delete', SYSTEM_ADMIN,
+     'Delete Deploy Template records', 'DELETE ' + _T),
+    ('baremetal:deploy_template:update', SYSTEM_ADMIN,
+     'Update Deploy Template records', 'PATCH ' + _T),
+]
+
 # Patching a field listed here checks its rule as well as the generic
 # baremetal:node:update (as Ironic).
 NODE_UPDATE_FIELD_RULES = {

@@ -37,7 +37,7 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.6',
+        'rpc': '1.7',
         'objects': {
             'Node': ['1.2'],
             'Port': ['1.0'],
@@ -52,6 +52,8 @@ RELEASE_MAPPING = {
             # Release 4.0: volume connectors and targets (RPC 1.4).
             'VolumeConnector': ['1.0'],
             'VolumeTarget': ['1.0'],
+            # Deploy templates (release 4.0): DB only, never sent.
+            'DeployTemplate': ['1.0'],
         },
     },
     # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,

@@ -148,6 +148,11 @@ class View(object):
              if _vt((release_mappings.get_release(r.pin)
                      or {'rpc': self.newest_rpc})['rpc'])
              < _vt(self.newest_rpc)})
+        oldest = min((_vt((release_mappings.get_release(p) or {'rpc': '0'})
+                          ['rpc']) for p in self.short_pins), default=None)
+        self.short_requests = '; '.join(
+            what for version, what in RPC_REQUESTS
+            if oldest is not None and _vt(version) > oldest)
 
     def texts(self):
         """What the templates name, as ``{name}``."""
@@ -170,6 +175,7 @@ class View(object):
             'legacy_pins': ', '.join(self.legacy_pins),
             'first_legacy_pin': (self.legacy_pins or [None])[0],
             'short_pins': ', '.join(self.short_pins),
+            'short_requests': self.short_requests,
         }
 
 
@@ -259,17 +265,23 @@ PROBLEMS = [
      'API services (6.3-6.4).'),
 ]
 
+# (RPC version, the requests a pinned API refuses (409) until it can send
+# that version), oldest first: the note names those newer than the pins.
+RPC_REQUESTS = [
+    ('1.2', 'node trait changes, VIFs, node validate and boot device'),
+    ('1.4', 'volume connector and target writes'),
+    ('1.5', 'allocation writes'),
+    ('1.6', 'rescue, manual cleaning, NMI and the console'),
+    ('1.7', 'deploy template changes and deploys with deploy_steps'),
+]
+
 # (condition, text): every note whose condition holds.
 NOTES = [
     (_apis_pinned_below_newest_rpc,
      'API services pinned to {short_pins} answer 409 (nothing '
-     'done) to the requests that need a newer RPC version than their '
-     'pin sends (up to {newest_rpc}): node trait changes, VIFs, node '
-     'validate and boot device (RPC 1.2); volume connector and target '
-     'writes (RPC 1.4); allocation writes (RPC 1.5); '
-     'rescue, manual cleaning, NMI and the console (RPC 1.6). They work '
-     'once every conductor and then the API services are unpinned '
-     '(steps 6.1-6.4).'),
+     'done) to the requests that need RPC {newest_rpc}: '
+     '{short_requests}. They work once every conductor and then the API '
+     'services are unpinned (steps 6.1-6.4).'),
     (_unseen_apis_may_be_alive,
      'ironic-api services of release {legacy_pins} do not report '
      'themselves: make sure none is still running.'),

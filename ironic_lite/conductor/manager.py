@@ -24,6 +24,7 @@ from ironic_lite.conductor import ports
 from ironic_lite.conductor import power
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite.conductor import verify
@@ -55,6 +56,26 @@ _ABORTS = {
     states.CLEANWAIT: cleaning.abort_cleaning,
     states.INSPECTWAIT: inspection.abort_inspection,
 }
+
+
+def _validate_deploy(task, deploy_steps):
+    """Ironic's checks of a deploy before its state changes: the power and
+    deploy interfaces, the instance's traits, the deploy templates' and
+    the user's steps (unknown steps are left to the worker, as Ironic
+    leaves them until the agent's steps are known).
+
+    :raises: InstanceDeployFailure (400), nothing written.
+    """
+    try:
+        task.driver.power.validate(task)
+        task.driver.deploy.validate(task)
+        conductor_steps.check_instance_traits(task.node)
+        conductor_steps.validate_templates_and_user_steps(
+            task, deploy_steps, skip_missing=True)
+    except exception.InvalidParameterValue as err:
+        raise exception.InstanceDeployFailure(
+            'Failed to validate deploy or power info for node %s: %s'
+            % (task.node.uuid, err), code=err.code)
 
 
 def _check_unchanged(node, expected):
@@ -280,9 +301,14 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                                    exception.NodeProtected,
                                    exception.InvalidParameterValue)
     def do_node_deploy(self, context, node_id, rebuild=False,
-                       configdrive=None):
+                       configdrive=None, deploy_steps=None):
         """available (or active, deploy failed, error for a rebuild) ->
-        deploying -> active."""
+        deploying -> active.
+
+        :param deploy_steps: the user's deploy steps (RPC 1.7); an older
+            caller sends none, and the deploy runs the interfaces' and the
+            instance's deploy templates' steps.
+        """
         LOG.debug('RPC do_node_deploy called for node %s', node_id)
         event = 'rebuild' if rebuild else 'deploy'
         with task_manager.acquire(context, node_id,
@@ -297,11 +323,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                 raise exception.InvalidStateRequested(
                     action=event, node=node.uuid,
                     state=node.provision_state)
-            try:
-                task.driver.power.validate(task)
-                task.driver.deploy.validate(task)
-            except exception.InvalidParameterValue as err:
-                raise exception.InstanceDeployFailure(reason=err)
+            _validate_deploy(task, deploy_steps)
             if task.driver.storage is not None:
                 # The volumes the deploy attaches (a 400, nothing done).
                 task.driver.storage.validate(task)
@@ -313,7 +335,8 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
             task.process_event(
                 event, pool=self._pool,
                 call_args=(deployments.do_node_deploy, task,
-                           self.conductor.id if self.conductor else None))
+                           self.conductor.id if self.conductor else None,
+                           deploy_steps))
 
     @messaging.expected_exceptions(exception.NoFreeConductorWorker,
                                    exception.NodeLocked,

@@ -19,7 +19,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.6'
+RPC_API_VERSION = '1.7'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -212,6 +212,9 @@ class ConductorAPI(object):
     |    1.6 - do_node_rescue, do_node_unrescue, do_node_clean (manual
     |          cleaning), inject_nmi, get_console_information,
     |          set_console_mode.
+    |    1.7 - do_node_deploy takes an optional deploy_steps (the user's
+    |          deploy steps, API 1.69); the deploy runs the steps of the
+    |          instance's deploy templates (release 4.0).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -309,10 +312,23 @@ class ConductorAPI(object):
                           node_id=node.uuid, action=action)
 
     @_rpc_errors
-    def do_node_deploy(self, context, node, rebuild=False, configdrive=None):
-        cctxt = self._prepare(context, node, '1.0')
-        return cctxt.call(context, 'do_node_deploy', node_id=node.uuid,
-                          rebuild=rebuild, configdrive=configdrive)
+    def do_node_deploy(self, context, node, rebuild=False, configdrive=None,
+                       deploy_steps=None):
+        """Start deploying (or rebuilding) a node.
+
+        :param deploy_steps: the user's deploy steps, sent at 1.7.  Pinned
+            below 1.7 a deploy without them is the 1.0 call; one with them
+            is refused (409, nothing done) rather than run without them.
+        """
+        kwargs = {'node_id': node.uuid, 'rebuild': rebuild,
+                  'configdrive': configdrive}
+        version = '1.0'
+        if deploy_steps:
+            self.check_can_send('1.7', 'Deploying with deploy_steps')
+            version = '1.7'
+            kwargs['deploy_steps'] = deploy_steps
+        cctxt = self._prepare(context, node, version)
+        return cctxt.call(context, 'do_node_deploy', **kwargs)
 
     @_rpc_errors
     def do_node_tear_down(self, context, node):

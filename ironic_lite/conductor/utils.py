@@ -56,7 +56,9 @@ def fail_node(exc, task):
     state = node.provision_state
     template = _FAIL_MESSAGES.get(state, 'Failed during %s: %%s'
                                   % task.purpose)
-    message = template % exc
+    # An error that carries its own last_error (Ironic's wording of a
+    # deploy step failure) is recorded as it is.
+    message = getattr(exc, 'last_error', None) or template % exc
     try:
         if state == states.DEPLOYING and task.driver is not None:
             _power_off_quietly(task)

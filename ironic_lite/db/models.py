@@ -343,6 +343,45 @@ class VolumeTarget(Base):
     extra = Column(JSONEncodedDict)
     version = Column(String(15), nullable=True)
 
+
+# -- deploy templates (release 4.0, API 1.55) -------------------------------
+
+class DeployTemplate(Base):
+    """A named set of deploy steps; a node whose instance_info traits name
+    it runs its steps when deployed."""
+    __tablename__ = 'deploy_templates'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_deploytemplates0uuid'),
+        UniqueConstraint('name', name='uniq_deploytemplates0name'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    name = Column(String(255), nullable=False)
+    extra = Column(JSONEncodedDict)
+    version = Column(String(15), nullable=True)
+    steps = orm.relationship('DeployTemplateStep', lazy='selectin',
+                             order_by='DeployTemplateStep.id',
+                             cascade='all, delete-orphan')
+
+
+class DeployTemplateStep(Base):
+    """One step of a deploy template (its own table, as Ironic's)."""
+    __tablename__ = 'deploy_template_steps'
+    __table_args__ = _table_args(
+        Index('deploy_template_id', 'deploy_template_id'),
+        Index('deploy_template_steps_interface_idx', 'interface'),
+        Index('deploy_template_steps_step_idx', 'step'))
+
+    id = Column(Integer, primary_key=True)
+    deploy_template_id = Column(Integer, ForeignKey('deploy_templates.id'),
+                                nullable=False)
+    interface = Column(String(255), nullable=False)
+    step = Column(String(255), nullable=False)
+    args = Column(JSONEncodedDict, nullable=False)
+    priority = Column(Integer, nullable=False)
+    version = Column(String(15), nullable=True)
+
+
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
 TEXT_MAX_BYTES = 65535

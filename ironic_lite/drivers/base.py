@@ -209,3 +209,44 @@ class NoInterface(object):
             raise exception.UnsupportedDriverExtension(
                 driver=task.node.driver, extension=self.interface_type)
         return fail
+
+# -- deploy steps (release 4.0), as Ironic's ``base.deploy_step`` ----------
+
+def deploy_step(priority, argsinfo=None):
+    """Mark an interface method as a deploy step.
+
+    :param priority: its default priority; 0 runs it only when a deploy
+        template or the user's ``deploy_steps`` ask for it.
+    :param argsinfo: {argument: {'description': str, 'required': bool}}
+        of the keyword arguments it takes (its ``args``).
+    """
+    def mark(func):
+        func._deploy_step = {'priority': priority,
+                             'argsinfo': argsinfo or {}}
+        return func
+    return mark
+
+
+# Every deploy interface's ``deploy`` is the core deploy step (Ironic's
+# deploy interfaces all mark it so), at Ironic's priority.
+CORE_STEP = {'priority': 100, 'argsinfo': {}}
+
+
+def get_deploy_steps(interface):
+    """The deploy steps of an interface implementation, Ironic's dicts:
+    ``{'interface', 'step', 'priority', 'argsinfo'}``, by step name."""
+    marks = {}
+    if isinstance(interface, DeployInterface):
+        marks['deploy'] = CORE_STEP
+    for name in dir(type(interface)):
+        marked = getattr(getattr(type(interface), name), '_deploy_step',
+                         None)
+        if marked is not None:
+            marks[name] = marked
+    return [dict(marks[name], interface=interface.interface_type, step=name)
+            for name in sorted(marks)]
+
+
+def execute_deploy_step(interface, task, step):
+    """Run ``step`` (a dict of the steps list) on ``interface``."""
+    return getattr(interface, step['step'])(task, **(step.get('args') or {}))

@@ -37,7 +37,11 @@ class FakePower(base.PowerInterface):
 
 
 class FakeDeploy(base.DeployInterface):
+    name = 'fake'
+
+    @base.deploy_step(priority=100)
     def deploy(self, task):
+        _record_step(task, self.interface_type, 'deploy')
         _sleep(CONF.fake.deploy_delay)
         task.driver.power.set_power_state(task, states.POWER_ON)
 
@@ -109,28 +113,51 @@ class FakeHardware(base.HardwareType):
         self.boot = FakeBoot()
         self.clean = FakeClean()
         self.storage = storage.NodeStorage()
-        # RPC 1.6: rescue, console, and the clean steps of Ironic's fake
-        # interfaces (used when the node names ``fake``).
+        # Release 4.0: rescue, console, and the clean and deploy steps of
+        # Ironic's fake interfaces (used when the node names ``fake``).
         self.rescue = FakeRescue()
         self.console = FakeConsole()
         self.bios = FakeBIOS()
+        self.raid = FakeRAID()
         self.vendor = FakeVendor()
 
 
-# -- RPC 1.6: rescue, console and clean steps (Ironic's fake modules) -------
+# -- rescue, console, clean and deploy steps (release 4.0) -------------------
+#
+# Ironic's fake-hardware offers clean steps on its fake bios and vendor
+# interfaces, and one deploy step, the core ``deploy.deploy`` (priority
+# 100).  ironic-lite's fake bios and raid interfaces also offer deploy steps
+# (priority 0: run only when a deploy template or the user's deploy_steps
+# ask for them), so that templates can be tried without hardware -- on a
+# node whose bios_interface / raid_interface is ``fake`` (``no-bios`` /
+# ``no-raid`` have none).  What ran is kept in ``driver_internal_info``, so
+# that a client can see it (Ironic's fakes keep no trace):
+#
+# * ``fake_clean_steps_run``: the clean steps of the node's last manual
+#   cleaning, in order ("bios.factory_reset");
+# * ``fake_deploy_steps``: the deploy steps of the last deploy, in order,
+#   each {interface, step, priority} (cleared at the next deploy and at
+#   tear down).
 
-# driver_internal_info key: the clean steps the fake interfaces ran in the
-# node's last manual cleaning, in order ("bios.factory_reset"), so that a
-# client can see what ran (Ironic's fakes keep no trace).
 EXECUTED_STEPS_KEY = 'fake_clean_steps_run'
+FAKE_STEPS_KEY = 'fake_deploy_steps'
 
 
 def _record_step(task, interface, step):
-    _sleep(CONF.fake.clean_delay)
-    info = dict(task.node.driver_internal_info or {})
-    info[EXECUTED_STEPS_KEY] = list(info.get(EXECUTED_STEPS_KEY) or []) + [
-        '%s.%s' % (interface, step)]
-    task.node.driver_internal_info = info
+    """Record a step that ran: a deploy step while the node deploys (its
+    ``deploy_step`` is set), else a clean step."""
+    node = task.node
+    info = dict(node.driver_internal_info or {})
+    if node.deploy_step:
+        info[FAKE_STEPS_KEY] = list(info.get(FAKE_STEPS_KEY) or []) + [
+            {'interface': interface, 'step': step,
+             'priority': node.deploy_step.get('priority')}]
+    else:
+        _sleep(CONF.fake.clean_delay)
+        info[EXECUTED_STEPS_KEY] = list(
+            info.get(EXECUTED_STEPS_KEY) or []) + ['%s.%s' % (interface,
+                                                             step)]
+    node.driver_internal_info = info
 
 
 class FakeRescue(base.RescueInterface):
@@ -154,16 +181,20 @@ class FakeConsole(base.ConsoleInterface):
         return {}
 
 
+_BIOS_SETTINGS = {
+    'settings': {'description': 'List of BIOS settings, each item needs to '
+                                'contain a dictionary with name/value pairs',
+                 'required': True}}
+
+
 class FakeBIOS(base.BaseInterface):
-    """Ironic's fake BIOS interface: three manual clean steps."""
+    """Ironic's fake BIOS interface: clean steps, and deploy steps."""
 
     interface_type = 'bios'
+    name = 'fake'
 
-    @steps.clean_step(priority=0, argsinfo={
-        'settings': {'description': 'List of BIOS settings, each item needs '
-                                    'to contain a dictionary with name/value '
-                                    'pairs',
-                     'required': True}})
+    @steps.clean_step(priority=0, argsinfo=_BIOS_SETTINGS)
+    @base.deploy_step(priority=0, argsinfo=_BIOS_SETTINGS)
     def apply_configuration(self, task, settings):
         # Ironic's fake stores the settings (and fails on ones it cannot
         # read): here they are only checked, so that a step can fail.
@@ -176,12 +207,26 @@ class FakeBIOS(base.BaseInterface):
         _record_step(task, 'bios', 'apply_configuration')
 
     @steps.clean_step(priority=0)
+    @base.deploy_step(priority=0)
     def factory_reset(self, task):
         _record_step(task, 'bios', 'factory_reset')
 
     @steps.clean_step(priority=0)
     def cache_bios_settings(self, task):
         _record_step(task, 'bios', 'cache_bios_settings')
+
+
+class FakeRAID(base.BaseInterface):
+    interface_type = 'raid'
+    name = 'fake'
+
+    @base.deploy_step(priority=0)
+    def create_configuration(self, task):
+        _record_step(task, self.interface_type, 'create_configuration')
+
+    @base.deploy_step(priority=0)
+    def delete_configuration(self, task):
+        _record_step(task, self.interface_type, 'delete_configuration')
 
 
 class FakeVendor(base.BaseInterface):

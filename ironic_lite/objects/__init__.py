@@ -5,6 +5,7 @@ def register_all():
     # Importing a module registers its objects (and sets objects.<Name>).
     __import__('ironic_lite.objects.chassis')
     __import__('ironic_lite.objects.conductor')
+    __import__('ironic_lite.objects.deploy_template')
     __import__('ironic_lite.objects.node')
     __import__('ironic_lite.objects.port')
     __import__('ironic_lite.objects.portgroup')

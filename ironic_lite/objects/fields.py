@@ -41,3 +41,8 @@ class MACAddress(ovo_fields.FieldType):
 
 class MACAddressField(ovo_fields.AutoTypedField):
     AUTO_TYPE = MACAddress()
+
+
+class ListOfFlexibleDictsField(ovo_fields.AutoTypedField):
+    """A list of dicts (a deploy template's steps)."""
+    AUTO_TYPE = ovo_fields.List(FlexibleDict())

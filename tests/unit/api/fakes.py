@@ -85,8 +85,12 @@ class FakeConductorAPI(object):
             current.power_state = 'power off'   # read by the verify step
         current.save()
 
-    def do_node_deploy(self, context, node, rebuild=False, configdrive=None):
+    def do_node_deploy(self, context, node, rebuild=False, configdrive=None,
+                       deploy_steps=None):
+        if deploy_steps:
+            self.check_can_send('1.7', 'Deploying with deploy_steps')
         self.calls.append(('do_node_deploy', node.uuid, rebuild))
+        self.last_deploy_steps = deploy_steps
         current = self._locked_check(node)
         current.provision_state = 'active'
         current.save()

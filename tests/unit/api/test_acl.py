@@ -82,6 +82,7 @@ class World(object):
         self.values['portgroup'] = self.child('portgroups')
         self.values['allocation'] = self.allocation()
         self.values['allocated_node'] = self.allocated_node()
+        self.values['template'] = self.template()
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -95,6 +96,13 @@ class World(object):
 
     def chassis(self):
         return self._post('/v1/chassis', {})
+
+    def template(self):
+        # Release 4.0: a deploy template (its name: a custom trait).
+        return self._post('/v1/deploy_templates', {
+            'name': 'CUSTOM_T%s' % uuid.uuid4().hex.upper(),
+            'steps': [{'interface': 'deploy', 'step': 'deploy',
+                       'args': {}, 'priority': 0}]})
 
     def child(self, collection):
         return self._post('/v1/' + collection, self.fill(
@@ -173,6 +181,8 @@ class World(object):
             fresh['fresh_node'] = self.node()
         if '{fresh_chassis}' in text:
             fresh['fresh_chassis'] = self.chassis()
+        if '{fresh_template}' in text:
+            fresh['fresh_template'] = self.template()
         for name in ('port', 'portgroup'):
             if '{fresh_%s}' % name in text:
                 fresh['fresh_' + name] = self.child(name + 's')

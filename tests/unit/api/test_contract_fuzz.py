@@ -38,7 +38,7 @@ from tests.unit.api import utils
 
 CONF = conf.CONF
 TABLES = ('nodes', 'ports', 'portgroups', 'chassis', 'volume_connectors',
-          'volume_targets')
+          'volume_targets', 'deploy_templates', 'deploy_template_steps')
 # Example budget per route (derandomized: the same requests every run):
 # more for the routes that take a body.
 EXAMPLES = 5
@@ -53,6 +53,7 @@ FIELDS = {
     # second segment).
     'volume': sorted(set(mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION)
                      | set(mv.VOLUME_TARGET_FIELD_MIN_VERSION)),
+    'deploy_templates': sorted(mv.DEPLOY_TEMPLATE_FIELD_MIN_VERSION),
 }
 
 
@@ -81,6 +82,10 @@ def _seed_bodies():
         ('/v1/volume/targets', {'uuid': TARGET, 'node_uuid': NODE,
                                 'volume_type': 'iscsi', 'boot_index': 0,
                                 'volume_id': 'vol-0'}),
+        ('/v1/deploy_templates', {
+            'uuid': TEMPLATE, 'name': 'CUSTOM_FUZZ',
+            'steps': [{'interface': 'deploy', 'step': 'deploy',
+                       'args': {}, 'priority': 0}]}),
     ]
 
 
@@ -90,11 +95,13 @@ PG = '31111111-2222-4333-8444-555555555555'
 PORT = '41111111-2222-4333-8444-555555555555'
 CONNECTOR = '51111111-2222-4333-8444-555555555555'
 TARGET = '61111111-2222-4333-8444-555555555555'
+TEMPLATE = '71111111-2222-4333-8444-555555555555'
 IDENTS = {'node_ident': [NODE, 'node-0'], 'port_uuid': [PORT],
           'portgroup_ident': [PG, 'pg-0'], 'chassis_uuid': [CHASSIS],
           'hostname': ['cond-0'], 'driver_name': ['fake-hardware'],
           'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0'],
-          'connector_uuid': [CONNECTOR], 'target_uuid': [TARGET]}
+          'connector_uuid': [CONNECTOR], 'target_uuid': [TARGET],
+          'template_ident': [TEMPLATE, 'CUSTOM_FUZZ']}
 
 
 def _listed():

@@ -196,13 +196,12 @@ def test_the_texts_of_the_problems_and_notes():
         'API services (6.3-6.4).']
     assert state.notes == [
         'API services pinned to 2.0 answer 409 (nothing done) to the '
-        'requests that need a newer RPC version than their pin sends (up to '
-        '%s): node trait changes, VIFs, node validate and boot device (RPC '
-        '1.2); volume connector and target writes (RPC 1.4); allocation '
-        'writes (RPC 1.5); rescue, manual cleaning, NMI and the console (RPC '
-        '1.6). They '
-        'work once every conductor and then the API services are unpinned '
-        '(steps 6.1-6.4).'
+        'requests that need RPC %s: node trait changes, VIFs, node validate '
+        'and boot device; volume connector and target writes; allocation '
+        'writes; rescue, manual cleaning, NMI and the console; deploy '
+        'template changes and deploys with deploy_steps. They work once '
+        'every conductor and then the API '
+        'services are unpinned (steps 6.1-6.4).'
         % us.release_mappings.RELEASE_MAPPING['master']['rpc'],
         'ironic-api services of release 2.0 do not report themselves: make '
         'sure none is still running.']

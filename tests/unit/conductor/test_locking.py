@@ -125,7 +125,8 @@ def test_deploy_failure(monkeypatch, context, rpc_api, make_node, wait_node):
     rpc_api.do_node_deploy(context, node)
     node = wait_node(node.uuid, 'deploy failed')
     assert node.target_provision_state == 'active'
-    assert node.last_error == 'Failed to deploy: boom'
+    # The core step failed (release 4.0: Ironic's deploy step message).
+    assert node.last_error == 'Deploy step deploy.deploy failed: boom.'
     assert node.power_state == states.POWER_OFF
     assert node.reservation is None
 

@@ -30,6 +30,8 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     # Release 4.0: volume connectors and targets.
     'VolumeConnector': '1.0-3e0252c0ab6e6b9d158d09238a577d97',
     'VolumeTarget': '1.0-0b10d663d8dae675900b2c7548f76f5e',
+    # Release 4.0: deploy templates (API 1.55).
+    'DeployTemplate': '1.0-4e30c8e9098595e359bb907f095bf1a9',
 }
 
 

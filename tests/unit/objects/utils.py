@@ -26,6 +26,9 @@ _SAMPLES = (
     (fields.StringField, lambda: 'sample'),
     (fields.ListOfObjectsField, lambda: []),
     (fields.ObjectField, lambda: _sample_trait_list()),
+    (fields.ListOfFlexibleDictsField,
+     lambda: [{'interface': 'bios', 'step': 'apply_configuration',
+               'args': {}, 'priority': 150}]),
 )
 
 

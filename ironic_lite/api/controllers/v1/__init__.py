@@ -10,6 +10,8 @@ from ironic_lite.api import routes
 # The resources GET /v1 lists, in Ironic's order.
 RESOURCES = ('chassis', 'nodes', 'ports', 'portgroups', 'volume',
              'conductors', 'shards', 'drivers', 'allocations')
+# Release 4.0: deploy templates (1.55).
+RESOURCES += ('deploy_templates',)
 
 
 def index():

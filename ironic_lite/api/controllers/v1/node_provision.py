@@ -7,11 +7,15 @@ the state machine are ``common/states.py``.
 """
 
 import collections
+import json
+
+import jsonschema
 
 import jsonschema
 
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
+from ironic_lite.api.schemas import deploy_template
 from ironic_lite.common import exception
 from ironic_lite.common import interfaces
 from ironic_lite.common import states
@@ -109,6 +113,13 @@ def _deploy_steps_too_new(req):
     if req.body.get('deploy_steps') is not None and not utils.allows(
             mv.MINOR_69_DEPLOY_STEPS):
         raise exception.NotAcceptable()
+    # Release 4.0: deploy_steps go with active and rebuild only (Ironic's
+    # check_allow_deploy_steps).
+    if req.body.get('deploy_steps') and req.target not in ('active',
+                                                           'rebuild'):
+        raise exception.InvalidParameterValue(
+            err='"deploy_steps" is only valid when setting target '
+                'provision state to active or rebuild')
 
 
 def _rescue_password_misplaced(req):
@@ -181,3 +192,27 @@ def check_provision_request(node, target, body):
     req = _Request(node, target, body)
     for check in _CHECKS:
         check(req)
+
+
+# Release 4.0: Ironic's _DEPLOY_STEPS_SCHEMA, checked before the RPC call.
+_DEPLOY_STEPS = {'type': 'array', 'items': deploy_template.STEP}
+MAX_DEPLOY_STEPS_BYTES = 32768
+
+
+def check_deploy_steps(deploy_steps):
+    """400 "Invalid deploy_steps: ..." unless each step has Ironic's
+    shape (the conductor checks them against the node's steps)."""
+    if not deploy_steps:
+        return
+    error = next(jsonschema.Draft4Validator(
+        _DEPLOY_STEPS).iter_errors(deploy_steps), None)
+    if error is not None:
+        raise exception.InvalidParameterValue(
+            err='Invalid deploy_steps: %s' % error.message)
+    # They are kept in driver_internal_info (a JSON column) while the
+    # deploy runs: at most half of it.
+    size = len(json.dumps(deploy_steps).encode('utf-8'))
+    if size > MAX_DEPLOY_STEPS_BYTES:
+        raise exception.InvalidParameterValue(
+            err='Invalid deploy_steps: too large (%d bytes, at most %d as '
+                'JSON in UTF-8)' % (size, MAX_DEPLOY_STEPS_BYTES))

@@ -120,8 +120,10 @@ class NodeStatesController(object):
         node_provision.check_provision_request(node, target, body)
         rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
         if target in ('active', 'deploy', 'rebuild'):
+            node_provision.check_deploy_steps(body.get('deploy_steps'))
             rpcapi.do_node_deploy(ctx, node, rebuild=(target == 'rebuild'),
-                                  configdrive=body.get('configdrive'))
+                                  configdrive=body.get('configdrive'),
+                                  deploy_steps=body.get('deploy_steps'))
         elif target in ('deleted', 'undeploy'):
             rpcapi.do_node_tear_down(ctx, node)
         elif target in _RPC_1_6_VERBS:
