@@ -175,3 +175,26 @@ def test_readme_is_valid_restructuredtext():
         pytest.fail('README.rst: %s' % err)
     for command in ('./tools/run-service.sh', './tools/run-tests.sh'):
         assert '\n    %s\n' % command in source, command
+
+
+def test_the_upgrade_guide_is_for_this_trees_hop():
+    """The guide walks the hop this tree makes: from the newest release
+    recorded in releases/releases.json to the tree's own release (it was
+    left describing an older hop once; a cut must update it)."""
+    from ironic_lite import version
+    with open(os.path.join(ROOT, 'releases', 'releases.json')) as f:
+        recorded = json.load(f)['releases']
+    newest = max(recorded, key=lambda n: tuple(map(int, n.split('.'))))
+    alias = recorded[newest]['alias']
+    with open(os.path.join(DOC_SOURCE, 'admin', 'upgrade-guide.rst')) as f:
+        guide = f.read()
+    assert guide.splitlines()[1] == 'Rolling upgrade (%s %s to %s)' % (
+        newest, alias, version.RELEASE)
+    # The pin of the pinned steps, and the release to install first.
+    assert re.search(r'\n\s+pin_release_version = %s\n' % re.escape(newest),
+                     guide)
+    assert 'tools/install_release.py %s ' % newest in guide
+    # Each step of the table names the two releases of the hop.
+    table = guide[guide.index('\nThe steps\n'):guide.index('\nSchema (')]
+    assert 'all %s pinned to %s' % (version.RELEASE, newest) in table
+    assert '0        all %s' % newest in table

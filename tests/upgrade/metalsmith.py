@@ -57,6 +57,8 @@ class Metalsmith(object):
         self.node = None
         self.connectors = {}    # uuid -> True (acknowledged) / False (gone)
         self.template = None    # acknowledged template name
+        self.template_name = 'CUSTOM_UPGRADE_MS_%d' % index
+        self.fake_steps = False  # the node's bios/raid interfaces are fake
         self.cycles = []        # (step at start, every 4.0 call served)
         self.refusals = {}      # step -> count
         self.errors = []
@@ -125,6 +127,11 @@ class Metalsmith(object):
             'name': 'metalsmith-node-%d' % self.index})
         assert status == 201, (status, body)
         self.node = body['uuid']
+        # The trait the deploy template is named after: the allocation asks
+        # for it, and a deploy may only name traits the node has.
+        status, body = self.req('PUT', '/v1/nodes/%s/traits' % self.node,
+                                {'traits': [self.template_name]})
+        assert status == 204, (status, body)
         assert self._provision('manage', 'manageable'), self.errors
         assert self._provision('provide', 'available'), self.errors
 
@@ -162,7 +169,7 @@ class Metalsmith(object):
     def _ensure_template(self):
         if self.template:
             return True
-        name = 'CUSTOM_UPGRADE_MS_%d' % self.index
+        name = self.template_name
         served, _ = self._call('POST', '/v1/deploy_templates', {
             'name': name, 'steps': TEMPLATE_STEPS}, TEMPLATE, (201,),
             'template create')
@@ -175,6 +182,7 @@ class Metalsmith(object):
         """An allocation of this node; its UUID, or None."""
         served, body = self._call('POST', '/v1/allocations', {
             'resource_class': RESOURCE_CLASS, 'candidate_nodes': [self.node],
+            'traits': [self.template_name],
             'name': 'ms-%d-%d' % (self.index, n)}, ALLOCATION, (201,),
             'allocation create')
         if not served:
@@ -202,6 +210,16 @@ class Metalsmith(object):
         if allocation is None:
             return False
         node = '/v1/nodes/%s' % self.node
+        if not self.fake_steps:
+            # The template's steps are those of fake-hardware's fake bios
+            # and raid interfaces (4.0's: a 3.0 API would refuse them).
+            done, _ = self._call('PATCH', node, [
+                {'op': 'replace', 'path': '/bios_interface', 'value': 'fake'},
+                {'op': 'replace', 'path': '/raid_interface', 'value': 'fake'}],
+                NODE, (200,), 'fake bios/raid interfaces')
+            if not done:
+                return False
+            self.fake_steps = True
         done, _ = self._call('PATCH', node, [
             {'op': 'add', 'path': '/instance_info', 'value': {
                 'image_source': 'http://images/ms-%d' % n,
@@ -230,12 +248,12 @@ class Metalsmith(object):
         return served
 
     def _template_ran(self):
-        """The template's steps ran, in priority order (what the fake
-        deploy records of the steps it ran)."""
+        """The template's steps ran, in priority order (fake-hardware
+        records the steps of a deploy in ``fake_deploy_steps``)."""
         status, body = self.req('GET', '/v1/nodes/%s' % self.node)
         ran = [(s['interface'], s['step']) for s in
                body.get('driver_internal_info', {}).get(
-                   'executed_deploy_steps', [])
+                   'fake_deploy_steps', [])
                if s['interface'] != 'deploy']
         expected = [(s['interface'], s['step']) for s in TEMPLATE_STEPS]
         if ran[-len(expected):] != expected:
