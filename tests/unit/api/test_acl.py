@@ -19,7 +19,7 @@ import yaml
 
 from ironic_lite.common import policy
 from ironic_lite import conf
-from ironic_lite import objects
+from tests import timeouts
 
 CONF = conf.CONF
 MATRIX_FILE = os.path.join(os.path.dirname(__file__), 'acl_matrix.yaml')
@@ -117,14 +117,44 @@ class World(object):
         """A node (of the owner project) with an allocation of the owner
         project."""
         node_uuid = self.node()
-        node = objects.Node.get_by_uuid(None, node_uuid)
-        node.provision_state, node.power_state = 'available', 'power off'
-        node.resource_class = 'acl'
-        node.save()
-        self._post('/v1/allocations', {
+        # Through the API (the Keystone test's World is a real service):
+        # manage sets a power state, provide makes the node available.
+        admin = _as('system_admin')
+        path = '/v1/nodes/%s' % node_uuid
+        resp = self.client.patch_json(path, [
+            {'op': 'add', 'path': '/resource_class', 'value': 'acl'}],
+            headers=admin)
+        assert resp.status_int == 200, resp.text
+        for verb, state in (('manage', 'manageable'),
+                            ('provide', 'available')):
+            resp = self.client.put_json(path + '/states/provision',
+                                        {'target': verb}, headers=admin)
+            assert resp.status_int == 202, resp.text
+            self._wait_for(path, state)
+        allocation = self._post('/v1/allocations', {
             'resource_class': 'acl', 'owner': PROJECTS['owner'],
             'candidate_nodes': [node_uuid]})
+        # A real conductor reserves the node a moment later.
+        deadline = time.monotonic() + timeouts.HANG
+        while True:
+            body = self.client.get('/v1/allocations/' + allocation,
+                                   headers=admin).json
+            if body['state'] != 'allocating':
+                break
+            assert time.monotonic() < deadline, body
+            time.sleep(0.1)
+        assert body['state'] == 'active', body
         return node_uuid
+
+    def _wait_for(self, path, state):
+        deadline = time.monotonic() + timeouts.HANG
+        while True:
+            body = self.client.get(path, headers=_as('system_admin')).json
+            if body['provision_state'] == state and \
+                    not body['target_provision_state']:
+                return
+            assert time.monotonic() < deadline, (state, body)
+            time.sleep(0.1)
 
     def fill(self, value, fresh=None):
         """The value with its placeholders replaced."""
