@@ -22,6 +22,8 @@ import time
 from tests import timeouts
 
 RESOURCE_CLASS = 'upgrade-metalsmith'
+# Seconds between two cycles whose allocation was refused.
+REFUSED_PAUSE = 1
 # Microversions of the calls, as a client of each feature sends them.
 VOLUME = '1.32'
 ALLOCATION = '1.52'
@@ -208,6 +210,9 @@ class Metalsmith(object):
         served &= self._ensure_template()
         allocation = self._allocate(n)
         if allocation is None:
+            # Refused (old or pinned APIs): wait before the next try, or
+            # the consumers' 500 cycles would be spent in one step.
+            time.sleep(REFUSED_PAUSE)
             return False
         node = '/v1/nodes/%s' % self.node
         if not self.fake_steps:

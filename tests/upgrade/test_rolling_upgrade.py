@@ -282,8 +282,9 @@ def wait_for_full_cycles(computes, up, timeout=timeouts.HANG):
         assert not computes.errors(), '\n'.join(computes.errors()[:20])
         time.sleep(0.5)
     raise AssertionError('no compute cycle completed unpinned in %ss: %s'
-                         % (timeout, [c.cycles[-5:]
-                                      for c in computes.computes]))
+                         '\n%s' % (timeout, [c.cycles[-5:]
+                                             for c in computes.computes],
+                                    '\n'.join(computes.errors()[:20])))
 
 
 def migrate_online(dep, release):
