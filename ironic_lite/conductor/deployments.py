@@ -50,30 +50,40 @@ def _set_steps(task, deploy_steps):
                        'node %s: %s' % (node.uuid, err))
     node.driver_internal_info = dict(internal, deploy_steps=steps)
     node.deploy_step = {}
-    node.save()
+    if len(steps) > 1:
+        node.save()
     return steps
 
 
 def _run_steps(task, steps):
-    """Run each step in order; the node is saved before each (its
+    """Run each step in order.
+
+    With more than one step the node is saved before each (its
     ``deploy_step`` and ``deploy_step_index``: a conductor that dies
-    mid-way leaves them for the operator) and after each."""
+    mid-way leaves them for the operator).  A deploy of the core step
+    alone writes nothing until its end, as before deploy steps: only the
+    task's fenced completion write, which a lost lock drops and a database
+    outage retries (conductor/task_manager.py) -- an intermediate write
+    would meet either first, without that handling.
+    """
     node = task.node
     for index, step in enumerate(steps):
         node.deploy_step = step
         node.driver_internal_info = dict(node.driver_internal_info,
                                          deploy_step_index=index)
-        node.save()
+        if len(steps) > 1:
+            node.save()
         LOG.info('Executing deploy step %s on node %s',
                  conductor_steps.step_id(step), node.uuid)
         interface = conductor_steps.step_interface(task, step['interface'])
         try:
             drivers_base.execute_deploy_step(interface, task, step)
+        except exception.NodeLockLost:
+            raise
         except Exception as err:
             LOG.exception('Node %s failed deploy step %s', node.uuid, step)
             raise _failure('Deploy step %s failed: %s.'
                            % (conductor_steps.step_id(step), err))
-        node.save()
 
 
 def do_node_deploy(task, conductor_id=None, deploy_steps=None):
