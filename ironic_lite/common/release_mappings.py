@@ -56,6 +56,27 @@ RELEASE_MAPPING = {
             'DeployTemplate': ['1.0'],
         },
     },
+    # Cut 2026-11-26: what Nova, metalsmith and the peer suites call
+    # (volume, allocations, deploy templates and steps, rescue, manual
+    # cleaning, NMI, console); pin_release_version = auto.  Frozen.
+    '4.0': {
+        'api': '1.82',
+        'rpc': '1.7',
+        'objects': {
+            'Node': ['1.2'],
+            'Port': ['1.0'],
+            'Portgroup': ['1.0'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+            'Service': ['1.1'],
+            'Trait': ['1.0'],
+            'TraitList': ['1.0'],
+            'Allocation': ['1.0'],
+            'VolumeConnector': ['1.0'],
+            'VolumeTarget': ['1.0'],
+            'DeployTemplate': ['1.0'],
+        },
+    },
     # Cut 2026-11-25: what the shard consumers call (drivers, traits, VIFs,
     # validate, boot device); port writes through the conductor.  Frozen.
     '3.0': {
@@ -104,6 +125,7 @@ RELEASE_ALIASES = {
     'anvil': '1.0',
     'bellows': '2.0',
     'chisel': '3.0',
+    'drift': '4.0',
 }
 
 
