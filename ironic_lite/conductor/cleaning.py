@@ -132,7 +132,7 @@ def do_manual_clean(task, clean_steps, disable_ramdisk=False):
 
 def _run_step(task, step):
     iface = task.driver.interface(task.node, step['interface'])
-    result = driver_steps.execute_clean_step(iface, task, step)
+    result = driver_steps.execute_step(iface, task, step)
     if result is not None:
         raise exception.InvalidParameterValue(
             err='the step returned an unexpected value: %s' % (result,))

@@ -5,7 +5,7 @@ from oslo_log import log as logging
 from ironic_lite.common import exception
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import steps as conductor_steps
-from ironic_lite.drivers import base as drivers_base
+from ironic_lite.drivers import steps as drivers_steps
 
 LOG = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def _run_steps(task, steps):
                  conductor_steps.step_id(step), node.uuid)
         interface = conductor_steps.step_interface(task, step['interface'])
         try:
-            drivers_base.execute_deploy_step(interface, task, step)
+            drivers_steps.execute_step(interface, task, step)
         except exception.NodeLockLost:
             raise
         except Exception as err:

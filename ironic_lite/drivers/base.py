@@ -245,8 +245,3 @@ def get_deploy_steps(interface):
             marks[name] = marked
     return [dict(marks[name], interface=interface.interface_type, step=name)
             for name in sorted(marks)]
-
-
-def execute_deploy_step(interface, task, step):
-    """Run ``step`` (a dict of the steps list) on ``interface``."""
-    return getattr(interface, step['step'])(task, **(step.get('args') or {}))

@@ -2,7 +2,8 @@
 
 An interface marks a method with ``@clean_step(priority, ...)``; the
 conductor lists them with ``clean_steps(interface)`` and runs one with
-``execute_clean_step(interface, task, step)``.  A step is a dict of
+``execute_step(interface, task, step)`` (deploy steps, marked in
+``drivers/base.py``, run the same way).  A step is a dict of
 Ironic's shape: ``interface``, ``step`` (the method's name),
 ``priority``, ``abortable``, ``argsinfo`` and ``requires_ramdisk``.
 """
@@ -39,7 +40,8 @@ def clean_steps(interface):
     return found
 
 
-def execute_clean_step(interface, task, step):
-    """Run ``step`` (a validated dict) of ``interface`` on ``task``'s node,
-    with the step's ``args`` as keyword arguments."""
+def execute_step(interface, task, step):
+    """Run ``step`` (a validated clean or deploy step dict) of
+    ``interface`` on ``task``'s node, with the step's ``args`` as keyword
+    arguments."""
     return getattr(interface, step['step'])(task, **(step.get('args') or {}))

@@ -191,11 +191,7 @@ class FakeConductorAPI(object):
     # Done at once, with the conductor's own checks and step code.
 
     def _pinned_1_6(self, what):
-        from ironic_lite.common import release_mappings
-        from ironic_lite import conf
-        pin = conf.CONF.pin_release_version
-        if pin and release_mappings.get_release(pin)['rpc'] < '1.6':
-            raise exception.PinnedRelease(what=what, version='1.6', pin=pin)
+        self.check_can_send('1.6', what)
 
     def do_node_rescue(self, context, node, rescue_password):
         from ironic_lite.conductor import rescue
@@ -234,7 +230,7 @@ class FakeConductorAPI(object):
         task = self._task(node)
         try:
             for step in steps.validate_user_clean_steps(task, clean_steps):
-                driver_steps.execute_clean_step(
+                driver_steps.execute_step(
                     task.driver.interface(task.node, step['interface']),
                     task, step)
         except exception.InvalidParameterValue as err:
