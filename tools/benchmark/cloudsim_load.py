@@ -1,0 +1,293 @@
+"""The consumers the cloud simulator replays, and the clock that runs them.
+
+Each consumer is a thread with its own keep-alive connection
+(measure.Client) that runs one cycle per period, starting at a random
+phase within its first period; its cycles are accounted in a
+cloudsim_stats.CycleLog.  The requests are those of the real consumers:
+
+* nova-compute (``nova/virt/ironic/driver.py``), one per shard: the
+  resource update lists the shard with the driver's node fields, page
+  after page (``next``); an instance action looks its node up by
+  ``instance_uuid`` with the same fields;
+* the networking-baremetal agent (``ironic_neutron_agent._report_state``):
+  every port, ``GET /v1/ports/detail`` page after page, then a node by
+  UUID (the stale-agent check);
+* an operator: a node GET, a node PATCH of ``extra`` and a provision
+  action (``manage`` / ``provide`` in turn on each node of a pool), one
+  every ``interval`` seconds, timed one by one.
+
+Threads of one client process: the load generator does not share an
+interpreter lock with the services (separate processes), but it shares
+the machine's cores; its own CPU is reported beside theirs.
+"""
+
+import random
+import threading
+import time
+import uuid
+
+import psutil
+
+from tools.benchmark import cloudsim_stats
+from tools.benchmark import measure
+
+# nova.virt.ironic.driver._NODE_FIELDS
+NODE_FIELDS = ('uuid', 'power_state', 'target_power_state',
+               'provision_state', 'target_provision_state', 'last_error',
+               'maintenance', 'properties', 'instance_uuid', 'traits',
+               'resource_class')
+FIELDS = ','.join(NODE_FIELDS)
+OPS = ('node GET', 'node PATCH', 'provision action')
+
+
+def shard_path(shard):
+    return '/v1/nodes?shard=%s&fields=%s' % (shard, FIELDS)
+
+
+def instance_path(instance_uuid):
+    return '/v1/nodes?instance_uuid=%s&fields=%s' % (instance_uuid, FIELDS)
+
+
+def instance_uuid_for(node_uuid):
+    """The instance a node of the fleet carries (same on both services)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, 'cloudsim/%s' % node_uuid))
+
+
+class Consumer(object):
+    """A periodic consumer: ``cycle(client)`` once per ``period``."""
+
+    def __init__(self, name, period, phase, cycle, max_late, port):
+        self.log = cloudsim_stats.CycleLog(name, period, max_late)
+        self.phase = phase
+        self.cycle = cycle
+        self.port = port
+
+    def run(self, start, deadline, stop):
+        client = measure.Client(self.port)
+        due = start + self.phase
+        while due < deadline:
+            if stop.wait(max(0.0, due - time.monotonic())):
+                break
+            self.log.started(due, time.monotonic())
+            error = False
+            try:
+                self.cycle(client)
+            except Exception:  # an error answer or a dropped connection
+                error = True
+                client.close()
+                client = measure.Client(self.port)
+            now = time.monotonic()
+            self.log.finished(now, error)
+            due = self.log.next_due(due, now)
+        client.close()
+
+
+def compute_cycle(shard):
+    def cycle(client):
+        measure.walk(client, shard_path(shard))
+    return cycle
+
+
+def lookup_cycle(instances, rnd):
+    def cycle(client):
+        client.call('GET', instance_path(rnd.choice(instances)))
+    return cycle
+
+
+def agent_cycle(nodes, stale_lookups, rnd):
+    def cycle(client):
+        measure.walk(client, '/v1/ports/detail')
+        for _ in range(stale_lookups):
+            client.call('GET', '/v1/nodes/%s' % rnd.choice(nodes))
+    return cycle
+
+
+class Interactive(object):
+    """The operator: GET, PATCH, provision action in turn, timed.
+
+    The three go to one node of the pool, then to the next.  The action
+    follows the state the GET just read: ``manage`` an ``available`` node,
+    ``provide`` a ``manageable`` one; a node still on its way (cleaning)
+    is skipped, and counted."""
+
+    ACTIONS = {'available': 'manage', 'manageable': 'provide'}
+
+    def __init__(self, port, pool, interval):
+        self.port = port
+        self.pool = list(pool)
+        self.interval = interval
+        self.samples = {op: [] for op in OPS}
+        self.errors = dict.fromkeys(OPS, 0)
+        self.skipped = 0
+        self.state = None
+        self.count = 0
+
+    def _request(self, op, node):
+        if op == 'node GET':
+            return 'GET', '/v1/nodes/%s' % node, None
+        if op == 'node PATCH':
+            return 'PATCH', '/v1/nodes/%s' % node, [
+                {'op': 'add', 'path': '/extra/cloudsim', 'value': self.count}]
+        target = self.ACTIONS.get(self.state)
+        if target is None:
+            return None
+        return ('PUT', '/v1/nodes/%s/states/provision' % node,
+                {'target': target})
+
+    def one(self, client):
+        """The next request of the rotation; False if it failed."""
+        op = OPS[self.count % len(OPS)]
+        node = self.pool[(self.count // len(OPS)) % len(self.pool)]
+        self.count += 1
+        request = self._request(op, node)
+        if request is None:
+            self.skipped += 1
+            return True
+        try:
+            elapsed, _, body = client.call(*request)
+        except Exception:
+            self.errors[op] += 1
+            self.state = None
+            return False
+        if op == 'node GET':
+            self.state = body.get('provision_state')
+        self.samples[op].append(elapsed)
+        return True
+
+    def run(self, start, deadline, stop):
+        client = measure.Client(self.port)
+        due = start
+        while due < deadline:
+            if stop.wait(max(0.0, due - time.monotonic())):
+                break
+            if not self.one(client):
+                client.close()
+                client = measure.Client(self.port)
+            due = max(due + self.interval, time.monotonic())
+        client.close()
+
+    def summary(self):
+        result = {}
+        for op in OPS:
+            row = cloudsim_stats.latency_summary(self.samples[op])
+            row['errors'] = self.errors[op]
+            result[op] = row
+        result['provision action']['skipped'] = self.skipped
+        return result
+
+
+class ProcessSampler(object):
+    """Peak RSS (sampled every ``every`` s) and CPU of each service
+    process -- with its children (a launcher's workers) -- and of this
+    client process."""
+
+    def __init__(self, procs, every=1.0):
+        self.trees = {p.name: psutil.Process(p.proc.pid) for p in procs}
+        self.trees['client'] = psutil.Process()
+        self.every = every
+        self.rss_max = dict.fromkeys(self.trees, 0.0)
+        self.cpu_start = {}
+        self.wall_start = None
+
+    def _members(self, name):
+        root = self.trees[name]
+        try:
+            kids = root.children(recursive=True) if name != 'client' else []
+        except psutil.Error:
+            kids = []
+        return [root] + kids
+
+    def _cpu(self, name):
+        """{pid: user + system seconds} of the tree now."""
+        result = {}
+        for proc in self._members(name):
+            try:
+                times = proc.cpu_times()
+            except psutil.Error:
+                continue
+            result[proc.pid] = times.user + times.system
+        return result
+
+    def _sample_rss(self):
+        for name in self.trees:
+            total = 0
+            for proc in self._members(name):
+                try:
+                    total += proc.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.rss_max[name] = max(self.rss_max[name], total / 2.0 ** 20)
+
+    def run(self, deadline, stop):
+        self.wall_start = time.monotonic()
+        self.cpu_start = {name: self._cpu(name) for name in self.trees}
+        while not stop.is_set() and time.monotonic() < deadline:
+            self._sample_rss()
+            stop.wait(self.every)
+
+    def summary(self):
+        """{process: {'rss_max_mb', 'cpu_pct'}}; CPU in % of one core."""
+        wall = max(time.monotonic() - self.wall_start, 1e-6)
+        self._sample_rss()
+        result = {}
+        for name in self.trees:
+            before = self.cpu_start.get(name, {})
+            now = self._cpu(name)
+            used = sum(t - before.get(pid, 0.0) for pid, t in now.items())
+            result[name] = {'rss_max_mb': self.rss_max[name],
+                            'cpu_pct': 100.0 * used / wall}
+        return result
+
+
+def build_consumers(port, targets, computes, agents, args, seed):
+    """The periodic consumers of a step: N computes (a shard each, in
+    turn) with their instance lookups, and M agents."""
+    rnd = random.Random(seed)
+    shards = targets['shards']
+    scale = args.period_scale
+    out = []
+
+    def add(name, period, cycle):
+        out.append(Consumer(name, period, rnd.uniform(0, period), cycle,
+                            args.max_late, port))
+    for i in range(computes):
+        add('compute#%d' % i, args.compute_period * scale,
+            compute_cycle(shards[i % len(shards)]))
+        add('instance-lookup#%d' % i, args.lookup_period * scale,
+            lookup_cycle(targets['instances'], random.Random(seed + i)))
+    for j in range(agents):
+        add('agent#%d' % j, args.agent_period * scale,
+            agent_cycle(targets['nodes'], args.stale_lookups,
+                        random.Random(seed - j - 1)))
+    return out
+
+
+def run_step(port, procs, targets, computes, agents, args, seed=0):
+    """One step of the ramp for ``args.duration`` seconds; its record."""
+    consumers = build_consumers(port, targets, computes, agents, args, seed)
+    operator = Interactive(port, targets['pool'], args.interval)
+    sampler = ProcessSampler(procs)
+    stop = threading.Event()
+    start = time.monotonic() + 0.5
+    deadline = start + args.duration
+    threads = [threading.Thread(target=c.run, args=(start, deadline, stop),
+                                daemon=True) for c in consumers]
+    threads.append(threading.Thread(target=operator.run,
+                                    args=(start, deadline, stop),
+                                    daemon=True))
+    threads.append(threading.Thread(target=sampler.run,
+                                    args=(deadline, stop), daemon=True))
+    for thread in threads:
+        thread.start()
+    time.sleep(max(0.0, deadline - time.monotonic()))
+    stop.set()
+    drain_until = time.monotonic() + args.drain
+    for thread in threads:
+        thread.join(max(0.0, drain_until - time.monotonic()))
+    now = time.monotonic()
+    lag = [c.log.summary(now) for c in consumers]
+    return {'computes': computes, 'agents': agents,
+            'interactive': operator.summary(),
+            'lag': cloudsim_stats.lag_by_kind(lag),
+            'consumers_still_running': sum(t.is_alive() for t in threads),
+            'processes': sampler.summary()}
