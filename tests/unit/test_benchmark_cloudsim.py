@@ -1,0 +1,214 @@
+"""The pure parts of the cloud simulator (no services, no clock asserted)."""
+
+import types
+
+from tools.benchmark import cloudsim
+from tools.benchmark import cloudsim_load
+from tools.benchmark import cloudsim_stats as stats
+
+
+def test_latency_summary_nearest_rank():
+    seconds = [i / 1000.0 for i in range(1, 1001)]   # 1 ms .. 1000 ms
+    row = stats.latency_summary(seconds)
+    assert row['samples'] == 1000
+    assert round(row['p50_ms']) == 500
+    assert round(row['p99_ms']) == 990
+    assert round(row['p999_ms']) == 999
+    assert round(row['max_ms']) == 1000
+
+
+def test_latency_summary_few_samples_and_none():
+    row = stats.latency_summary([0.002, 0.001, 0.003])
+    assert round(row['p50_ms']) == 2
+    assert round(row['p99_ms']) == 3 and round(row['p999_ms']) == 3
+    empty = stats.latency_summary([])
+    assert empty == {'samples': 0, 'p50_ms': None, 'p99_ms': None,
+                     'p999_ms': None, 'max_ms': None}
+
+
+def _log(cycles, period=10.0, max_late=1.0):
+    """A CycleLog fed (due, start, end) triples."""
+    log = stats.CycleLog('compute#0', period, max_late)
+    for due, start, end in cycles:
+        log.started(due, start)
+        log.finished(end)
+    return log
+
+
+def test_consumer_on_time_is_not_behind():
+    log = _log([(0, 0.0, 2.0), (10, 10.2, 13.0), (20, 20.0, 29.9)])
+    assert log.overruns() == 0 and log.late_starts() == 0
+    assert not log.behind()
+    summary = log.summary()
+    assert summary['cycles'] == 3
+    assert round(summary['max_cycle_s'], 6) == 9.9
+    assert round(summary['max_late_s'], 6) == 0.2
+
+
+def test_overrun_and_late_start_count_as_behind():
+    overrun = _log([(0, 0.0, 12.0)])
+    assert overrun.overruns() == 1 and overrun.behind()
+    late = _log([(0, 0.0, 1.0), (10, 11.5, 12.0)])
+    assert late.overruns() == 0 and late.late_starts() == 1
+    assert late.behind()
+
+
+def test_cycle_still_running_past_its_period_is_behind():
+    log = _log([(0, 0.0, 1.0)])
+    log.started(10, 10.0)
+    assert not log.behind(now=15.0)
+    assert log.behind(now=20.5)
+    assert log.summary(now=20.5)['overruns'] == 1
+
+
+def test_next_due_skips_missed_cycles_instead_of_bursting():
+    log = stats.CycleLog('agent#0', 30.0, 1.0)
+    assert log.next_due(0.0, 5.0) == 30.0      # on time: one period on
+    assert log.next_due(0.0, 75.0) == 75.0     # overran: start now, once
+
+
+def test_errors_are_counted():
+    log = stats.CycleLog('agent#0', 30.0, 1.0)
+    log.started(0, 0.0)
+    log.finished(1.0, error=True)
+    assert log.summary()['errors'] == 1
+
+
+def test_lag_by_kind():
+    a = _log([(0, 0.0, 1.0)]).summary()
+    b = _log([(0, 0.0, 12.0)]).summary()
+    b['consumer'] = 'compute#1'
+    c = stats.CycleLog('agent#0', 30.0, 1.0).summary()
+    kinds = stats.lag_by_kind([a, b, c])
+    assert kinds['compute']['consumers'] == 2
+    assert kinds['compute']['behind'] == 1
+    assert kinds['compute']['max_cycle_s'] == 12.0
+    assert kinds['agent'] == {'consumers': 1, 'behind': 0, 'cycles': 0,
+                              'errors': 0, 'period_s': 30.0,
+                              'max_cycle_s': 0.0, 'max_late_s': 0.0}
+
+
+def test_ramp_grows_and_stops_at_the_maximum():
+    assert stats.next_computes(1, 1.5, 1, 50) == 2
+    assert stats.next_computes(4, 1.5, 1, 50) == 6
+    assert stats.next_computes(10, 1.0, 5, 50) == 15
+    assert stats.next_computes(40, 1.5, 1, 50) is None
+    assert stats.agents_for(1, 0.2) == 1
+    assert stats.agents_for(50, 0.2) == 10
+
+
+def _step(n, p99=(10.0, 20.0, 30.0), behind=0, samples=100, errors=0):
+    interactive = {op: {'samples': samples, 'p50_ms': 1.0, 'p99_ms': p,
+                        'p999_ms': p, 'errors': errors}
+                   for op, p in zip(cloudsim_load.OPS, p99)}
+    return {'computes': n, 'agents': 1, 'interactive': interactive,
+            'lag': {'compute': {'consumers': n, 'behind': behind,
+                                'period_s': 60.0}},
+            'processes': {'ironic-api': {'rss_max_mb': 120.0,
+                                         'cpu_pct': 55.0}}}
+
+
+def test_knee_on_interactive_p99():
+    steps = [_step(1), _step(2), _step(3, p99=(10.0, 1500.0, 30.0))]
+    knee = stats.knee(steps, 1000.0)
+    assert knee['last_ok'] == 2 and knee['first_over'] == 3
+    assert knee['reasons'] == ['node PATCH p99 1500 ms > 1000 ms']
+    assert 'N = 2 holds, N = 3 does not' in stats.describe_knee(knee)
+
+
+def test_knee_on_a_consumer_behind_and_on_failures():
+    knee = stats.knee([_step(1), _step(2, behind=1)], 1000.0)
+    assert knee['first_over'] == 2
+    assert knee['reasons'] == ['1/2 compute behind their 60 s period']
+    failing = stats.step_verdict(_step(1, samples=90, errors=10), 1000.0)
+    assert 'node GET: 10 of 100 failed' in failing
+    assert stats.step_verdict(_step(1, samples=0), 1000.0)[0] == (
+        'node GET: no answer in the step')
+
+
+def test_no_knee():
+    knee = stats.knee([_step(1), _step(2)], 1000.0)
+    assert knee == {'last_ok': 2, 'first_over': None, 'reasons': []}
+    assert stats.describe_knee(knee).startswith('no knee')
+
+
+def test_table():
+    lines = stats.format_table([_step(3, behind=1)],
+                               cloudsim_load.OPS).splitlines()
+    assert lines[0].startswith('N | M | node GET p50/p99/p999 (n)')
+    assert lines[1] == ('3 | 1 | 1/10/10 (100) | 1/20/20 (100) | '
+                        '1/30/30 (100) | compute 1/3 | api 120MB/55%')
+
+
+def test_requests_are_those_of_the_consumers():
+    assert cloudsim_load.shard_path('shard-01') == (
+        '/v1/nodes?shard=shard-01&fields=uuid,power_state,'
+        'target_power_state,provision_state,target_provision_state,'
+        'last_error,maintenance,properties,instance_uuid,traits,'
+        'resource_class')
+    assert cloudsim_load.instance_path('abc').startswith(
+        '/v1/nodes?instance_uuid=abc&fields=uuid,')
+    node = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
+    assert (cloudsim_load.instance_uuid_for(node)
+            == cloudsim_load.instance_uuid_for(node))
+
+
+def test_operator_action_follows_the_state_read():
+    op = cloudsim_load.Interactive(6385, ['n1'], 0.5)
+    op.state = 'available'
+    assert op._request('provision action', 'n1') == (
+        'PUT', '/v1/nodes/n1/states/provision', {'target': 'manage'})
+    op.state = 'manageable'
+    assert op._request('provision action', 'n1')[2] == {'target': 'provide'}
+    op.state = 'cleaning'
+    assert op._request('provision action', 'n1') is None
+
+
+class _FakeClient(object):
+    def __init__(self, fail=()):
+        self.calls = []
+        self.fail = fail
+
+    def call(self, method, path, body=None):
+        self.calls.append((method, path, body))
+        if method in self.fail:
+            raise RuntimeError('%s %s -> 409' % (method, path))
+        return 0.01, 200, {'provision_state': 'available'}
+
+
+def test_operator_rotation_counts_samples_errors_and_skips():
+    op = cloudsim_load.Interactive(6385, ['n1', 'n2'], 0.5)
+    client = _FakeClient(fail=('PATCH',))
+    results = [op.one(client) for _ in range(6)]
+    assert results == [True, False, True, True, False, True]
+    assert [c[0] for c in client.calls] == ['GET', 'PATCH', 'GET', 'PATCH']
+    summary = op.summary()
+    assert summary['node GET']['samples'] == 2
+    assert summary['node PATCH']['errors'] == 2
+    # after the PATCH failed, the state read is forgotten: no action sent
+    assert summary['provision action']['skipped'] == 2
+
+
+def test_consumers_of_a_step():
+    args = types.SimpleNamespace(period_scale=0.1, compute_period=60.0,
+                                 lookup_period=10.0, agent_period=30.0,
+                                 max_late=1.0, stale_lookups=1)
+    targets = {'shards': ['a', 'b'], 'instances': ['i'], 'nodes': ['n']}
+    consumers = cloudsim_load.build_consumers(6385, targets, 3, 1, args, 0)
+    names = sorted(c.log.name for c in consumers)
+    assert names == ['agent#0', 'compute#0', 'compute#1', 'compute#2',
+                     'instance-lookup#0', 'instance-lookup#1',
+                     'instance-lookup#2']
+    periods = {c.log.name.split('#')[0]: c.log.period for c in consumers}
+    assert periods == {'compute': 6.0, 'instance-lookup': 1.0, 'agent': 3.0}
+    assert all(0 <= c.phase < c.log.period for c in consumers)
+
+
+def test_defaults_follow_the_issue():
+    args = cloudsim.parse_args([])
+    assert (args.nodes, args.shards, args.db, args.layout) == (
+        100000, 50, 'postgresql', 'split')
+    assert args.max_computes == 50
+    assert args.drain == 60.0
+    scaled = cloudsim.parse_args(['--period-scale', '0.1'])
+    assert scaled.drain == 6.0
