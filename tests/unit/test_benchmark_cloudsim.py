@@ -212,3 +212,10 @@ def test_defaults_follow_the_issue():
     assert args.drain == 60.0
     scaled = cloudsim.parse_args(['--period-scale', '0.1'])
     assert scaled.drain == 6.0
+
+
+def test_knee_names_the_period_scale():
+    knee = {'last_ok': 2, 'first_over': 3, 'reasons': ['x']}
+    assert 'Periods x 0.1: each consumer asks 10 times as often' in (
+        stats.describe_knee(knee, 0.1))
+    assert 'Periods' not in stats.describe_knee(knee, 1.0)

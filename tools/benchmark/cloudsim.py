@@ -180,12 +180,12 @@ def run_side(name, args, bin_dir):
             'knee': cloudsim_stats.knee(steps, args.p99_limit * 1000)}
 
 
-def report(name, result):
+def report(name, result, period_scale):
     label = 'Ironic' if name == IRONIC else 'ironic-lite'
     lines = ['', '%s (%s)' % (label, ', '.join(
         '%d %s' % (n, t) for t, n in result['counts'].items())),
         cloudsim_stats.format_table(result['steps'], cloudsim_load.OPS),
-        cloudsim_stats.describe_knee(result['knee'])]
+        cloudsim_stats.describe_knee(result['knee'], period_scale)]
     return '\n'.join(lines)
 
 
@@ -210,7 +210,7 @@ def main(argv=None):
     results = {name: run_side(name, args, bin_dir) for name in names}
     print('\n' + started)
     for name in names:
-        print(report(name, results[name]))
+        print(report(name, results[name], args.period_scale))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'args': vars(args), 'header': started,

@@ -153,13 +153,19 @@ def knee(steps, p99_limit_ms):
     return {'last_ok': last_ok, 'first_over': None, 'reasons': []}
 
 
-def describe_knee(result):
+def describe_knee(result, period_scale=1.0):
+    """The knee in words; with compressed periods, what N means then."""
     if result['first_over'] is None:
-        return ('no knee: every step held (last N = %s); raise '
+        text = ('no knee: every step held (last N = %s); raise '
                 '--max-computes' % result['last_ok'])
-    return 'knee: N = %s holds, N = %s does not (%s)' % (
-        result['last_ok'] if result['last_ok'] is not None else 'none',
-        result['first_over'], '; '.join(result['reasons']))
+    else:
+        text = 'knee: N = %s holds, N = %s does not (%s)' % (
+            result['last_ok'] if result['last_ok'] is not None else 'none',
+            result['first_over'], '; '.join(result['reasons']))
+    if period_scale != 1.0:
+        text += ('.  Periods x %g: each consumer asks %g times as often as '
+                 'at its real period' % (period_scale, 1.0 / period_scale))
+    return text
 
 
 def _ms(value):
