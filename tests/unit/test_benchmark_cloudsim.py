@@ -92,7 +92,8 @@ def test_ramp_grows_and_stops_at_the_maximum():
     assert stats.next_computes(1, 1.5, 1, 50) == 2
     assert stats.next_computes(4, 1.5, 1, 50) == 6
     assert stats.next_computes(10, 1.0, 5, 50) == 15
-    assert stats.next_computes(40, 1.5, 1, 50) is None
+    assert stats.next_computes(40, 1.5, 1, 50) == 50
+    assert stats.next_computes(50, 1.5, 1, 50) is None
     assert stats.agents_for(1, 0.2) == 1
     assert stats.agents_for(50, 0.2) == 10
 
@@ -133,11 +134,11 @@ def test_no_knee():
 
 
 def test_table():
-    lines = stats.format_table([_step(3, behind=1)],
-                               cloudsim_load.OPS).splitlines()
+    step = dict(_step(3, behind=1), loadavg=2.5)
+    lines = stats.format_table([step], cloudsim_load.OPS).splitlines()
     assert lines[0].startswith('N | M | node GET p50/p99/p999 (n)')
     assert lines[1] == ('3 | 1 | 1/10/10 (100) | 1/20/20 (100) | '
-                        '1/30/30 (100) | compute 1/3 | api 120MB/55%')
+                        '1/30/30 (100) | compute 1/3 | api 120MB/55% | 2.5')
 
 
 def test_requests_are_those_of_the_consumers():

@@ -109,10 +109,12 @@ def lag_by_kind(summaries):
 
 
 def next_computes(current, growth, step, maximum):
-    """The next N of the ramp (x ``growth``, at least + ``step``), or None
-    past ``maximum``."""
-    nxt = max(current + step, int(math.ceil(current * growth)))
-    return nxt if nxt <= maximum else None
+    """The next N of the ramp (x ``growth``, at least + ``step``, the last
+    one ``maximum`` itself), or None once ``maximum`` was run."""
+    if current >= maximum:
+        return None
+    return min(maximum, max(current + step,
+                            int(math.ceil(current * growth))))
 
 
 def agents_for(computes, per_compute):
@@ -180,9 +182,10 @@ def _proc_cell(procs):
 
 def format_table(steps, ops):
     """One line per step: N, M, each op's p50/p99/p999 (ms, samples),
-    consumers behind, and each process's peak RSS / CPU (% of one core)."""
+    consumers behind, each process's peak RSS / CPU (% of one core) and
+    the machine's load average at the end of the step."""
     head = ['N', 'M'] + ['%s p50/p99/p999 (n)' % op for op in ops] + [
-        'behind', 'RSS peak / CPU']
+        'behind', 'RSS peak / CPU', 'load']
     lines = [' | '.join(head)]
     for step in steps:
         cells = [str(step['computes']), str(step['agents'])]
@@ -197,5 +200,6 @@ def format_table(steps, ops):
                   if row['behind']]
         cells.append(', '.join(behind) or 'none')
         cells.append(_proc_cell(step['processes']))
+        cells.append('%.1f' % step.get('loadavg', 0.0))
         lines.append(' | '.join(cells))
     return '\n'.join(lines)
