@@ -220,3 +220,48 @@ def test_knee_names_the_period_scale():
     assert 'Periods x 0.1: each consumer asks 10 times as often' in (
         stats.describe_knee(knee, 0.1))
     assert 'Periods' not in stats.describe_knee(knee, 1.0)
+
+
+def test_next_link_read_from_the_end_of_the_body():
+    body = (b'{"ports": [{"uuid": "p1", "extra": {"next": "not it"}}], '
+            b'"next": "http://127.0.0.1:6385/v1/ports/detail?limit=1000'
+            b'&marker=p1"}')
+    assert cloudsim_load.next_link(body) == (
+        'http://127.0.0.1:6385/v1/ports/detail?limit=1000&marker=p1')
+    assert cloudsim_load.next_link(b'{"ports": []}') is None
+    # escaped slashes are undone
+    assert cloudsim_load.next_link(
+        b'{"nodes": [], "next": "http:\\/\\/h\\/v1\\/nodes?marker=x"}') == (
+        'http://h/v1/nodes?marker=x')
+    # "next" elsewhere than at the end: the body is parsed after all
+    assert cloudsim_load.next_link(
+        b'{"next": "http://h/v1/nodes?marker=y", "nodes": []}') == (
+        'http://h/v1/nodes?marker=y')
+
+
+class _FakeConn(object):
+    """Answers a shard list in two pages; ``next`` drops ``shard`` (as
+    Ironic's does)."""
+
+    def __init__(self):
+        self.paths = []
+
+    def request(self, method, path, headers=None):
+        self.paths.append(path)
+
+    def getresponse(self):
+        if len(self.paths) == 1:
+            raw = (b'{"nodes": [{"uuid": "a"}], "next": "http://h/v1/nodes'
+                   b'?limit=1&marker=a&fields=uuid"}')
+        else:
+            raw = b'{"nodes": [{"uuid": "b"}]}'
+        return types.SimpleNamespace(status=200, read=lambda: raw)
+
+
+def test_walk_light_follows_next_and_keeps_the_shard():
+    client = types.SimpleNamespace(conn=_FakeConn(), headers={})
+    pages = cloudsim_load.walk_light(client, '/v1/nodes?shard=s1&fields=uuid')
+    assert pages == 2
+    assert client.conn.paths == [
+        '/v1/nodes?shard=s1&fields=uuid',
+        '/v1/nodes?limit=1&marker=a&fields=uuid&shard=s1']
