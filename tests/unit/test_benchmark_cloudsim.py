@@ -67,11 +67,13 @@ def test_next_due_skips_missed_cycles_instead_of_bursting():
     assert log.next_due(0.0, 75.0) == 75.0     # overran: start now, once
 
 
-def test_errors_are_counted():
+def test_a_failed_cycle_counts_as_behind():
     log = stats.CycleLog('agent#0', 30.0, 1.0)
     log.started(0, 0.0)
     log.finished(1.0, error=True)
     assert log.summary()['errors'] == 1
+    assert log.overruns() == 0 and log.late_starts() == 0
+    assert log.behind()   # a failed cycle did not do its work
 
 
 def test_lag_by_kind():
@@ -265,3 +267,39 @@ def test_walk_light_follows_next_and_keeps_the_shard():
     assert client.conn.paths == [
         '/v1/nodes?shard=s1&fields=uuid',
         '/v1/nodes?limit=1&marker=a&fields=uuid&shard=s1']
+
+
+class _Busy(object):
+    """A connection answering ``statuses`` in turn."""
+
+    def __init__(self, statuses):
+        self.statuses = list(statuses)
+        self.requests = 0
+
+    def request(self, method, path, headers=None):
+        self.requests += 1
+
+    def getresponse(self):
+        status = self.statuses.pop(0)
+        return types.SimpleNamespace(status=status, read=lambda: b'{}')
+
+
+def _get(statuses, delays):
+    client = types.SimpleNamespace(conn=_Busy(statuses), headers={})
+    try:
+        return cloudsim_load.get_raw(client, '/v1/ports/detail',
+                                     sleep=delays.append), client
+    except RuntimeError as exc:
+        return str(exc), client
+
+
+def test_consumers_retry_409_and_503_as_the_sdk_does():
+    delays = []
+    body, _ = _get([503, 409, 200], delays)
+    assert body == b'{}' and delays == [0.5, 1.0]
+    error, client = _get([503] * 6, delays)
+    assert error == 'GET /v1/ports/detail -> 503'
+    assert client.conn.requests == 6
+    error, client = _get([404], delays)
+    assert error == 'GET /v1/ports/detail -> 404'
+    assert client.conn.requests == 1

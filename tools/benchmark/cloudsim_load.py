@@ -104,11 +104,23 @@ def next_link(raw):
     return json.loads(raw).get('next')
 
 
-def get_raw(client, path):
-    """One GET over the client's connection; the body as bytes."""
-    client.conn.request('GET', path, headers=client.headers)
-    resp = client.conn.getresponse()
-    raw = resp.read()
+# openstacksdk's baremetal proxy retries 409 and 503 answers (5 times by
+# default, keystoneauth doubling the delay from 0.5 s): so do consumers.
+RETRIED = (409, 503)
+RETRIES = 5
+FIRST_DELAY = 0.5
+
+
+def get_raw(client, path, sleep=time.sleep):
+    """One GET over the client's connection, retried as the SDK would;
+    the body as bytes."""
+    for attempt in range(RETRIES + 1):
+        client.conn.request('GET', path, headers=client.headers)
+        resp = client.conn.getresponse()
+        raw = resp.read()
+        if resp.status not in RETRIED or attempt == RETRIES:
+            break
+        sleep(FIRST_DELAY * 2 ** attempt)
     if resp.status >= 400:
         raise RuntimeError('GET %s -> %s' % (path, resp.status))
     return raw

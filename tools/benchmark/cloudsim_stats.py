@@ -38,8 +38,10 @@ class CycleLog(object):
     previous cycle overran (or the client could not get to it); it
     overruns when it takes longer than the period.  The consumer *falls
     behind* when a cycle overruns or starts later than ``max_late``
-    seconds after it was due, or when the cycle still running at the end
-    has already lasted longer than the period."""
+    seconds after it was due, when the cycle still running at the end
+    has already lasted longer than the period, or when a cycle failed
+    (an error answer after the client's retries): its work was not
+    done."""
 
     def __init__(self, name, period, max_late):
         self.name = name
@@ -77,7 +79,8 @@ class CycleLog(object):
         return sum(1 for late in self.lateness if late > self.max_late)
 
     def behind(self, now=None):
-        return bool(self.overruns(now) or self.late_starts())
+        return bool(self.overruns(now) or self.late_starts()
+                    or self.errors)
 
     def summary(self, now=None):
         return {'consumer': self.name, 'period_s': self.period,
