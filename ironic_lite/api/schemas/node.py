@@ -50,6 +50,14 @@ PROVISION = s.body('nodes', {
     'rescue_password': s.TEXT,
     'disable_ramdisk': s.BOOL,
 }, required=('target',), columns={'configdrive': 'instance_info'})
+# PUT .../states/boot_mode and .../states/secure_boot (1.76): Ironic's
+# handler arguments, a string (or null) and a boolean as args.boolean
+# reads one (any JSON value, as its string).
+BOOT_MODE = {'type': 'object',
+             'properties': {'target': {'type': ['string', 'null']}},
+             'required': ['target'], 'additionalProperties': False}
+SECURE_BOOT = {'type': 'object', 'properties': {'target': {}},
+               'required': ['target'], 'additionalProperties': False}
 MAINTENANCE = s.body('nodes', {'reason': s.TEXT},
                      columns={'reason': 'maintenance_reason'})
 
