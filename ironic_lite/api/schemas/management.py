@@ -19,10 +19,11 @@ INJECT_NMI = {'type': 'object', 'properties': {},
               'additionalProperties': False}
 
 # PUT .../management/indicators/{indicator}: Ironic's handler argument
-# ``state`` (args.string: a string, or null left to the driver).
+# ``state``, read by the handler as Ironic's args.string (a string, or
+# null left to the driver).
 INDICATOR_STATE = {
     'type': 'object',
-    'properties': {'state': {'type': ['string', 'null']}},
+    'properties': {'state': {}},
     'required': ['state'],
     'additionalProperties': False,
 }

@@ -51,13 +51,10 @@ PROVISION = s.body('nodes', {
     'disable_ramdisk': s.BOOL,
 }, required=('target',), columns={'configdrive': 'instance_info'})
 # PUT .../states/boot_mode and .../states/secure_boot (1.76): Ironic's
-# handler arguments, a string (or null) and a boolean as args.boolean
-# reads one (any JSON value, as its string).
-BOOT_MODE = {'type': 'object',
-             'properties': {'target': {'type': ['string', 'null']}},
-             'required': ['target'], 'additionalProperties': False}
-SECURE_BOOT = {'type': 'object', 'properties': {'target': {}},
-               'required': ['target'], 'additionalProperties': False}
+# handler argument ``target``, read by the handler as Ironic's args.string
+# (a string or null) and args.boolean (any JSON value, as its string).
+BOOT_SETTING = {'type': 'object', 'properties': {'target': {}},
+                'required': ['target'], 'additionalProperties': False}
 MAINTENANCE = s.body('nodes', {'reason': s.TEXT},
                      columns={'reason': 'maintenance_reason'})
 

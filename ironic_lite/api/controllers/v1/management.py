@@ -85,10 +85,15 @@ class IndicatorsController(object):
             pecan.request.context, node, component, name)}
 
     def put(self, indicator, body):
+        state = body['state']
+        if state is not None and not isinstance(state, str):
+            # Ironic's args.string, before anything else.
+            raise exception.InvalidParameterValue(
+                err='Expected string for state: %s' % (state,))
         node = self._node('baremetal:node:set_indicator_state')
         component, name = _parse_indicator(indicator)
         pecan.request.rpcapi.set_indicator_state(
-            pecan.request.context, node, component, name, body['state'])
+            pecan.request.context, node, component, name, state)
         pecan.response.status = 204
         return ''
 

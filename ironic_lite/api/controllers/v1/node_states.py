@@ -174,9 +174,13 @@ class NodeBootModeController(object):
         self.node_ident = node_ident
 
     def boot_mode(self, body):
+        target = body['target']
+        if target is not None and not isinstance(target, str):
+            # Ironic's args.string, before anything else.
+            raise exception.InvalidParameterValue(
+                err='Expected string for target: %s' % (target,))
         node = _boot_setting('baremetal:node:set_boot_mode',
                              self.node_ident)
-        target = body['target']
         if target not in boot_modes.ALL:
             raise exception.InvalidParameterValue(
                 err='Invalid boot mode %s requested for node. Allowed boot '
@@ -265,10 +269,10 @@ ROUTES = [
       body={1: schema.PROVISION}, what=body_schema.ARGS,
       doc='change the provision state'),
     R('PUT', N + '/states/boot_mode', NodeBootModeController.boot_mode,
-      body={1: schema.BOOT_MODE}, what=body_schema.ARGS,
+      body={1: schema.BOOT_SETTING}, what=body_schema.ARGS,
       doc="change the node's boot mode (1.76)"),
     R('PUT', N + '/states/secure_boot', NodeBootModeController.secure_boot,
-      body={1: schema.SECURE_BOOT}, what=body_schema.ARGS,
+      body={1: schema.BOOT_SETTING}, what=body_schema.ARGS,
       doc='turn secure boot on or off (1.76)'),
     R('GET', N + '/states/console', NodeConsoleController.get,
       doc="the console's state and connection information"),
