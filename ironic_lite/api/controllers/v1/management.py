@@ -130,5 +130,5 @@ ROUTES = [
                  doc='the state of an indicator (<indicator>@<component>)'),
     routes.Route('PUT', I + '/{indicator}', IndicatorsController.put,
                  body={1: schema.INDICATOR_STATE}, what=body_schema.ARGS,
-                 doc='set the state of an indicator'),
+                 doc="set an indicator (state: one of its states)"),
 ]
