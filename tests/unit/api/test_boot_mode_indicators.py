@@ -203,7 +203,7 @@ def test_bad_indicator_requests(client, node, method, path, body, message):
         _stored(node['uuid']).driver_internal_info or {})
 
 
-# -- pinned to 4.0 -------------------------------------------------------------
+# -- pinned to 4.0 ---------------------------------------------------------
 
 def test_pinned_to_4_0_answers_409_and_does_nothing(client, node, rpcapi,
                                                     config_pin):
