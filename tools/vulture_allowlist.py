@@ -60,7 +60,6 @@ MINOR_72_HEARTBEAT_STATUS
 MINOR_73_DEPLOY_UNDEPLOY_VERBS
 MINOR_74_BIOS_REGISTRY
 MINOR_75_NODE_BOOT_MODE
-MINOR_76_NODE_CHANGE_BOOT_MODE
 MINOR_78_NODE_HISTORY
 MINOR_79_ALLOCATION_NODE_NAME
 MINOR_80_PROJECT_CREATE_DELETE_NODE
@@ -70,7 +69,6 @@ MINOR_81_NODE_INVENTORY
 #    and oslo.versionedobjects read them) --
 bios_interface
 boot_interface
-boot_mode
 console_interface
 deploy_interface
 driver_info
@@ -85,7 +83,6 @@ raid_config
 raid_interface
 rescue_interface
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
-secure_boot
 target_raid_config
 vendor_interface
 

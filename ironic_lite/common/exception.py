@@ -324,6 +324,15 @@ class NodeConsoleNotEnabled(Invalid):
     _msg_fmt = 'Console access is not enabled on node %(node)s'
 
 
+class NodeTransitioning(Conflict):
+    """A boot mode or secure boot change of a node in a transitional
+    state (Ironic's words, its ``%(state)s`` filled in)."""
+    _msg_fmt = ('Node is in %(state)s state. Since node is transitioning, '
+                'the boot mode will not be set as this may interfere with '
+                'ongoing changes and result in erroneous modification. Try '
+                'again later.')
+
+
 class NodeIsRetired(Invalid):
     _msg_fmt = ("The %(op)s operation can't be performed on node "
                 "%(node)s because it is retired.")

@@ -15,9 +15,11 @@ from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import base_manager
+from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import console
 from ironic_lite.conductor import deployments
+from ironic_lite.conductor import indicators
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import management
 from ironic_lite.conductor import ports
@@ -99,7 +101,8 @@ def _remove_traits(context, node, traits):
 class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                        allocations.AllocationsMixin,
                        rescue.RescueMixin, cleaning.CleanMixin,
-                       console.ConsoleMixin,
+                       console.ConsoleMixin, boot_mode.BootModeMixin,
+                       indicators.IndicatorsMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 

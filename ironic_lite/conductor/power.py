@@ -5,6 +5,7 @@ from oslo_log import log as logging
 from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite import objects
@@ -88,6 +89,8 @@ def _sync_one(task):
     node = task.node
     if node.maintenance or node.target_power_state:
         return
+    # As Ironic's sync: the boot mode and secure boot state are read too.
+    boot_mode.node_cache_boot_mode(task)
     actual = task.driver.power.get_power_state(task)
     if node.power_state is None:
         LOG.info('Node %s power state is now known: %s', node.uuid, actual)

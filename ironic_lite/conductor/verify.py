@@ -2,11 +2,14 @@
 
 from oslo_log import log as logging
 
+from ironic_lite.conductor import boot_mode
+
 LOG = logging.getLogger(__name__)
 
 
 def do_node_verify(task):
-    """Worker: check the node can be managed and read its power state.
+    """Worker: check the node can be managed and read its power state,
+    boot mode and secure boot state.
 
     Success -> ``manageable``; a failure (raised) goes back to ``enroll``
     with ``last_error`` through the task's spawn error hook.
@@ -15,5 +18,7 @@ def do_node_verify(task):
     task.driver.power.validate(task)
     task.driver.management.validate(task)
     node.power_state = task.driver.power.get_power_state(task)
+    # Ironic caches the boot mode and secure boot state here too.
+    boot_mode.node_cache_boot_mode(task)
     task.process_event('done')
     LOG.info('Successfully verified node %s', node.uuid)

@@ -83,6 +83,52 @@ class ManagementInterface(BaseInterface):
         raise exception.UnsupportedDriverExtension(driver=task.node.driver,
                                                    extension='inject_nmi')
 
+    # -- boot mode and secure boot (release 5.0), Ironic's signatures: an
+    # implementation that lacks one raises UnsupportedDriverExtension, as
+    # Ironic's base class does --------------------------------------------
+
+    def get_supported_boot_modes(self, task):
+        """The boot modes (``common.boot_modes``) it can set; [] when it
+        cannot tell."""
+        _unsupported(task, 'get_supported_boot_modes')
+
+    def set_boot_mode(self, task, mode):
+        """Boot the node in ``mode`` (``bios`` or ``uefi``) from now on."""
+        _unsupported(task, 'set_boot_mode')
+
+    def get_boot_mode(self, task):
+        """The node's boot mode, or None if unknown."""
+        _unsupported(task, 'get_boot_mode')
+
+    def get_secure_boot_state(self, task):
+        """Whether UEFI secure boot is on (a bool)."""
+        _unsupported(task, 'get_secure_boot_state')
+
+    def set_secure_boot_state(self, task, state):
+        """Turn UEFI secure boot on (True) or off (False)."""
+        _unsupported(task, 'set_secure_boot_state')
+
+    # -- indicators (LEDs) ------------------------------------------------
+
+    def get_supported_indicators(self, task, component=None):
+        """{component: {indicator_id: {'readonly': bool, 'states':
+        [state, ...]}}} (``common.components``,
+        ``common.indicator_states``), for one component when given."""
+        _unsupported(task, 'get_supported_indicators')
+
+    def set_indicator_state(self, task, component, indicator, state):
+        """Set an indicator of a component to ``state``."""
+        _unsupported(task, 'set_indicator_state')
+
+    def get_indicator_state(self, task, component, indicator):
+        """The state of an indicator of a component."""
+        _unsupported(task, 'get_indicator_state')
+
+
+def _unsupported(task, extension):
+    raise exception.UnsupportedDriverExtension(driver=task.node.driver,
+                                               extension=extension)
+
 
 class InspectInterface(BaseInterface):
     interface_type = 'inspect'

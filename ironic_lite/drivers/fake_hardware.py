@@ -11,6 +11,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
+from ironic_lite.drivers import fake_management
 from ironic_lite.drivers import steps
 from ironic_lite.drivers import storage
 
@@ -49,10 +50,12 @@ class FakeDeploy(base.DeployInterface):
         task.driver.power.set_power_state(task, states.POWER_OFF)
 
 
-class FakeManagement(base.ManagementInterface):
+class FakeManagement(fake_management.FakeModesAndIndicators,
+                     base.ManagementInterface):
     """Boot devices as Ironic's fake management (pxe, disk); the device
     set is remembered in the node's driver_internal_info (saved by the
-    caller) so that it reads back."""
+    caller) so that it reads back.  Boot mode, secure boot and indicators:
+    ``fake_management``."""
 
     _KEY = 'fake_boot_device'
 

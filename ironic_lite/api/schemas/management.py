@@ -1,5 +1,6 @@
 """The contract of ``/v1/nodes/{node_ident}/management``: the boot
-device.  Whether the node supports the device is the conductor's answer.
+device and the indicators.  Whether the node supports the device (or the
+indicator, or its state) is the conductor's answer.
 """
 
 
@@ -16,3 +17,13 @@ BOOT_DEVICE = {
 # argument (openstacksdk sends an empty object).
 INJECT_NMI = {'type': 'object', 'properties': {},
               'additionalProperties': False}
+
+# PUT .../management/indicators/{indicator}: Ironic's handler argument
+# ``state``, read by the handler as Ironic's args.string (a string, or
+# null left to the driver).
+INDICATOR_STATE = {
+    'type': 'object',
+    'properties': {'state': {}},
+    'required': ['state'],
+    'additionalProperties': False,
+}

@@ -50,6 +50,11 @@ PROVISION = s.body('nodes', {
     'rescue_password': s.TEXT,
     'disable_ramdisk': s.BOOL,
 }, required=('target',), columns={'configdrive': 'instance_info'})
+# PUT .../states/boot_mode and .../states/secure_boot (1.76): Ironic's
+# handler argument ``target``, read by the handler as Ironic's args.string
+# (a string or null) and args.boolean (any JSON value, as its string).
+BOOT_SETTING = {'type': 'object', 'properties': {'target': {}},
+                'required': ['target'], 'additionalProperties': False}
 MAINTENANCE = s.body('nodes', {'reason': s.TEXT},
                      columns={'reason': 'maintenance_reason'})
 

@@ -58,7 +58,9 @@ def _body_lines(route):
             continue
         required = set(schema.get('required', ()))
         for name, prop in sorted(schema['properties'].items()):
-            text = '``%s`` (%s' % (name, ', '.join(prop['type']))
+            # No type: the handler reads the value (Ironic's args).
+            text = '``%s`` (%s' % (name, ', '.join(
+                prop.get('type', ['any JSON value, read by the handler'])))
             if 'maxLength' in prop:
                 text += ', at most %d characters' % prop['maxLength']
             if 'maxBytes' in prop:

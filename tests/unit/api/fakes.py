@@ -342,3 +342,49 @@ class FakeConductorAPI(object):
 
     def destroy_volume_target(self, context, target, node):
         self._volume_write(context, target, 'volume target', 'destroy')
+
+    # -- RPC 1.8: boot mode, secure boot, indicators (release 5.0) --------
+    # Done at once, with the conductor's own checks and worker code.
+
+    def _call_1_8(self, what):
+        self.check_can_send('1.8', what)
+
+    def _change_boot_setting(self, node, field, target, what):
+        from ironic_lite.conductor import boot_mode
+        self._call_1_8(what)
+        self.calls.append(('change_node_%s' % field, node.uuid, target))
+        task = self._task(node)
+        boot_mode.check_stable(task.node)
+        task.node.last_error = None
+        boot_mode.change_setting(task, field, target)
+        task.node.save()
+
+    def change_node_boot_mode(self, context, node, new_state):
+        self._change_boot_setting(node, 'boot_mode', new_state,
+                                  'Changing the boot mode')
+
+    def change_node_secure_boot(self, context, node, new_state):
+        self._change_boot_setting(node, 'secure_boot', new_state,
+                                  'Changing the secure boot state')
+
+    def get_supported_indicators(self, context, node, component=None):
+        self._call_1_8('Reading the indicators')
+        task = self._task(node, lock=False)
+        return task.driver.interface(task.node, 'management') \
+            .get_supported_indicators(task, component=component)
+
+    def get_indicator_state(self, context, node, component, indicator):
+        self._call_1_8('Reading the indicators')
+        task = self._task(node, lock=False)
+        return task.driver.interface(task.node, 'management') \
+            .get_indicator_state(task, component, indicator)
+
+    def set_indicator_state(self, context, node, component, indicator,
+                            state):
+        self._call_1_8('Setting an indicator')
+        self.calls.append(('set_indicator_state', node.uuid, component,
+                           indicator, state))
+        task = self._task(node)
+        task.driver.interface(task.node, 'management').set_indicator_state(
+            task, component, indicator, state)
+        task.node.save()

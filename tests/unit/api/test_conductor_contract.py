@@ -442,3 +442,27 @@ def test_volume_records_and_their_state_rules(backend):
     assert backend.delete(url).status_int == 204   # enroll: deletable
     assert backend.get('/v1/volume/connectors').json['connectors'] == []
     assert backend.get('/v1/volume/targets').json['targets'] == []
+
+
+def test_boot_mode_secure_boot_and_indicators(backend):
+    """RPC 1.8 (release 5.0): the same answers from both conductors."""
+    node = create(backend)
+    url = '%s/%s' % (NODES, node)
+    resp = backend.put_json(url + '/states/boot_mode', {'target': 'uefi'})
+    assert resp.status_int == 202, resp.text
+    resp = backend.put_json(url + '/states/secure_boot', {'target': True})
+    assert resp.status_int == 202, resp.text
+    shown = settled(backend, node, boot_mode='uefi', secure_boot=True)
+    assert shown['last_error'] is None
+    led = url + '/management/indicators/led@system'
+    assert backend.put_json(led, {'state': 'OFF'}).status_int == 204
+    assert backend.get(led).json == {'state': 'off'}
+    resp = backend.put_json(url + '/management/indicators/led-0@chassis',
+                            {'state': 'on'})
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'Indicator led-0 of component chassis is read-only.')
+    _set_state(node, 'verifying')
+    resp = backend.put_json(url + '/states/boot_mode', {'target': 'bios'})
+    assert resp.status_int == 409, resp.text
+    assert settled(backend, node)['boot_mode'] == 'uefi'

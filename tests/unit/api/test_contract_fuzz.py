@@ -101,7 +101,8 @@ IDENTS = {'node_ident': [NODE, 'node-0'], 'port_uuid': [PORT],
           'hostname': ['cond-0'], 'driver_name': ['fake-hardware'],
           'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0'],
           'connector_uuid': [CONNECTOR], 'target_uuid': [TARGET],
-          'template_ident': [TEMPLATE, 'CUSTOM_FUZZ']}
+          'template_ident': [TEMPLATE, 'CUSTOM_FUZZ'],
+          'indicator': ['led@system', 'led-0@chassis']}
 
 
 def _listed():

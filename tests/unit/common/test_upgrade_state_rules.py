@@ -7,6 +7,7 @@ from oslo_utils import versionutils
 
 from ironic_lite.common import release_mappings
 from ironic_lite.common import upgrade_state as us
+from ironic_lite import version
 
 R = us.Record
 _vt = versionutils.convert_version_to_tuple
@@ -62,15 +63,19 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
                    if _vt(release_mappings.RELEASE_MAPPING[n]['rpc'])
                    < _vt(newest))
     assert len(short) >= 2, short
-    records = [cond('c1', '4.0')] + [
-        api('a%d' % i, '4.0', pin=name) for i, name in enumerate(short)]
-    state = us.assess(records, '4.0')
+    # Services of this tree's release: a pin to any release before it
+    # is a pin (one to its own release would be none).
+    records = [cond('c1', version.RELEASE)] + [
+        api('a%d' % i, version.RELEASE, pin=name)
+        for i, name in enumerate(short)]
+    state = us.assess(records, version.RELEASE)
     assert _rpc_note(state) == [
         'API services pinned to %s answer 409 (nothing done) to the '
         'requests that need RPC %s: node trait changes, VIFs, node validate '
         'and boot device; volume connector and target writes; allocation '
         'writes; rescue, manual cleaning, NMI and the console; deploy '
-        'template changes and deploys with deploy_steps. They work once '
+        'template changes and deploys with deploy_steps; boot mode and '
+        'secure boot changes and the indicators. They work once '
         'every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
                                                     newest)]
@@ -112,6 +117,7 @@ def test_the_409_note_of_a_3_0_pin_names_only_what_3_0_lacks():
         'API services pinned to 3.0 answer 409 (nothing done) to the '
         'requests that need RPC %s: volume connector and target writes; '
         'allocation writes; rescue, manual cleaning, NMI and the console; '
-        'deploy template changes and deploys with deploy_steps. They work '
-        'once every conductor and then the API services are unpinned '
-        '(steps 6.1-6.4).' % newest]
+        'deploy template changes and deploys with deploy_steps; boot mode '
+        'and secure boot changes and the indicators. They work once every '
+        'conductor and then the API services are unpinned (steps '
+        '6.1-6.4).' % newest]

@@ -1,14 +1,17 @@
 """``/v1/nodes/<n>/management/boot_device[/supported]``: the boot device
 a node uses next, through the conductor (RPC 1.2; a pinned API refuses,
-409); ``.../management/inject_nmi`` (1.29, RPC 1.6)."""
+409); ``.../management/inject_nmi`` (1.29, RPC 1.6);
+``.../management/indicators[/<indicator>@<component>]`` (RPC 1.8)."""
 
 import pecan
 
+from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api import body_schema
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api.schemas import management as schema
+from ironic_lite.common import exception
 
 
 class NodeManagementController(object):
@@ -46,8 +49,68 @@ class NodeManagementController(object):
         return ''
 
 
+def _parse_indicator(unique_name):
+    """(component, name) of ``<name>@<component>`` (Ironic's
+    IndicatorAtComponent: split at the first ``@``)."""
+    name, at, component = unique_name.partition('@')
+    if not at:
+        raise exception.InvalidParameterValue(
+            err='Malformed indicator name "%s"' % unique_name)
+    return component, name
+
+
+class IndicatorsController(object):
+    """A node's indicators (LEDs), read and set through the conductor.
+    Ironic serves them at every microversion (its 1.63 is not checked)."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def _node(self, rule):
+        return node_lookup.fetch_authorized(rule, self.node_ident)
+
+    def get_all(self):
+        node = self._node('baremetal:node:get_indicator_state')
+        supported = pecan.request.rpcapi.get_supported_indicators(
+            pecan.request.context, node)
+        return {'indicators': [
+            _indicator_body(self.node_ident, component, name, fields)
+            for component, names in supported.items()
+            for name, fields in names.items()]}
+
+    def get_one(self, indicator):
+        node = self._node('baremetal:node:get_indicator_state')
+        component, name = _parse_indicator(indicator)
+        return {'state': pecan.request.rpcapi.get_indicator_state(
+            pecan.request.context, node, component, name)}
+
+    def put(self, indicator, body):
+        state = body['state']
+        if state is not None and not isinstance(state, str):
+            # Ironic's args.string, before anything else.
+            raise exception.InvalidParameterValue(
+                err='Expected string for state: %s' % (state,))
+        node = self._node('baremetal:node:set_indicator_state')
+        component, name = _parse_indicator(indicator)
+        pecan.request.rpcapi.set_indicator_state(
+            pecan.request.context, node, component, name, state)
+        pecan.response.status = 204
+        return ''
+
+
+def _indicator_body(node_ident, component, name, fields):
+    unique = '%s@%s' % (name, component)
+    return {'name': unique, 'component': component,
+            'readonly': fields.get('readonly', True),
+            'states': fields.get('states', []),
+            'links': link.self_and_bookmark(
+                'nodes', '%s/management/indicators/%s' % (node_ident,
+                                                          unique))}
+
+
 B = '/v1/nodes/{node_ident}/management/boot_device'
 H = NodeManagementController
+I = '/v1/nodes/{node_ident}/management/indicators'
 
 ROUTES = [
     routes.Route('GET', B, H.get_boot_device,
@@ -61,4 +124,11 @@ ROUTES = [
                  body={mv.MINOR_29_INJECT_NMI: schema.INJECT_NMI},
                  what=body_schema.ARGS,
                  doc='inject a non-maskable interrupt (a crash dump)'),
+    routes.Route('GET', I, IndicatorsController.get_all,
+                 doc="a node's indicators (LEDs), by component"),
+    routes.Route('GET', I + '/{indicator}', IndicatorsController.get_one,
+                 doc='the state of an indicator (<indicator>@<component>)'),
+    routes.Route('PUT', I + '/{indicator}', IndicatorsController.put,
+                 body={1: schema.INDICATOR_STATE}, what=body_schema.ARGS,
+                 doc="set an indicator (state: one of its states)"),
 ]

@@ -1,5 +1,6 @@
 """``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, GET/PUT
-console) and ``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
+console, PUT boot_mode and secure_boot) and ``/v1/nodes/<ident>/maintenance``
+(PUT, DELETE)."""
 
 from oslo_utils import strutils
 import pecan
@@ -14,8 +15,10 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api.schemas import node as schema
+from ironic_lite.common import boot_modes
 from ironic_lite.common import exception
 from ironic_lite.common import policy
+from ironic_lite.common import states
 
 
 def _no_body_accepted():
@@ -133,6 +136,74 @@ class NodeStatesController(object):
         return _accepted(self.node_ident)
 
 
+def _boot_setting(rule, node_ident):
+    """The node, for a boot mode or secure boot change: the policy, then
+    the version (Ironic routes the path at every version and answers an
+    older one, once the caller may use it, with a 404), then its state
+    (409 while it is transitioning, as Ironic)."""
+    node = node_lookup.fetch_authorized(rule, node_ident)
+    if not utils.allows(mv.MINOR_76_NODE_CHANGE_BOOT_MODE):
+        raise exception.NotFound(
+            'This endpoint is supported starting with the API version '
+            '1.%d' % mv.MINOR_76_NODE_CHANGE_BOOT_MODE)
+    return node
+
+
+def _args_boolean(name, value):
+    """Ironic's ``args.boolean``: None stays None; any other value is
+    read as a boolean string (``str()`` of it)."""
+    if value is None:
+        return None
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError as err:
+        raise exception.InvalidParameterValue(
+            err='Invalid %s: %s' % (name, err))
+
+
+def _check_stable(node):
+    if node.provision_state in states.UNSTABLE_STATES:
+        raise exception.NodeTransitioning(state=node.provision_state)
+
+
+class NodeBootModeController(object):
+    """``/states/boot_mode`` and ``/states/secure_boot`` (1.76), carried
+    out by the conductor (RPC 1.8) in a worker: 202."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def boot_mode(self, body):
+        target = body['target']
+        if target is not None and not isinstance(target, str):
+            # Ironic's args.string, before anything else.
+            raise exception.InvalidParameterValue(
+                err='Expected string for target: %s' % (target,))
+        node = _boot_setting('baremetal:node:set_boot_mode',
+                             self.node_ident)
+        if target not in boot_modes.ALL:
+            raise exception.InvalidParameterValue(
+                err='Invalid boot mode %s requested for node. Allowed boot '
+                    'modes are: %s' % (target, ', '.join(boot_modes.ALL)))
+        _check_stable(node)
+        pecan.request.rpcapi.change_node_boot_mode(pecan.request.context,
+                                                   node, target)
+        return _accepted(self.node_ident)
+
+    def secure_boot(self, body):
+        target = _args_boolean('target', body['target'])
+        node = _boot_setting('baremetal:node:set_secure_boot',
+                             self.node_ident)
+        if target not in (True, False):
+            raise exception.InvalidParameterValue(
+                err='Invalid secure_boot %s requested for node. Allowed '
+                    'secure_boot states are: True, False) ' % (target,))
+        _check_stable(node)
+        pecan.request.rpcapi.change_node_secure_boot(pecan.request.context,
+                                                     node, target)
+        return _accepted(self.node_ident)
+
+
 class NodeConsoleController(object):
     """``/states/console``: the console's state and connection
     information, through the conductor (RPC 1.6)."""
@@ -197,6 +268,12 @@ ROUTES = [
     R('PUT', N + '/states/provision', STATES.provision,
       body={1: schema.PROVISION}, what=body_schema.ARGS,
       doc='change the provision state'),
+    R('PUT', N + '/states/boot_mode', NodeBootModeController.boot_mode,
+      body={1: schema.BOOT_SETTING}, what=body_schema.ARGS,
+      doc="change the node's boot mode (1.76; target: bios or uefi)"),
+    R('PUT', N + '/states/secure_boot', NodeBootModeController.secure_boot,
+      body={1: schema.BOOT_SETTING}, what=body_schema.ARGS,
+      doc='turn secure boot on or off (1.76; target: a boolean)'),
     R('GET', N + '/states/console', NodeConsoleController.get,
       doc="the console's state and connection information"),
     R('PUT', N + '/states/console', NodeConsoleController.put,
