@@ -171,12 +171,17 @@ class AgentMixin(object):
         task = _lock(context, node, 'heartbeat')
         if task is None:
             return
-        with task:
-            _heartbeat_locked(
-                task, self._pool,
-                self.conductor.id if self.conductor else None,
-                (callback_url, agent_token, agent_version, agent_status,
-                 agent_status_message))
+        try:
+            with task:
+                _heartbeat_locked(
+                    task, self._pool,
+                    self.conductor.id if self.conductor else None,
+                    (callback_url, agent_token, agent_version, agent_status,
+                     agent_status_message))
+        except exception.NodeLockLost:
+            # Taken over meanwhile (logged by the task): nothing written;
+            # the agent's next heartbeat goes to the new owner.
+            return
 
 
 # -- the deploy callback timeout (periodic) ---------------------------------
