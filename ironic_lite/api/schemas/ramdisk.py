@@ -34,3 +34,11 @@ HEARTBEAT = {
     'required': ['callback_url'],
     'additionalProperties': False,
 }
+
+# POST /v1/heartbeat: the node named in the body (Ironic's controller reads
+# its arguments from the path or the body alike).
+HEARTBEAT_BY_BODY = dict(
+    HEARTBEAT,
+    properties=dict(HEARTBEAT['properties'],
+                    node_ident={'type': 'string', 'maxLength': 255}),
+    required=['node_ident', 'callback_url'])

@@ -179,6 +179,24 @@ def test_heartbeat_by_name(client, waiting):
     assert resp.status_int == 202, resp.text
 
 
+def test_heartbeat_naming_the_node_in_the_body(client, waiting):
+    """Tempest's client form: POST /v1/heartbeat {node_ident, ...}."""
+    token = _token(client)
+    old = client.post_json('/v1/heartbeat', {
+        'node_ident': waiting['uuid'], 'callback_url': URL,
+        'agent_token': token}, version='1.21')
+    assert old.status_int == 404
+    resp = client.post_json('/v1/heartbeat', {
+        'node_ident': waiting['uuid'], 'callback_url': URL,
+        'agent_token': token, 'agent_version': '10.0.0'})
+    assert resp.status_int == 202, resp.text
+    assert _stored(waiting['uuid']).provision_state == 'active'
+    resp = client.post_json('/v1/heartbeat', {'callback_url': URL})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'Missing mandatory parameter: node_ident')
+
+
 def test_heartbeat_with_a_wrong_token_is_400(client, waiting):
     _token(client)
     resp = _heartbeat(client, waiting['uuid'], agent_token='wrong',

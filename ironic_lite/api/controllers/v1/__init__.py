@@ -34,9 +34,9 @@ def index():
     }
     minor = pecan.request.version.minor
     for name in RESOURCES:
-        # The agent's heartbeat is only POST /v1/heartbeat/<node>.
+        # The agent's heartbeat is only POSTed.
         route = (routes.find('GET', '/v1/' + name)
-                 or routes.find('POST', '/v1/%s/node' % name))
+                 or routes.find('POST', '/v1/' + name))
         if route.since <= minor:
             body[name] = link.self_and_bookmark(name, '')
     return body

@@ -197,6 +197,16 @@ def heartbeat(node_ident, body):
     return ''
 
 
+def heartbeat_by_body(body):
+    """``POST /v1/heartbeat`` with ``node_ident`` in the body: Ironic's
+    controller takes its arguments from the body or the path alike
+    (pecan merges them), and Tempest's client sends this form."""
+    body = dict(body)
+    node_ident = body.pop('node_ident')
+    utils.uuid_or_name_arg('node_ident')(node_ident)
+    return heartbeat(node_ident, body)
+
+
 ROUTES = [
     routes.Route('GET', '/v1/lookup', lookup,
                  since=mv.MINOR_22_LOOKUP_HEARTBEAT,
@@ -210,4 +220,11 @@ ROUTES = [
                  path_args={'node_ident':
                             utils.uuid_or_name_arg('node_ident')},
                  doc="a heartbeat of the ramdisk's agent (public)"),
+    routes.Route('POST', '/v1/heartbeat', heartbeat_by_body,
+                 since=mv.MINOR_22_LOOKUP_HEARTBEAT,
+                 body={mv.MINOR_22_LOOKUP_HEARTBEAT:
+                       schema.HEARTBEAT_BY_BODY},
+                 what=body_schema.ARGS, empty=True,
+                 doc='the same, naming the node in the body '
+                     '(``node_ident``)'),
 ]
