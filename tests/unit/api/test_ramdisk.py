@@ -307,8 +307,19 @@ def test_token_masked_in_node_get_list_detail_and_patch(client, waiting):
         {'op': 'replace', 'path': '/driver_internal_info',
          'value': {}}])
     assert refused.status_int == 400
+    # A patch cannot read it either (copy, move, test name a read-only
+    # field: refused before anything is applied).
+    reads = [client.patch_json('/v1/nodes/%s' % uuid, [
+        dict(op, **{'from': '/driver_internal_info/agent_secret_token'}
+             if op['op'] != 'test' else {})]) for op in (
+        {'op': 'copy', 'path': '/extra/t'},
+        {'op': 'move', 'path': '/extra/t'},
+        {'op': 'test', 'path': '/driver_internal_info/agent_secret_token',
+         'value': token})]
+    assert [r.status_int for r in reads] == [400, 400, 400]
+    assert _stored(uuid).extra == {'a': 'b'}
     for resp in [client.get('/v1/nodes/%s/states' % uuid),
-                 refused] + [client.get(p) for p in (
+                 refused] + reads + [client.get(p) for p in (
                      '/v1/nodes/%s' % uuid, '/v1/nodes/detail')]:
         assert token not in resp.text
 
