@@ -36,10 +36,11 @@ LOG = logging.getLogger(__name__)
 TOKEN_KEY = 'agent_secret_token'
 MASKED_TOKEN = '******'
 # States in which a heartbeat is recorded without anything else done
-# (Ironic's heartbeat_allowed states, fast track aside); in any other the
+# (Ironic's heartbeat_allowed states but wait call-back, fast track aside;
+# no cleaning or rescue here waits for an agent); in any other the
 # heartbeat is logged and ignored.
-_RECORD_ONLY_STATES = (states.DEPLOYING, states.CLEANWAIT,
-                       states.RESCUEWAIT, states.INSPECTWAIT)
+_RECORD_ONLY_STATES = (states.DEPLOYING, states.CLEANING, states.CLEANWAIT,
+                       states.RESCUING, states.RESCUEWAIT)
 
 
 def token_present(node):
