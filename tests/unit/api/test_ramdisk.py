@@ -45,7 +45,7 @@ def _heartbeat(client, ident, version=None, **body):
                             version=version)
 
 
-# -- lookup --------------------------------------------------------------------
+# -- lookup -------------------------------------------------------------------
 
 def test_lookup_by_mac_gives_the_token_once(client, waiting, rpcapi):
     resp = _lookup(client, 'addresses=%s' % MAC.upper())
@@ -151,7 +151,7 @@ def test_v1_lists_lookup_and_heartbeat_from_1_22(client):
     assert 'lookup' not in older and 'heartbeat' not in older
 
 
-# -- heartbeat -----------------------------------------------------------------
+# -- heartbeat ----------------------------------------------------------------
 
 def _token(client):
     return _lookup(client, 'addresses=%s' % MAC).json['config'][
@@ -286,7 +286,7 @@ def test_heartbeat_bad_ident_is_400(client):
         'Expected UUID or name for node_ident: a b')
 
 
-# -- the token is never shown ---------------------------------------------------
+# -- the token is never shown -------------------------------------------------
 
 def test_token_masked_in_node_get_list_detail_and_patch(client, waiting):
     token = _token(client)

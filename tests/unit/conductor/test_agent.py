@@ -61,8 +61,8 @@ def waiting(context, rpc_api, make_node, wait_node, boot_calls):
     node = make_node(provision_state='available', deploy_interface='ramdisk',
                      power_state='power off')
     rpc_api.do_node_deploy(context, node)
-    return wait_node(node.uuid, 'wait call-back',
-                     target_provision_state='active')
+    return wait_node(node.uuid, states.DEPLOYWAIT,
+                     target_provision_state=states.ACTIVE)
 
 
 def test_ramdisk_deploy_waits_for_the_agent(waiting, boot_calls):
@@ -336,4 +336,3 @@ def test_pinned_below_1_10_refuses_the_agent_methods(config, conductor,
         assert calls == []
     finally:
         config.clear_override('pin_release_version')
-    assert states.DEPLOYWAIT == 'wait call-back'
