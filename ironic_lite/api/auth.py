@@ -9,8 +9,11 @@ the identity the policy rules see::
     name:$2b$12$...:member,reader:PROJ  # member of project PROJ
 
 Identity headers a client sends itself are always dropped.  The root
-document (``/``) and ``/v1`` need no credentials, as in Ironic.
+document (``/``), ``/v1`` and the ramdisk agent's ``/v1/lookup`` and
+``/v1/heartbeat/<node>`` need no credentials, as in Ironic.
 """
+
+import re
 
 import webob
 import webob.exc
@@ -33,6 +36,19 @@ IDENTITY_ENVIRON_KEYS = (
     'HTTP_X_IS_ADMIN_PROJECT', 'HTTP_X_IDENTITY_STATUS',
     'HTTP_X_SERVICE_ROLES', 'HTTP_X_AUTH_TOKEN', 'HTTP_X_STORAGE_TOKEN',
     'HTTP_OPENSTACK_SYSTEM_SCOPE', 'HTTP_X_SERVICE_TOKEN')
+
+
+def public_matcher(public_paths):
+    """A predicate: whether a request's PATH_INFO is one of the public
+    paths (regular expressions matching the whole path, compared without
+    a trailing slash, as Ironic's ``public_api_routes``)."""
+    pattern = re.compile('|'.join('(?:%s)' % p for p in public_paths)
+                         if public_paths else r'(?!)')
+
+    def is_public(environ):
+        return bool(pattern.fullmatch(
+            environ.get('PATH_INFO', '').rstrip('/')))
+    return is_public
 
 
 def strip_identity(environ):
@@ -88,7 +104,7 @@ class BasicAuthMiddleware(object):
     def __init__(self, app, auth_file, public_paths=()):
         self.app = app
         self.auth_file = auth_file
-        self.public_paths = set(public_paths)
+        self.is_public = public_matcher(public_paths)
         basic_auth.validate_auth_file(auth_file)
 
     def authenticate(self, environ):
@@ -101,7 +117,7 @@ class BasicAuthMiddleware(object):
 
     def __call__(self, environ, start_response):
         strip_identity(environ)
-        if environ.get('PATH_INFO', '').rstrip('/') in self.public_paths:
+        if self.is_public(environ):
             return self.app(environ, start_response)
         try:
             environ.update(self.authenticate(environ))

@@ -5,7 +5,8 @@ request (options under ``[keystone_authtoken]``, as Ironic) and puts the
 token's identity in the WSGI environment (``X-User-Id``, ``X-Project-Id``,
 ``X-Roles``, ``OpenStack-System-Scope`` ...), which oslo.context's
 ``from_environ`` turns into the request context.  The public routes
-(``/`` and ``/v1``, as Ironic) are served without a token; identity headers
+(``/``, ``/v1``, ``/v1/lookup`` and ``/v1/heartbeat/<node>``, as
+Ironic) are served without a token; identity headers
 a client sends on them are dropped.
 
 Around it: a token longer than any Keystone issues is a 401 before
@@ -38,7 +39,7 @@ class KeystoneAuthMiddleware(object):
     def __init__(self, app, conf, public_paths=()):
         self.app = app
         self.conf = conf
-        self.public_paths = set(public_paths)
+        self.is_public = auth.public_matcher(public_paths)
         self.auth = auth_token.AuthProtocol(self._authenticated,
                                             {'oslo_config_config': conf})
 
@@ -47,7 +48,7 @@ class KeystoneAuthMiddleware(object):
         return self.app(environ, start_response)
 
     def __call__(self, environ, start_response):
-        if environ.get('PATH_INFO', '').rstrip('/') in self.public_paths:
+        if self.is_public(environ):
             auth.strip_identity(environ)
             environ['is_public_api'] = True
             return self.app(environ, start_response)

@@ -269,13 +269,14 @@ def all_routes():
     from ironic_lite.api.controllers.v1 import node
     from ironic_lite.api.controllers.v1 import port
     from ironic_lite.api.controllers.v1 import portgroup
+    from ironic_lite.api.controllers.v1 import ramdisk
     from ironic_lite.api.controllers.v1 import shard
     from ironic_lite.api.controllers.v1 import trait
     from ironic_lite.api.controllers.v1 import vif
     return (root.ROUTES + v1.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
             + management.ROUTES + port.ROUTES + portgroup.ROUTES
             + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES + _release_4_routes())
+            + driver.ROUTES + _release_4_routes() + ramdisk.ROUTES)
 
 
 def _release_4_routes():

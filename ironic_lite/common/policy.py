@@ -317,6 +317,16 @@ POLICIES += [
      'Update Deploy Template records', 'PATCH ' + _T),
 ]
 
+# The ramdisk agent's API (1.22), public as in Ironic: no credentials,
+# so no scope (the agent proves itself with its token).
+POLICIES += [
+    ('baremetal:node:ipa_heartbeat', '',
+     'Receive heartbeats from IPA ramdisk', 'POST /heartbeat/{node_ident}',
+     ()),
+    ('baremetal:driver:ipa_lookup', '',
+     'Access IPA ramdisk lookup endpoint', 'GET /lookup', ()),
+]
+
 # Patching a field listed here checks its rule as well as the generic
 # baremetal:node:update (as Ironic).
 NODE_UPDATE_FIELD_RULES = {
@@ -372,7 +382,8 @@ def _default(row):
     scope = row[4] if len(row) > 4 else SYSTEM_AND_PROJECT
     return policy.DocumentedRuleDefault(
         name=name, check_str=check_str, description=description,
-        operations=_operations(operations), scope_types=list(scope))
+        operations=_operations(operations),
+        scope_types=list(scope) or None)
 
 
 def list_policies():

@@ -19,6 +19,7 @@ from ironic_lite.common import context as ir_context
 from ironic_lite.common import exception
 from ironic_lite.common import rpc
 from ironic_lite import conf
+from ironic_lite.conductor import agent
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
@@ -111,6 +112,9 @@ class BaseConductorManager(object):
             # joined the ring): work interrupted while it was down.
             tasks.append((self._recover_interrupted,
                           CONF.conductor.check_provision_state_interval))
+            if CONF.conductor.deploy_callback_timeout > 0:
+                tasks.append((self._check_deploy_timeouts,
+                              CONF.conductor.check_provision_state_interval))
         if CONF.conductor.stale_lock_reclaim_interval > 0:
             tasks.append((self._reclaim_stale_locks,
                           CONF.conductor.stale_lock_reclaim_interval))
@@ -187,6 +191,12 @@ class BaseConductorManager(object):
             recovery.recover_interrupted(self._context, self.host)
         except Exception:
             LOG.exception('Checking for interrupted operations failed')
+
+    def _check_deploy_timeouts(self):
+        try:
+            agent.check_deploy_timeouts(self._context, self.host)
+        except Exception:
+            LOG.exception('Checking for deploy callback timeouts failed')
 
     def _reclaim_stale_locks(self):
         try:

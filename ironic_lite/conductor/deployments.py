@@ -3,22 +3,29 @@
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.common import states
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.drivers import steps as drivers_steps
 
 LOG = logging.getLogger(__name__)
 
+# The agent's token and callback URL (Ironic's wipe_token_and_url): wiped
+# when a deploy starts, ends or fails, so a token is good for one deploy.
+AGENT_TOKEN_KEYS = ('agent_secret_token', 'agent_secret_token_pregenerated',
+                    'agent_url', 'agent_verify_ca')
 # driver_internal_info keys an instance leaves behind.
 _INSTANCE_INTERNAL_KEYS = ('instance', 'root_uuid_or_disk_id',
                            'is_whole_disk_image', 'is_source_a_path',
                            'deploy_boot_mode', 'deploy_steps',
                            'user_deploy_steps', 'deploy_step_index',
-                           'fake_deploy_steps')
+                           'fake_deploy_steps', 'agent_version',
+                           'agent_last_heartbeat', 'agent_status',
+                           'agent_status_message') + AGENT_TOKEN_KEYS
 # What a deploy leaves behind only while it runs (Ironic's
 # wipe_deploy_internal_info), and what the fake interfaces record.
 _DEPLOY_INTERNAL_KEYS = ('deploy_steps', 'user_deploy_steps',
-                         'deploy_step_index')
+                         'deploy_step_index') + AGENT_TOKEN_KEYS
 
 
 def _without(internal, keys):
@@ -55,8 +62,8 @@ def _set_steps(task, deploy_steps):
     return steps
 
 
-def _run_steps(task, steps):
-    """Run each step in order.
+def _run_steps(task, steps, start=0):
+    """Run each step in order, from index ``start``.
 
     With more than one step the node is saved before each (its
     ``deploy_step`` and ``deploy_step_index``: a conductor that dies
@@ -65,25 +72,41 @@ def _run_steps(task, steps):
     task's fenced completion write, which a lost lock drops and a database
     outage retries (conductor/task_manager.py) -- an intermediate write
     would meet either first, without that handling.
+
+    A step that returns ``states.DEPLOYWAIT`` (the ``ramdisk`` deploy,
+    waiting for its agent) moves the node to ``wait call-back``, its step
+    and index kept for ``continue_node_deploy``: returns False then, True
+    when every step ran.
     """
     node = task.node
-    for index, step in enumerate(steps):
+    for index in range(start, len(steps)):
+        step = steps[index]
         node.deploy_step = step
         node.driver_internal_info = dict(node.driver_internal_info,
                                          deploy_step_index=index)
         if len(steps) > 1:
             node.save()
-        LOG.info('Executing deploy step %s on node %s',
-                 conductor_steps.step_id(step), node.uuid)
-        interface = conductor_steps.step_interface(task, step['interface'])
-        try:
-            drivers_steps.execute_step(interface, task, step)
-        except exception.NodeLockLost:
-            raise
-        except Exception as err:
-            LOG.exception('Node %s failed deploy step %s', node.uuid, step)
-            raise _failure('Deploy step %s failed: %s.'
-                           % (conductor_steps.step_id(step), err))
+        if _execute(task, step) == states.DEPLOYWAIT:
+            task.process_event('wait')
+            LOG.info('Node %s waits in %s after deploy step %s', node.uuid,
+                     states.DEPLOYWAIT, conductor_steps.step_id(step))
+            return False
+    return True
+
+
+def _execute(task, step):
+    """One deploy step; its result (states.DEPLOYWAIT or None)."""
+    LOG.info('Executing deploy step %s on node %s',
+             conductor_steps.step_id(step), task.node.uuid)
+    interface = conductor_steps.step_interface(task, step['interface'])
+    try:
+        return drivers_steps.execute_step(interface, task, step)
+    except exception.NodeLockLost:
+        raise
+    except Exception as err:
+        LOG.exception('Node %s failed deploy step %s', task.node.uuid, step)
+        raise _failure('Deploy step %s failed: %s.'
+                       % (conductor_steps.step_id(step), err))
 
 
 def do_node_deploy(task, conductor_id=None, deploy_steps=None):
@@ -93,12 +116,42 @@ def do_node_deploy(task, conductor_id=None, deploy_steps=None):
     enabled steps -- the core ``deploy.deploy`` -- with the instance's
     deploy templates and the user's ``deploy_steps``), by priority.  A
     failure (raised) moves the node to ``deploy failed``, powered off,
-    through the task's spawn error hook.
+    through the task's spawn error hook.  A step that waits for the
+    ramdisk's agent leaves the node in ``wait call-back``.
     """
     node = task.node
     if task.driver.storage is not None:
         task.driver.storage.attach_volumes(task)
-    _run_steps(task, _set_steps(task, deploy_steps))
+    if _run_steps(task, _set_steps(task, deploy_steps)):
+        _finish(task, conductor_id)
+
+
+def continue_node_deploy(task, conductor_id=None):
+    """Worker (Ironic's ``continue_node_deploy``): deploying again after
+    ``wait call-back`` (the agent heartbeated).  The deploy interface
+    goes on (``continue_deploy``), then the steps after the one that
+    waited run, and the deploy ends as ``do_node_deploy``'s."""
+    node = task.node
+    steps = node.driver_internal_info.get('deploy_steps') or []
+    index = node.driver_internal_info.get('deploy_step_index')
+    if index is None:
+        raise _failure('Node %s has no deploy step to continue from.'
+                       % node.uuid)
+    try:
+        task.driver.deploy.continue_deploy(task)
+    except exception.NodeLockLost:
+        raise
+    except Exception as err:
+        LOG.exception('Node %s failed to continue its deploy', node.uuid)
+        raise _failure('Deploy step %s failed: %s.'
+                       % (conductor_steps.step_id(steps[index]), err))
+    if _run_steps(task, steps, start=index + 1):
+        _finish(task, conductor_id)
+
+
+def _finish(task, conductor_id):
+    """Boot the instance: deploying -> active."""
+    node = task.node
     task.driver.boot.prepare_instance(task)
     node.conductor_affinity = conductor_id
     node.deploy_step = None

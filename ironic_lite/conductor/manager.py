@@ -13,6 +13,7 @@ from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import agent
 from ironic_lite.conductor import allocations
 from ironic_lite.conductor import base_manager
 from ironic_lite.conductor import boot_mode
@@ -102,7 +103,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                        allocations.AllocationsMixin,
                        rescue.RescueMixin, cleaning.CleanMixin,
                        console.ConsoleMixin, boot_mode.BootModeMixin,
-                       indicators.IndicatorsMixin,
+                       indicators.IndicatorsMixin, agent.AgentMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 

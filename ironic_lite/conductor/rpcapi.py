@@ -20,7 +20,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.8'
+RPC_API_VERSION = '1.10'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -219,6 +219,8 @@ class ConductorAPI(rpcapi_management.ManagementCalls):
     |    1.8 - change_node_boot_mode, change_node_secure_boot,
     |          get_supported_indicators, get_indicator_state,
     |          set_indicator_state (release 5.0; rpcapi_management.py).
+    |    1.10 - heartbeat, get_node_with_token (the ramdisk's agent:
+    |          /v1/heartbeat and /v1/lookup).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -565,3 +567,32 @@ class ConductorAPI(rpcapi_management.ManagementCalls):
     def set_console_mode(self, context, node, enabled):
         return self._call_1_6(context, node, 'set_console_mode',
                               'The console', enabled=enabled)
+
+    # -- 1.10: the ramdisk's agent ----------------------------------------
+    #
+    # New methods, no older form: pinned below 1.10 the API refuses them
+    # (409 PinnedRelease, nothing sent); the agent retries its lookup and
+    # heartbeats, and they go through once the pin is removed.
+
+    def _call_1_10(self, context, node, method, what, **kwargs):
+        self.check_can_send('1.10', what)
+        cctxt = self._prepare(context, node, '1.10')
+        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
+
+    @_rpc_errors
+    def get_node_with_token(self, context, node):
+        """The node with a new agent token (``******`` if it has one)."""
+        return self._call_1_10(context, node, 'get_node_with_token',
+                               'The agent lookup')
+
+    @_rpc_errors
+    def heartbeat(self, context, node, callback_url, agent_version=None,
+                  agent_token=None, agent_verify_ca=None, agent_status=None,
+                  agent_status_message=None):
+        """A heartbeat of the ramdisk's agent."""
+        return self._call_1_10(
+            context, node, 'heartbeat', 'The agent heartbeat',
+            callback_url=callback_url, agent_version=agent_version,
+            agent_token=agent_token, agent_verify_ca=agent_verify_ca,
+            agent_status=agent_status,
+            agent_status_message=agent_status_message)

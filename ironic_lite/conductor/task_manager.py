@@ -185,7 +185,7 @@ class TaskManager(object):
                   'read' if shared else 'locked by %s' % CONF.host, purpose)
         try:
             if load_driver:
-                self.driver = factory.get_hardware_type(self.node.driver)
+                self.driver = factory.get_driver_for(self.node)
         except Exception:
             self.release_resources()
             raise

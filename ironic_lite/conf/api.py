@@ -78,6 +78,13 @@ opts = [
                     '(its limit, or max_limit) and reads them whole: any '
                     'port or port group page, a node page that is '
                     'detailed or names its fields.'),
+    cfg.BoolOpt('restrict_lookup', default=True,
+                help='Whether to restrict the lookup API (GET /v1/lookup) '
+                     'to nodes in certain states (deploy, clean, inspect '
+                     'and rescue, running or waiting).'),
+    cfg.IntOpt('ramdisk_heartbeat_timeout', default=300, min=1,
+               help='Maximum interval (in seconds) for agent heartbeats, '
+                    'given to the agent in the lookup answer.'),
     cfg.StrOpt('default_portgroup_mode', default='active-backup',
                help='Bonding mode of a new port group when none is given.'),
 ]

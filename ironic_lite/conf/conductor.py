@@ -36,6 +36,18 @@ opts = [
                     'fenced, so it is dropped if the node was taken over. '
                     'Given up, the node is failed once the database is '
                     'back and its lock is reclaimed.'),
+    cfg.IntOpt('deploy_callback_timeout', default=1800, min=0,
+               help='Timeout (seconds) to wait for a callback from a '
+                    'deploy ramdisk: a node in "wait call-back" whose '
+                    'agent has not heartbeated for that long since the '
+                    'deploy began waiting moves to "deploy failed" '
+                    '(checked every [conductor]'
+                    'check_provision_state_interval).  Set to 0 to '
+                    'disable the timeout.'),
+    cfg.StrOpt('api_url',
+               help='The URL of the Bare Metal API the deploy ramdisk\'s '
+                    'agent talks to, passed to it as ipa-api-url by the '
+                    'ramdisk deploy interface.  Unset: none is passed.'),
     cfg.IntOpt('stale_lock_reclaim_interval', default=60, min=0,
                help='Seconds between checks for node locks (reservations) '
                     'this conductor holds although none of its tasks does '

@@ -61,6 +61,17 @@ class DeployInterface(BaseInterface):
     def clean_up(self, task):
         """Remove anything ``deploy`` left behind on the conductor."""
 
+    # A deploy interface whose ``deploy`` may return ``states.DEPLOYWAIT``
+    # (wait call-back) and go on when the ramdisk heartbeats sets this and
+    # implements ``continue_deploy`` (drivers/ramdisk.py).  Others ignore
+    # heartbeats, as Ironic's base deploy interface does.
+    takes_heartbeats = False
+
+    def continue_deploy(self, task):
+        """Go on with a deploy that waited for the ramdisk's heartbeat;
+        the conductor then runs the remaining deploy steps and boots the
+        instance (``boot.prepare_instance``)."""
+
 
 class ManagementInterface(BaseInterface):
     interface_type = 'management'
@@ -140,6 +151,13 @@ class InspectInterface(BaseInterface):
 
 class BootInterface(BaseInterface):
     interface_type = 'boot'
+
+    def prepare_ramdisk(self, task, ramdisk_params):
+        """Set the node up to boot the deploy ramdisk (with the kernel
+        parameters ``ramdisk_params``, a dict)."""
+
+    def clean_up_ramdisk(self, task):
+        """Undo ``prepare_ramdisk``."""
 
     def prepare_instance(self, task):
         """Set the node up to boot the deployed instance."""

@@ -4,12 +4,21 @@ from ironic_lite.common import exception
 from ironic_lite import conf
 from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_hardware
+from ironic_lite.drivers import ramdisk
 
 CONF = conf.CONF
 
 # Every hardware type this code base provides, by name.
 HARDWARE_TYPES = {
     fake_hardware.FakeHardware.name: fake_hardware.FakeHardware,
+}
+
+
+# Implementations any hardware type may list among its supported ones
+# (Ironic's generic interfaces), by (interface, name): a node naming one
+# gets it in place of the type's own (``get_driver_for``).
+GENERIC_INTERFACES = {
+    ('deploy', 'ramdisk'): ramdisk.RamdiskDeploy,
 }
 
 
@@ -31,6 +40,20 @@ def get_hardware_type(name):
             name not in HARDWARE_TYPES):
         raise exception.DriverNotFound(driver_name=name)
     return HARDWARE_TYPES[name]()
+
+
+def get_driver_for(node):
+    """The node's hardware type (a new instance, as ``get_hardware_type``)
+    with the generic interfaces the node names and the type supports.
+
+    :raises: DriverNotFound as ``get_hardware_type``.
+    """
+    hw_type = get_hardware_type(node.driver)
+    for (iface, name), impl in GENERIC_INTERFACES.items():
+        if (getattr(node, '%s_interface' % iface, None) == name
+                and hw_type.supports(iface, name)):
+            setattr(hw_type, iface, impl())
+    return hw_type
 
 
 def check_and_update_node_interfaces(node, hw_type):

@@ -95,7 +95,9 @@ class FakeHardware(base.HardwareType):
         'bios': ['no-bios', 'fake'],
         'boot': ['fake'],
         'console': ['no-console', 'fake'],
-        'deploy': ['fake'],
+        # ``ramdisk``: the generic deploy that waits for the agent's
+        # heartbeat (drivers/ramdisk.py).
+        'deploy': ['fake', 'ramdisk'],
         'inspect': ['fake', 'no-inspect'],
         'management': ['fake'],
         'network': ['flat', 'noop'],

@@ -388,3 +388,40 @@ class FakeConductorAPI(object):
         task.driver.interface(task.node, 'management').set_indicator_state(
             task, component, indicator, state)
         task.node.save()
+    # -- RPC 1.10: the ramdisk's agent, with the conductor's own checks ---
+
+    def get_node_with_token(self, context, node):
+        from ironic_lite.conductor import agent
+        self.check_can_send('1.10', 'The agent lookup')
+        self.calls.append(('get_node_with_token', node.uuid))
+        current = objects.Node.get_by_uuid(None, node.uuid)
+        if agent.token_present(current):
+            current.driver_internal_info = dict(
+                current.driver_internal_info,
+                agent_secret_token=agent.MASKED_TOKEN)
+            return current
+        current = self._locked_check(node)
+        current.driver_internal_info = dict(
+            current.driver_internal_info or {},
+            agent_secret_token='token-of-' + node.uuid)
+        current.save()
+        return objects.Node.get_by_uuid(None, node.uuid)
+
+    def heartbeat(self, context, node, callback_url, agent_version=None,
+                  agent_token=None, agent_verify_ca=None, agent_status=None,
+                  agent_status_message=None):
+        """The token checked, the heartbeat recorded; a deploy waiting
+        for it ends at once."""
+        from ironic_lite.conductor import agent
+        self.check_can_send('1.10', 'The agent heartbeat')
+        self.calls.append(('heartbeat', node.uuid, callback_url,
+                           agent_version, agent_status))
+        current = self._locked_check(node)
+        if not agent.token_valid(current, agent_token):
+            raise exception.InvalidParameterValue(
+                'Invalid or missing agent token received.')
+        agent._record(current, callback_url, agent_version, agent_status,
+                      agent_status_message)
+        if current.provision_state == 'wait call-back':
+            current.provision_state = 'active'
+        current.save()

@@ -53,7 +53,7 @@ def test_an_unsupported_default_fails_the_create(config, context, rpc_api):
     assert str(err.value) == (
         "Could not find the following interface in the "
         "'ironic.hardware.interfaces.deploy' entrypoint: direct. Valid "
-        "interfaces are fake.")
+        "interfaces are fake, ramdisk.")
     assert objects.Node.list(context) == []
     # A node that names its deploy interface does not need the default.
     rpc_api.create_node(context, _new_node(context, deploy_interface='fake'))

@@ -9,7 +9,8 @@ from ironic_lite.api import routes
 
 # The resources GET /v1 lists, in Ironic's order.
 RESOURCES = ('chassis', 'nodes', 'ports', 'portgroups', 'volume',
-             'conductors', 'shards', 'drivers', 'allocations')
+             'lookup', 'heartbeat', 'conductors', 'shards', 'drivers',
+             'allocations')
 # Release 4.0: deploy templates (1.55).
 RESOURCES += ('deploy_templates',)
 
@@ -33,7 +34,9 @@ def index():
     }
     minor = pecan.request.version.minor
     for name in RESOURCES:
-        route = routes.find('GET', '/v1/' + name)
+        # The agent's heartbeat is only POSTed.
+        route = (routes.find('GET', '/v1/' + name)
+                 or routes.find('POST', '/v1/' + name))
         if route.since <= minor:
             body[name] = link.self_and_bookmark(name, '')
     return body
