@@ -3,6 +3,7 @@
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import bios
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.drivers import steps as drivers_steps
@@ -78,6 +79,7 @@ def _run_steps(task, steps):
         interface = conductor_steps.step_interface(task, step['interface'])
         try:
             drivers_steps.execute_step(interface, task, step)
+            bios.after_step(task, step)
         except exception.NodeLockLost:
             raise
         except Exception as err:

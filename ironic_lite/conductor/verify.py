@@ -2,6 +2,8 @@
 
 from oslo_log import log as logging
 
+from ironic_lite.conductor import bios
+
 LOG = logging.getLogger(__name__)
 
 
@@ -15,5 +17,7 @@ def do_node_verify(task):
     task.driver.power.validate(task)
     task.driver.management.validate(task)
     node.power_state = task.driver.power.get_power_state(task)
+    # As Ironic caches them when verifying (node_update_cache).
+    bios.cache_bios_settings_quietly(task)
     task.process_event('done')
     LOG.info('Successfully verified node %s', node.uuid)
