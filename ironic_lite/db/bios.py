@@ -41,7 +41,10 @@ def get_bios_setting(node_id, name):
 
 
 def _values(setting):
-    return {c: setting.get(c) for c in SETTING_COLUMNS}
+    values = {c: setting.get(c) for c in SETTING_COLUMNS}
+    # The JSON column stores None as [] (as Ironic's): compare alike.
+    values['allowable_values'] = values['allowable_values'] or []
+    return values
 
 
 def _changed(row, values):

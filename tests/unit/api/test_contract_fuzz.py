@@ -101,7 +101,9 @@ IDENTS = {'node_ident': [NODE, 'node-0'], 'port_uuid': [PORT],
           'hostname': ['cond-0'], 'driver_name': ['fake-hardware'],
           'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0'],
           'connector_uuid': [CONNECTOR], 'target_uuid': [TARGET],
-          'template_ident': [TEMPLATE, 'CUSTOM_FUZZ']}
+          'template_ident': [TEMPLATE, 'CUSTOM_FUZZ'],
+          'setting_name': ['ProcTurboMode'],
+          'event_ident': ['5f8e8a0c-1111-4222-8333-944445555666']}
 
 
 def _listed():
