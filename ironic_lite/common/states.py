@@ -49,7 +49,6 @@ UNRESCUEFAIL = 'unrescue failed'
 
 # Node history event types (Ironic's names; release 5.0, API 1.78).
 PROVISIONING = 'provisioning'
-TAKEOVER = 'takeover'
 INTROSPECTION = 'introspection'
 CONDUCTOR = 'conductor'
 UNPROVISION = 'unprovision'
