@@ -60,6 +60,8 @@ def add_events(session, events):
     try:
         with session.begin_nested():
             session.add_all([_MODEL(**values) for values in events])
+    except (db_exc.DBDeadlock, db_exc.DBConnectionError):
+        raise   # the whole transaction is gone: the update is retried
     except db_exc.DBError as err:
         LOG.warning('Could not record the history of node %s: %s',
                     events[0].get('node_id'), err)
