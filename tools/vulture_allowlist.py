@@ -38,7 +38,6 @@ MINOR_31_DYNAMIC_INTERFACES
 MINOR_33_STORAGE_INTERFACE
 MINOR_34_PORT_PHYSICAL_NETWORK
 MINOR_38_RESCUE_INTERFACE
-MINOR_40_BIOS_INTERFACE
 MINOR_43_ENABLE_DETAIL_QUERY
 MINOR_44_NODE_DEPLOY_STEP
 MINOR_47_NODE_AUTOMATED_CLEAN
@@ -53,9 +52,7 @@ MINOR_64_LOCAL_LINK_CONNECTION_NETWORK_TYPE
 MINOR_66_NODE_NETWORK_DATA
 MINOR_71_RBAC_SCOPES
 MINOR_73_DEPLOY_UNDEPLOY_VERBS
-MINOR_74_BIOS_REGISTRY
 MINOR_75_NODE_BOOT_MODE
-MINOR_78_NODE_HISTORY
 MINOR_79_ALLOCATION_NODE_NAME
 MINOR_80_PROJECT_CREATE_DELETE_NODE
 MINOR_81_NODE_INVENTORY
@@ -124,13 +121,23 @@ _.in_flight  # conductor/worker_pool.py: the slots claimed
 #    reads the clean and deploy steps of an interface; task.driver.interface()
 #    by type) --
 _.unrescue  # conductor/rescue.py: getattr(rescue interface, operation)
-_.bios  # drivers/base.py: HardwareType.interface(node, 'bios')
 _.vendor  # drivers/base.py: HardwareType.interface(node, 'vendor')
 _.raid  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
 _.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
 _.apply_configuration  # fake BIOS clean and deploy step, run by its name
 _.factory_reset  # fake BIOS clean and deploy step
-_.cache_bios_settings  # fake BIOS clean step
 _.log_passthrough  # fake vendor clean step
 _.create_configuration  # fake RAID deploy step, run by its name
 _.delete_configuration  # fake RAID deploy step, run by its name
+
+# -- release 5.0: columns of bios_settings and node_history (the ORM writes
+#    them from the settings' and events' dicts) --
+_.attribute_type
+_.allowable_values
+_.lower_bound
+_.max_length
+_.min_length
+_.reset_required
+_.unique
+_.upper_bound
+_.event_type

@@ -37,6 +37,8 @@ _REFUSED = {
 GATE_PLAIN = 'plain'        # 406 "Request not acceptable."
 GATE_VERSION = 'version'    # 406 "... minimal required API version ..."
 GATE_DETAIL = 'detail'      # 400 "Invalid query parameter ?detail=..."
+GATE_UNKNOWN = 'unknown'    # 400, as an unknown parameter (the route's
+                            # ``unknown`` wording; Ironic's query schemas)
 
 # How an unknown query parameter is reported (Ironic has both).
 UNKNOWN_ARGS = 'args'       # "Unexpected arguments: a, b"
@@ -89,6 +91,9 @@ def check_query(route, items, minor):
     raw = {}
     for name, value in items:
         param = route.query.get(name)
+        if param is not None and (param.gate == GATE_UNKNOWN
+                                  and param.since > minor):
+            param = None   # not a parameter of the route at this version
         if param is None:
             if name not in unknown:
                 unknown.append(name)

@@ -276,7 +276,8 @@ def all_routes():
     return (root.ROUTES + v1.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
             + management.ROUTES + port.ROUTES + portgroup.ROUTES
             + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES + _release_4_routes() + ramdisk.ROUTES)
+            + driver.ROUTES + _release_4_routes() + ramdisk.ROUTES
+            + _release_5_routes())
 
 
 def _release_4_routes():
@@ -288,6 +289,13 @@ def _release_4_routes():
     from ironic_lite.api.controllers.v1 import volume_target
     return (allocation.ROUTES + volume.ROUTES + volume_connector.ROUTES
             + volume_target.ROUTES + deploy_template.ROUTES)
+
+
+def _release_5_routes():
+    """The routes of the resources release 5.0 adds."""
+    from ironic_lite.api.controllers.v1 import bios
+    from ironic_lite.api.controllers.v1 import node_history
+    return bios.ROUTES + node_history.ROUTES
 
 
 _ROUTER = []

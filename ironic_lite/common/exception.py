@@ -130,6 +130,14 @@ class NodeTraitNotFound(NotFound):
     _msg_fmt = "Node %(node_id)s doesn't have a trait '%(trait)s'"
 
 
+class BIOSSettingNotFound(NotFound):
+    _msg_fmt = "Node %(node)s doesn't have a BIOS setting '%(name)s'"
+
+
+class NodeHistoryNotFound(NotFound):
+    _msg_fmt = 'Node history record %(history)s could not be found.'
+
+
 class ConductorNotFound(NotFound):
     _msg_fmt = 'Conductor %(conductor)s could not be found.'
 

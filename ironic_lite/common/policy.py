@@ -75,6 +75,10 @@ SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN = _any(
     SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_ADMIN, OWNER_MANAGER, LESSEE_ADMIN,
     LESSEE_MANAGER, PROJECT_SERVICE)
 TARGET_PROPERTIES_READER = _any(SYSTEM_READER, 'role:admin')
+# Node history (release 5.0): the system, or the owner's readers.
+SYSTEM_OR_OWNER_READER = _any(SYSTEM_READER, SYSTEM_SERVICE,
+                              'role:reader and project_id:%(node.owner)s',
+                              PROJECT_SERVICE)
 
 SYSTEM = ('system',)
 SYSTEM_AND_PROJECT = ('system', 'project')
@@ -201,6 +205,13 @@ POLICIES = [
      'GET %s/states/console' % _N),
     ('baremetal:node:set_console_state', SYSTEM_MEMBER_OR_OWNER_MEMBER,
      'Change Node console status', 'PUT %s/states/console' % _N),
+    # Release 5.0: BIOS settings (1.40) and node history (1.78).
+    ('baremetal:node:bios:get', SYSTEM_OR_PROJECT_READER,
+     'Retrieve Node BIOS information',
+     'GET %s/bios, GET %s/bios/{setting}' % (_N, _N)),
+    ('baremetal:node:history:get', SYSTEM_OR_OWNER_READER,
+     'Filter to allow operators to retrieve history records for a node.',
+     'GET %s/history, GET %s/history/{event_ident}' % (_N, _N)),
     ('baremetal:shards:get', SYSTEM_READER,
      'Retrieve the shards of the nodes and how many nodes each has',
      'GET /shards'),

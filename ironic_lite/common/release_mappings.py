@@ -54,6 +54,10 @@ RELEASE_MAPPING = {
             'VolumeTarget': ['1.0'],
             # Deploy templates (release 4.0): DB only, never sent.
             'DeployTemplate': ['1.0'],
+            # Release 5.0: BIOS settings and node history, DB only.
+            'BIOSSetting': ['1.0'],
+            'BIOSSettingList': ['1.0'],
+            'NodeHistory': ['1.0'],
         },
     },
     # Cut 2026-11-26: what Nova, metalsmith and the peer suites call

@@ -47,6 +47,16 @@ RESCUEFAIL = 'rescue failed'
 UNRESCUING = 'unrescuing'
 UNRESCUEFAIL = 'unrescue failed'
 
+# Node history event types (Ironic's names; release 5.0, API 1.78).
+PROVISIONING = 'provisioning'
+INTROSPECTION = 'introspection'
+CONDUCTOR = 'conductor'
+UNPROVISION = 'unprovision'
+ADOPTION = 'adoption'
+CONSOLE = 'console'
+VERIFY = 'verify'
+POWER = 'power'
+
 VERBS = {
     'active': 'deploy',
     'deploy': 'deploy',

@@ -21,6 +21,7 @@ from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import agent
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import node_history
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
 from ironic_lite.conductor import worker_pool
@@ -121,6 +122,9 @@ class BaseConductorManager(object):
         if CONF.conductor.sync_power_state_interval > 0:
             tasks.append((self._sync_power_states,
                           CONF.conductor.sync_power_state_interval))
+        if CONF.conductor.node_history_cleanup_interval > 0:
+            tasks.append((self._cleanup_node_history,
+                          CONF.conductor.node_history_cleanup_interval))
         return tasks
 
     # Periodic tasks that also run as soon as the periodics start.
@@ -209,6 +213,12 @@ class BaseConductorManager(object):
             power.sync_power_states(self._context, self.host)
         except Exception:
             LOG.exception('Power state sync failed')
+
+    def _cleanup_node_history(self):
+        try:
+            node_history.cleanup_node_history(self._context, self.host)
+        except Exception:
+            LOG.exception('Node history cleanup failed')
 
     # -- stop -------------------------------------------------------------
 

@@ -7,6 +7,7 @@ import oslo_messaging as messaging
 from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import bios
 from ironic_lite.conductor import steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import fake_hardware
@@ -136,6 +137,7 @@ def _run_step(task, step):
     if result is not None:
         raise exception.InvalidParameterValue(
             err='the step returned an unexpected value: %s' % (result,))
+    bios.after_step(task, step)
 
 
 class CleanMixin(object):

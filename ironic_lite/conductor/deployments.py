@@ -4,6 +4,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import bios
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.drivers import steps as drivers_steps
@@ -100,7 +101,9 @@ def _execute(task, step):
              conductor_steps.step_id(step), task.node.uuid)
     interface = conductor_steps.step_interface(task, step['interface'])
     try:
-        return drivers_steps.execute_step(interface, task, step)
+        result = drivers_steps.execute_step(interface, task, step)
+        bios.after_step(task, step)
+        return result
     except exception.NodeLockLost:
         raise
     except Exception as err:

@@ -80,6 +80,7 @@ def fail_stuck_node(task, message):
     (or by this one, in a previous life)."""
     node = task.node
     node.target_power_state = None
+    node.history_event_type = states.CONDUCTOR   # as Ironic records it
     if (node.provision_state in states.STUCK_STATES_TREATED_AS_FAIL
             and states.is_actionable(node.provision_state, 'fail')):
         task.process_event('fail', last_error=message,

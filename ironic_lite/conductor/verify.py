@@ -2,6 +2,7 @@
 
 from oslo_log import log as logging
 
+from ironic_lite.conductor import bios
 from ironic_lite.conductor import boot_mode
 
 LOG = logging.getLogger(__name__)
@@ -20,5 +21,7 @@ def do_node_verify(task):
     node.power_state = task.driver.power.get_power_state(task)
     # Ironic caches the boot mode and secure boot state here too.
     boot_mode.node_cache_boot_mode(task)
+    # As Ironic caches them when verifying (node_update_cache).
+    bios.cache_bios_settings_quietly(task)
     task.process_event('done')
     LOG.info('Successfully verified node %s', node.uuid)

@@ -82,6 +82,29 @@ opts = [
                 mutable=True,
                 help="Allow deleting nodes which are in state "
                      "'available'."),
+    # Node history (release 5.0): Ironic's options.
+    cfg.BoolOpt('node_history', default=True, mutable=True,
+                help='Record node history events: the errors of a node '
+                     'and its provision state changes (GET /v1/nodes/'
+                     '<node>/history).  When off, nothing is recorded; '
+                     'the periodic cleanup still runs while '
+                     'node_history_cleanup_batch_count is not 0.'),
+    cfg.IntOpt('node_history_max_entries', default=300, min=0,
+               mutable=True,
+               help='The most history events kept per node: the periodic '
+                    'cleanup deletes the oldest beyond it (except those '
+                    'younger than node_history_minimum_days).'),
+    cfg.IntOpt('node_history_cleanup_interval', default=86400, min=0,
+               help='Seconds between two runs of the node history '
+                    'cleanup; 0 disables it.'),
+    cfg.IntOpt('node_history_cleanup_batch_count', default=1000, min=0,
+               help='How many history events a cleanup run deletes at '
+                    'most (a node\'s excess goes whole, so a run may '
+                    'delete a few more); 0 disables the cleanup.'),
+    cfg.IntOpt('node_history_minimum_days', default=0, min=0,
+               mutable=True,
+               help='History events younger than this many days are kept '
+                    'even beyond node_history_max_entries.'),
 ]
 
 fake_opts = [

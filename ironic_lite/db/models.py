@@ -9,7 +9,8 @@ import json
 
 from oslo_db.sqlalchemy import models as oslo_models
 from oslo_utils import timeutils
-from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer
+from sqlalchemy import BigInteger, Boolean, Column, DateTime, ForeignKey
+from sqlalchemy import Index, Integer
 from sqlalchemy import String, Text, UniqueConstraint
 from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
@@ -379,6 +380,51 @@ class DeployTemplateStep(Base):
     step = Column(String(255), nullable=False)
     args = Column(JSONEncodedDict, nullable=False)
     priority = Column(Integer, nullable=False)
+    version = Column(String(15), nullable=True)
+
+
+
+# -- BIOS settings and node history (release 5.0, API 1.40/1.74, 1.78) -----
+
+class BIOSSetting(Base):
+    """A BIOS setting of a node as its bios interface last reported it,
+    with the registry data (1.74) the interface gave."""
+    __tablename__ = 'bios_settings'
+    __table_args__ = _table_args()
+
+    node_id = Column(Integer, ForeignKey('nodes.id'), primary_key=True,
+                     nullable=False)
+    name = Column(String(255), primary_key=True, nullable=False)
+    value = Column(Text, nullable=True)
+    attribute_type = Column(String(255), nullable=True)
+    allowable_values = Column(JSONEncodedList, nullable=True)
+    lower_bound = Column(BigInteger, nullable=True)
+    max_length = Column(Integer, nullable=True)
+    min_length = Column(Integer, nullable=True)
+    read_only = Column(Boolean, nullable=True)
+    reset_required = Column(Boolean, nullable=True)
+    unique = Column(Boolean, nullable=True)
+    upper_bound = Column(BigInteger, nullable=True)
+    version = Column(String(15), nullable=True)
+
+
+class NodeHistory(Base):
+    """One event of a node's history: an error or a provision state
+    change, written with the node update that made it."""
+    __tablename__ = 'node_history'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_history0uuid'),
+        Index('history_node_id_idx', 'node_id'),
+        Index('history_created_at_idx', 'created_at'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36), nullable=False)
+    conductor = Column(String(255), nullable=True)
+    event_type = Column(String(255), nullable=True)
+    severity = Column(String(255), nullable=True)
+    event = Column(Text, nullable=True)
+    user = Column(String(64), nullable=True)
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     version = Column(String(15), nullable=True)
 
 

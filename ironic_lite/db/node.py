@@ -8,8 +8,10 @@ from sqlalchemy import orm
 from ironic_lite.common import exception
 from ironic_lite.db import allocation as db_allocation
 from ironic_lite.db import api
+from ironic_lite.db import bios as db_bios
 from ironic_lite.db import exact
 from ironic_lite.db import models
+from ironic_lite.db import node_history as db_history
 
 # Filters of get_node_list() and the column they compare for equality.
 _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'owner', 'lessee',
@@ -305,7 +307,8 @@ def check_fence(row, fence):
 
 
 @api.retry_on_db_errors
-def update_node(node_id, values, known_version=None, fence=None):
+def update_node(node_id, values, known_version=None, fence=None,
+                history=None):
     """Update the columns given; ``node_id`` is an id or a UUID.
 
     :param fence: ``(host, token)`` of the task writing under the node's
@@ -313,6 +316,9 @@ def update_node(node_id, values, known_version=None, fence=None):
         reserved with that host and token (NodeLockLost otherwise,
         nothing written).  The row lock keeps the reservation from
         changing until the write commits.
+    :param history: ``history(row, values)``, the node history events
+        (column dicts) the update makes, given the row as it was: they
+        are written in the update's transaction (``db/node_history.py``).
     """
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
@@ -330,6 +336,9 @@ def update_node(node_id, values, known_version=None, fence=None):
             # allocation with it, as in Ironic.
             db_allocation.delete_for_node(orm.object_session(row), row)
             values['allocation_id'] = None
+        if history is not None:
+            db_history.add_events(orm.object_session(row),
+                                  history(row, values))
 
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
@@ -347,12 +356,14 @@ def _delete_children(session, row):
     session.query(models.NodeTrait).filter_by(node_id=row.id).delete()
     session.query(models.VolumeConnector).filter_by(node_id=row.id).delete()
     session.query(models.VolumeTarget).filter_by(node_id=row.id).delete()
+    db_bios.delete_for_node(session, row.id)
+    db_history.delete_for_node(session, row.id)
 
 
 @api.retry_on_db_errors
 def destroy_node(node_id):
-    """Delete a node with its ports, port groups, traits and volume
-    connectors and targets (as Ironic)."""
+    """Delete a node with its ports, port groups, traits, volume
+    connectors and targets, BIOS settings and history (as Ironic)."""
     api.delete_row(models.Node, node_id, exception.NodeNotFound(node=node_id),
                    before_delete=_delete_children)
 

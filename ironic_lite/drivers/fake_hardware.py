@@ -192,28 +192,78 @@ _BIOS_SETTINGS = {
                  'required': True}}
 
 
+# The settings a fake node's BIOS has until a step changes them, with
+# registry data (API 1.74), as a Redfish BIOS registry describes them.
+_ENABLED = ['Enabled', 'Disabled']
+DEFAULT_BIOS_SETTINGS = (
+    {'name': 'BootMode', 'value': 'Uefi', 'attribute_type': 'Enumeration',
+     'allowable_values': ['Bios', 'Uefi'], 'read_only': False,
+     'reset_required': True, 'unique': False},
+    {'name': 'ProcTurboMode', 'value': 'Enabled',
+     'attribute_type': 'Enumeration', 'allowable_values': _ENABLED,
+     'read_only': False, 'reset_required': True, 'unique': False},
+    {'name': 'ProcVirtualization', 'value': 'Enabled',
+     'attribute_type': 'Enumeration', 'allowable_values': _ENABLED,
+     'read_only': False, 'reset_required': True, 'unique': False},
+    {'name': 'SystemSerialNumber', 'value': 'FAKE0001',
+     'attribute_type': 'String', 'min_length': 0, 'max_length': 32,
+     'read_only': True, 'reset_required': False, 'unique': True},
+)
+BIOS_SETTINGS_KEY = 'fake_bios_settings'
+
+
 class FakeBIOS(base.BaseInterface):
-    """Ironic's fake BIOS interface: clean steps, and deploy steps."""
+    """Ironic's fake BIOS interface: clean steps, and deploy steps.
+
+    The node's settings live in ``driver_internal_info`` (``fake_bios_
+    settings``; the defaults above until a step changes them):
+    ``apply_configuration`` sets the values given (adding unknown names,
+    as Ironic's fake stores them), ``factory_reset`` leaves none, as
+    Ironic's fake (which deletes the node's stored settings; Tempest checks
+    an empty list after it).  The conductor caches them after each of
+    these steps (``conductor/bios.py``).
+    """
 
     interface_type = 'bios'
     name = 'fake'
 
+    def get_bios_settings(self, task):
+        """The node's settings: dicts with name, value and registry
+        keys (the contract of ``conductor/bios.py``)."""
+        stored = (task.node.driver_internal_info or {}).get(
+            BIOS_SETTINGS_KEY)
+        if stored is None:
+            stored = DEFAULT_BIOS_SETTINGS
+        return [dict(setting) for setting in stored]
+
+    def _store(self, task, settings):
+        task.node.driver_internal_info = dict(
+            task.node.driver_internal_info or {},
+            **{BIOS_SETTINGS_KEY: settings})
+
     @steps.clean_step(priority=0, argsinfo=_BIOS_SETTINGS)
     @base.deploy_step(priority=0, argsinfo=_BIOS_SETTINGS)
     def apply_configuration(self, task, settings):
-        # Ironic's fake stores the settings (and fails on ones it cannot
-        # read): here they are only checked, so that a step can fail.
         if not isinstance(settings, list) or not all(
-                isinstance(item, dict) and 'name' in item
-                for item in settings):
+                isinstance(item, dict)
+                and isinstance(item.get('name'), str)
+                and 0 < len(item['name']) <= 255 for item in settings):
             raise exception.InvalidParameterValue(
                 err='BIOS settings must be a list of objects with a name '
                     'and a value')
+        current = {s['name']: s for s in self.get_bios_settings(task)}
+        for item in settings:
+            value = item.get('value')
+            entry = current.setdefault(str(item['name']),
+                                       {'name': str(item['name'])})
+            entry['value'] = None if value is None else str(value)
+        self._store(task, sorted(current.values(), key=lambda s: s['name']))
         _record_step(task, 'bios', 'apply_configuration')
 
     @steps.clean_step(priority=0)
     @base.deploy_step(priority=0)
     def factory_reset(self, task):
+        self._store(task, [])
         _record_step(task, 'bios', 'factory_reset')
 
     @steps.clean_step(priority=0)

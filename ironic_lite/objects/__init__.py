@@ -13,3 +13,5 @@ def register_all():
     __import__('ironic_lite.objects.trait')
     __import__('ironic_lite.objects.allocation')
     __import__('ironic_lite.objects.volume')
+    __import__('ironic_lite.objects.bios')
+    __import__('ironic_lite.objects.node_history')

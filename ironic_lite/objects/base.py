@@ -235,6 +235,14 @@ class IronicObject(ovo_base.VersionedObject):
                 objname=cls.obj_name(), version='(none in %s)' % pin)
         return versions[0]
 
+    @classmethod
+    def known_to_pin(cls):
+        """Whether the release in force (the pin, if any) knows this
+        object: rows of a table an older release does not know are not
+        written while pinned to it (its code would not delete them with
+        their node)."""
+        return cls.obj_name() in release_pin.entry()['objects']
+
     def _convert_hook(self, from_version, to_version):
         """Subclasses: move data between fields whose meaning changed.
 

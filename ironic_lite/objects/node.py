@@ -1,3 +1,5 @@
+import functools
+
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 
@@ -5,6 +7,10 @@ from ironic_lite.common import interfaces
 from ironic_lite.db import node as db_node
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
+from ironic_lite.objects import node_history
+
+# The changes that may make a node history event (objects/node_history.py).
+_HISTORY_FIELDS = frozenset(('provision_state', 'last_error'))
 
 # What Node.list(fields=...) always reads (Ironic's list too).
 LIST_MANDATORY_FIELDS = frozenset(('id', 'uuid', 'created_at', 'updated_at',
@@ -116,9 +122,16 @@ class Node(base.CrudMixin, base.IronicObject):
     # save() and destroy() write only while the node is still reserved
     # with them (fencing; NodeLockLost otherwise, nothing written).
     lock_fence = None
+    # The node history event type of the next save, when what changed
+    # does not tell it (not a field: never sent nor stored).
+    history_event_type = None
 
     def _db_update_options(self):
-        return {'fence': self.lock_fence}
+        options = {'fence': self.lock_fence}
+        if self.obj_what_changed() & _HISTORY_FIELDS:
+            options['history'] = functools.partial(
+                node_history.events_for_update, self)
+        return options
 
     def destroy(self, context=None):
         if self.lock_fence is None:

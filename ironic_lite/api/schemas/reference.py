@@ -13,7 +13,7 @@ from ironic_lite.api import schemas
 OUTPUT = 'doc/source/api/reference.rst'
 
 _GATES = {v.GATE_PLAIN: '406', v.GATE_VERSION: '406',
-          v.GATE_DETAIL: '400'}
+          v.GATE_DETAIL: '400', v.GATE_UNKNOWN: '400'}
 
 
 def _since(minor):

@@ -102,7 +102,9 @@ IDENTS = {'node_ident': [NODE, 'node-0'], 'port_uuid': [PORT],
           'trait': ['CUSTOM_A', 'HW_CPU_X86_AVX2'], 'vif_id': ['vif-0'],
           'connector_uuid': [CONNECTOR], 'target_uuid': [TARGET],
           'template_ident': [TEMPLATE, 'CUSTOM_FUZZ'],
-          'indicator': ['led@system', 'led-0@chassis']}
+          'indicator': ['led@system', 'led-0@chassis'],
+          'setting_name': ['ProcTurboMode'],
+          'event_ident': ['5f8e8a0c-1111-4222-8333-944445555666']}
 
 
 def _listed():

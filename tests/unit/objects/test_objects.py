@@ -32,6 +32,10 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'VolumeTarget': '1.0-0b10d663d8dae675900b2c7548f76f5e',
     # Release 4.0: deploy templates (API 1.55).
     'DeployTemplate': '1.0-4e30c8e9098595e359bb907f095bf1a9',
+    # Release 5.0: BIOS settings (API 1.40) and node history (API 1.78).
+    'BIOSSetting': '1.0-054a26d8e261a76198623773e5659292',
+    'BIOSSettingList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
+    'NodeHistory': '1.0-9b576c6481071e7f7eac97317fa29418',
 }
 
 
