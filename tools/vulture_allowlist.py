@@ -138,6 +138,5 @@ _.lower_bound
 _.max_length
 _.min_length
 _.reset_required
-_.unique
 _.upper_bound
 _.event_type
