@@ -403,3 +403,34 @@ class DeployTemplateNotFound(NotFound):
 
 class InvalidDeployTemplate(Invalid):
     _msg_fmt = 'Deploy template invalid: %(err)s.'
+
+
+# -- drivers talking to hardware (release 5.0: redfish) ----------------------
+
+class MissingParameterValue(InvalidParameterValue):
+    _msg_fmt = '%(err)s'
+
+
+class DriverOperationError(IronicException):
+    _msg_fmt = 'Runtime driver %(driver)s failure. Reason: %(reason)s.'
+
+
+class RedfishError(DriverOperationError):
+    _msg_fmt = 'Redfish exception occurred. Error: %(error)s'
+
+
+class RedfishConnectionError(RedfishError):
+    _msg_fmt = 'Redfish connection failed for node %(node)s: %(error)s'
+
+
+class HardwareInspectionFailure(IronicException):
+    _msg_fmt = 'Failed to inspect hardware. Reason: %(error)s'
+
+
+class PowerStateFailure(InvalidState):
+    _msg_fmt = 'Failed to set node power state to %(pstate)s.'
+
+
+class NodeInventoryNotFound(NotFound):
+    _msg_fmt = ('Node inventory record for node %(node)s could not be '
+                'found.')

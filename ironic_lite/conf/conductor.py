@@ -70,6 +70,15 @@ opts = [
                 mutable=True,
                 help="Allow deleting nodes which are in state "
                      "'available'."),
+    cfg.IntOpt('soft_power_off_timeout', default=600, min=1, mutable=True,
+               help='Timeout (in seconds) of soft reboot and soft power '
+                    'off operations of hardware that waits for them '
+                    '(redfish).  Always positive.'),
+    cfg.IntOpt('power_state_change_timeout', default=60, min=2,
+               mutable=True,
+               help='Seconds to wait for hardware (redfish) to reach the '
+                    'requested power state; past it the power action '
+                    'failed.'),
 ]
 
 fake_opts = [
