@@ -64,16 +64,13 @@ MINOR_76_NODE_CHANGE_BOOT_MODE
 MINOR_78_NODE_HISTORY
 MINOR_79_ALLOCATION_NODE_NAME
 MINOR_80_PROJECT_CREATE_DELETE_NODE
-MINOR_81_NODE_INVENTORY
 
 # -- db/models.py columns, and the object fields the flows set (the ORM
 #    and oslo.versionedobjects read them) --
 bios_interface
 boot_interface
-boot_mode
 console_interface
 deploy_interface
-driver_info
 inspect_interface
 _.inspection_finished_at  # column; set by conductor/inspection.py
 _.inspection_started_at  # column; set by conductor/inspection.py
@@ -85,7 +82,6 @@ raid_config
 raid_interface
 rescue_interface
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
-secure_boot
 target_raid_config
 vendor_interface
 
@@ -134,8 +130,6 @@ _.in_flight  # conductor/worker_pool.py: the slots claimed
 #    reads the clean and deploy steps of an interface; task.driver.interface()
 #    by type) --
 _.unrescue  # conductor/rescue.py: getattr(rescue interface, operation)
-_.bios  # drivers/base.py: HardwareType.interface(node, 'bios')
-_.vendor  # drivers/base.py: HardwareType.interface(node, 'vendor')
 _.raid  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
 _.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
 _.apply_configuration  # fake BIOS clean and deploy step, run by its name
@@ -144,3 +138,20 @@ _.cache_bios_settings  # fake BIOS clean step
 _.log_passthrough  # fake vendor clean step
 _.create_configuration  # fake RAID deploy step, run by its name
 _.delete_configuration  # fake RAID deploy step, run by its name
+
+# -- release 5.0: the redfish hardware type (drivers/redfish/).  Interface
+#    methods of the shared contract (drivers/base.py, Ironic's names) whose
+#    callers come with the other work of the release: the boot mode,
+#    secure boot and indicator API (hwmgmt), the BIOS cache (records), the
+#    ramdisk deploy (agent).  And SQLAlchemy's TypeDecorator hook. --
+_.load_dialect_impl  # db/models.py LongJSONEncodedDict: SQLAlchemy calls it
+_.get_bios_settings  # conductor/bios.py cache_bios_settings (records)
+_.prepare_ramdisk  # drivers/ramdisk.py (agent)
+_.clean_up_ramdisk  # drivers/ramdisk.py (agent)
+_.get_supported_boot_modes  # management API (hwmgmt)
+_.set_boot_mode  # PUT states/boot_mode (hwmgmt)
+_.get_secure_boot_state  # (hwmgmt)
+_.set_secure_boot_state  # PUT states/secure_boot (hwmgmt)
+_.get_supported_indicators  # GET management/indicators (hwmgmt)
+_.set_indicator_state  # PUT management/indicators/... (hwmgmt)
+_.get_indicator_state  # GET management/indicators/... (hwmgmt)

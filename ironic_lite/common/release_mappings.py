@@ -54,6 +54,8 @@ RELEASE_MAPPING = {
             'VolumeTarget': ['1.0'],
             # Deploy templates (release 4.0): DB only, never sent.
             'DeployTemplate': ['1.0'],
+            # Release 5.0: inspection data (API 1.81): DB only.
+            'NodeInventory': ['1.0'],
         },
     },
     # Cut 2026-11-26: what Nova, metalsmith and the peer suites call

@@ -9,6 +9,7 @@ from ironic_lite.common import exception
 from ironic_lite.db import allocation as db_allocation
 from ironic_lite.db import api
 from ironic_lite.db import exact
+from ironic_lite.db import inventory as db_inventory
 from ironic_lite.db import models
 
 # Filters of get_node_list() and the column they compare for equality.
@@ -347,12 +348,13 @@ def _delete_children(session, row):
     session.query(models.NodeTrait).filter_by(node_id=row.id).delete()
     session.query(models.VolumeConnector).filter_by(node_id=row.id).delete()
     session.query(models.VolumeTarget).filter_by(node_id=row.id).delete()
+    db_inventory.delete_for_node(session, row.id)
 
 
 @api.retry_on_db_errors
 def destroy_node(node_id):
-    """Delete a node with its ports, port groups, traits and volume
-    connectors and targets (as Ironic)."""
+    """Delete a node with its ports, port groups, traits, volume
+    connectors and targets and inventory (as Ironic)."""
     api.delete_row(models.Node, node_id, exception.NodeNotFound(node=node_id),
                    before_delete=_delete_children)
 

@@ -32,6 +32,7 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'VolumeTarget': '1.0-0b10d663d8dae675900b2c7548f76f5e',
     # Release 4.0: deploy templates (API 1.55).
     'DeployTemplate': '1.0-4e30c8e9098595e359bb907f095bf1a9',
+    'NodeInventory': '1.0-97692fec24e20ab02022b9db54e8f539',
 }
 
 
