@@ -416,11 +416,16 @@ class DriverOperationError(IronicException):
 
 
 class RedfishError(DriverOperationError):
+    # Ironic answers 500; here a BMC that refuses (wrong credentials, an
+    # unsupported action) is the client's to fix: 400.
     _msg_fmt = 'Redfish exception occurred. Error: %(error)s'
+    code = http_client.BAD_REQUEST
 
 
 class RedfishConnectionError(RedfishError):
+    # An unreachable BMC is an outage: 503 (Ironic: 500).
     _msg_fmt = 'Redfish connection failed for node %(node)s: %(error)s'
+    code = http_client.SERVICE_UNAVAILABLE
 
 
 class HardwareInspectionFailure(IronicException):
