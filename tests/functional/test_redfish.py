@@ -58,18 +58,17 @@ class Recorder(object):
         return status, parsed
 
 
-@pytest.fixture(scope='module')
-def api(tmp_path_factory):
-    directory = str(tmp_path_factory.mktemp('lite'))
+def start_service(directory, **conductor):
+    """ironic-lite with the redfish type enabled; its answers recorded."""
     port = procs.free_port()
     config = procs.write_config(os.path.join(directory, 'ironic.conf'), {
         'DEFAULT': {'state_path': os.path.join(directory, 'state'),
                     'host': conftest.CONDUCTOR_HOST},
         'api': {'host_ip': '127.0.0.1', 'port': port},
-        'conductor': {'heartbeat_interval': 1,
-                      'enabled_hardware_types': 'fake-hardware,redfish',
-                      'sync_power_state_interval': 0,
-                      'power_state_change_timeout': 60},
+        'conductor': dict({'heartbeat_interval': 1,
+                           'enabled_hardware_types': 'fake-hardware,redfish',
+                           'sync_power_state_interval': 0,
+                           'power_state_change_timeout': 60}, **conductor),
         # An unreachable BMC fails after two quick attempts.
         'redfish': {'connection_attempts': 2, 'connection_retry_interval': 1,
                     'connect_timeout': 2, 'read_timeout': 30},
@@ -78,15 +77,25 @@ def api(tmp_path_factory):
     service.base = 'http://127.0.0.1:%d' % port
     service.credentials = procs.NOAUTH
     procs.wait_http(service.base + '/v1', service)
-    recorder = Recorder(service)
-    yield recorder
-    conftest.stop_lite(service)
+    return Recorder(service)
+
+
+def stop_service(recorder):
+    """Stop it; the BMC password was in no answer and no log line."""
+    conftest.stop_lite(recorder.service)
     for method, path, status, body in recorder.bodies:
         assert PASSWORD not in json.dumps(body), (method, path, status)
-    assert PASSWORD not in service.log()
+    assert PASSWORD not in recorder.service.log()
 
 
-def _wait_node(api, uuid, predicate):
+@pytest.fixture(scope='module')
+def api(tmp_path_factory):
+    recorder = start_service(str(tmp_path_factory.mktemp('lite')))
+    yield recorder
+    stop_service(recorder)
+
+
+def wait_node(api, uuid, predicate):
     found = {}
 
     def reached():
@@ -97,7 +106,7 @@ def _wait_node(api, uuid, predicate):
     return found['node']
 
 
-def _enroll(api, driver_info, **fields):
+def enroll(api, driver_info, **fields):
     status, node = api('POST', '/v1/nodes', dict(
         driver='redfish', driver_info=driver_info, **fields))
     assert status == 201, node
@@ -105,23 +114,23 @@ def _enroll(api, driver_info, **fields):
     return node
 
 
-def _manage(api, uuid):
+def manage(api, uuid):
     status, _body = api('PUT', '/v1/nodes/%s/states/provision' % uuid,
                         {'target': 'manage'})
     assert status == 202
-    return _wait_node(api, uuid, lambda n: n['target_provision_state']
+    return wait_node(api, uuid, lambda n: n['target_provision_state']
                       is None and n['provision_state'] != 'verifying')
 
 
-def _power(api, uuid, target):
+def power(api, uuid, target):
     status, body = api('PUT', '/v1/nodes/%s/states/power' % uuid,
                        {'target': target})
     assert status == 202, body
-    return _wait_node(api, uuid, lambda n: n['target_power_state'] is None)
+    return wait_node(api, uuid, lambda n: n['target_power_state'] is None)
 
 
 def test_enroll_validate_manage_inspect(api, emulator, image_url):
-    node = _enroll(api, dict(emulator_mod.driver_info(emulator),
+    node = enroll(api, dict(emulator_mod.driver_info(emulator),
                              deploy_iso=image_url))
     assert node['power_interface'] == 'redfish'
     assert node['bios_interface'] == 'redfish'
@@ -130,14 +139,14 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
     assert status == 200
     for iface in ('power', 'management', 'boot', 'inspect', 'bios'):
         assert valid[iface] == {'result': True}, (iface, valid[iface])
-    node = _manage(api, node['uuid'])
+    node = manage(api, node['uuid'])
     assert node['provision_state'] == 'manageable', node['last_error']
     assert node['power_state'] in ('power off', 'power on')
 
     status, _body = api('PUT', '/v1/nodes/%s/states/provision'
                         % node['uuid'], {'target': 'inspect'})
     assert status == 202
-    node = _wait_node(api, node['uuid'],
+    node = wait_node(api, node['uuid'],
                       lambda n: n['provision_state'] != 'inspecting')
     assert node['provision_state'] == 'manageable', node['last_error']
     props = node['properties']
@@ -161,7 +170,7 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
     # A second inspection replaces the inventory and adds no port.
     api('PUT', '/v1/nodes/%s/states/provision' % node['uuid'],
         {'target': 'inspect'})
-    _wait_node(api, node['uuid'],
+    wait_node(api, node['uuid'],
                lambda n: n['provision_state'] != 'inspecting')
     status, ports = api('GET', '/v1/ports?node=%s' % node['uuid'])
     assert len(ports['ports']) == 1
@@ -171,7 +180,7 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
 
 
 def test_inventory_of_a_node_never_inspected(api, emulator):
-    node = _enroll(api, emulator_mod.driver_info(emulator))
+    node = enroll(api, emulator_mod.driver_info(emulator))
     status, body = api('GET', '/v1/nodes/%s/inventory' % node['uuid'])
     assert status == 404
     # Ironic's message names the node by its database id (its database
@@ -181,16 +190,16 @@ def test_inventory_of_a_node_never_inspected(api, emulator):
 
 
 def test_power_and_boot_device(api, emulator):
-    node = _enroll(api, emulator_mod.driver_info(emulator))
+    node = enroll(api, emulator_mod.driver_info(emulator))
     uuid = node['uuid']
-    assert _manage(api, uuid)['provision_state'] == 'manageable'
+    assert manage(api, uuid)['provision_state'] == 'manageable'
     for target, expected in (('power on', 'power on'),
                              ('rebooting', 'power on'),
                              ('power off', 'power off'),
                              ('power on', 'power on'),
                              ('soft rebooting', 'power on'),
                              ('soft power off', 'power off')):
-        node = _power(api, uuid, target)
+        node = power(api, uuid, target)
         assert node['power_state'] == expected, (target, node['last_error'])
         assert node['last_error'] is None
 
@@ -213,10 +222,10 @@ def _fault(body):
 
 def test_unreachable_bmc(api):
     port = procs.free_port()     # nothing listens there
-    node = _enroll(api, {'redfish_address': 'http://127.0.0.1:%d' % port,
+    node = enroll(api, {'redfish_address': 'http://127.0.0.1:%d' % port,
                          'redfish_username': 'admin',
                          'redfish_password': PASSWORD})
-    node = _manage(api, node['uuid'])
+    node = manage(api, node['uuid'])
     assert node['provision_state'] == 'enroll'
     assert ('Redfish connection failed for node %s: unable to connect to '
             'the BMC at http://127.0.0.1:%d' % (node['uuid'], port)
@@ -230,7 +239,7 @@ def test_unreachable_bmc(api):
 
     # A power action fails in its worker: the node keeps its state, the
     # conductor is free for the next request.
-    node = _power(api, node['uuid'], 'power on')
+    node = power(api, node['uuid'], 'power on')
     assert node['power_state'] is None
     assert 'unable to connect to the BMC' in node['last_error']
     status, _body = api('GET', '/v1/nodes/%s' % node['uuid'])
@@ -240,8 +249,8 @@ def test_unreachable_bmc(api):
 def test_wrong_credentials(api, emulator):
     info = emulator_mod.driver_info(emulator,
                                     redfish_password='not-the-password')
-    node = _enroll(api, info)
-    node = _manage(api, node['uuid'])
+    node = enroll(api, info)
+    node = manage(api, node['uuid'])
     assert node['provision_state'] == 'enroll'
     assert ('access to the BMC at %s was denied (HTTP 401): check '
             'redfish_username and redfish_password' % emulator.address
