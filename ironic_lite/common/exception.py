@@ -431,6 +431,12 @@ class RedfishConnectionError(RedfishError):
 class HardwareInspectionFailure(IronicException):
     _msg_fmt = 'Failed to inspect hardware. Reason: %(error)s'
 
+    @property
+    def last_error(self):
+        # The node's last_error as it is (Ironic's): not wrapped again in
+        # the inspection failure's "Failed to inspect hardware".
+        return str(self)
+
 
 class PowerStateFailure(InvalidState):
     _msg_fmt = 'Failed to set node power state to %(pstate)s.'

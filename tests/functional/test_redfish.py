@@ -288,3 +288,22 @@ def test_invalid_driver_info(api):
     assert status == 200
     assert {'redfish_address', 'redfish_password', 'redfish_system_id',
             'redfish_verify_ca', 'deploy_iso'} <= set(props)
+
+
+def test_inspection_of_an_unreachable_bmc_fails_clearly(api, emulator):
+    node = enroll(api, emulator_mod.driver_info(emulator))
+    uuid = node['uuid']
+    assert manage(api, uuid)['provision_state'] == 'manageable'
+    dead = 'http://127.0.0.1:%d' % procs.free_port()
+    status, _body = api('PATCH', '/v1/nodes/%s' % uuid, [
+        {'op': 'replace', 'path': '/driver_info/redfish_address',
+         'value': dead}])
+    assert status == 200
+    api('PUT', '/v1/nodes/%s/states/provision' % uuid, {'target': 'inspect'})
+    node = wait_node(api, uuid, lambda n: n['provision_state'] != 'inspecting')
+    assert node['provision_state'] == 'inspect failed'
+    assert node['last_error'] == (
+        'Failed to inspect hardware. Reason: Redfish connection failed for '
+        'node %s: unable to connect to the BMC at %s' % (uuid, dead))
+    status, _body = api('GET', '/v1/nodes/%s/inventory' % uuid)
+    assert status == 404

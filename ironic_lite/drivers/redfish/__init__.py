@@ -48,3 +48,6 @@ class RedfishHardware(base.HardwareType):
         self.boot = boot.RedfishVirtualMediaBoot()
         self.bios = bios.RedfishBIOS()
         self.storage = storage.NodeStorage()
+        # Until the ramdisk deploy interface is wired in: validation and
+        # every deploy call say "Driver redfish does not support deploy".
+        self.deploy = base.NoInterface('deploy')
