@@ -12,6 +12,7 @@ import os
 import re
 import threading
 
+from openstack import connection
 import pytest
 
 from tests.functional import conftest
@@ -166,6 +167,10 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
     status, _body = api('GET', '/v1/nodes/%s/inventory' % node['uuid'],
                         version='1.80')
     assert status == 404
+    # As openstacksdk reads it.
+    sdk = connection.Connection(auth_type='none',
+                                auth={'endpoint': api.service.base})
+    assert sdk.baremetal.get_node_inventory(node['uuid']) == data
 
     # A second inspection replaces the inventory and adds no port.
     api('PUT', '/v1/nodes/%s/states/provision' % node['uuid'],
