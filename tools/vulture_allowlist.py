@@ -55,14 +55,12 @@ MINOR_73_DEPLOY_UNDEPLOY_VERBS
 MINOR_75_NODE_BOOT_MODE
 MINOR_79_ALLOCATION_NODE_NAME
 MINOR_80_PROJECT_CREATE_DELETE_NODE
-MINOR_81_NODE_INVENTORY
 
 # -- db/models.py columns, and the object fields the flows set (the ORM
 #    and oslo.versionedobjects read them) --
 bios_interface
 boot_interface
 console_interface
-driver_info
 inspect_interface
 _.inspection_finished_at  # column; set by conductor/inspection.py
 _.inspection_started_at  # column; set by conductor/inspection.py
@@ -121,7 +119,6 @@ _.in_flight  # conductor/worker_pool.py: the slots claimed
 #    reads the clean and deploy steps of an interface; task.driver.interface()
 #    by type) --
 _.unrescue  # conductor/rescue.py: getattr(rescue interface, operation)
-_.vendor  # drivers/base.py: HardwareType.interface(node, 'vendor')
 _.raid  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
 _.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
 _.apply_configuration  # fake BIOS clean and deploy step, run by its name
@@ -140,3 +137,19 @@ _.min_length
 _.reset_required
 _.upper_bound
 _.event_type
+# -- release 5.0: the redfish hardware type (drivers/redfish/).  Interface
+#    methods of the shared contract (drivers/base.py, Ironic's names) whose
+#    callers come with the other work of the release: the boot mode,
+#    secure boot and indicator API (hwmgmt), the BIOS cache (records), the
+#    ramdisk deploy (agent).  And SQLAlchemy's TypeDecorator hook. --
+_.load_dialect_impl  # db/models.py LongJSONEncodedDict: SQLAlchemy calls it
+_.get_bios_settings  # conductor/bios.py cache_bios_settings (records)
+_.prepare_ramdisk  # drivers/ramdisk.py (agent)
+_.clean_up_ramdisk  # drivers/ramdisk.py (agent)
+_.get_supported_boot_modes  # management API (hwmgmt)
+_.set_boot_mode  # PUT states/boot_mode (hwmgmt)
+_.get_secure_boot_state  # (hwmgmt)
+_.set_secure_boot_state  # PUT states/secure_boot (hwmgmt)
+_.get_supported_indicators  # GET management/indicators (hwmgmt)
+_.set_indicator_state  # PUT management/indicators/... (hwmgmt)
+_.get_indicator_state  # GET management/indicators/... (hwmgmt)

@@ -287,8 +287,10 @@ def _release_4_routes():
     from ironic_lite.api.controllers.v1 import volume
     from ironic_lite.api.controllers.v1 import volume_connector
     from ironic_lite.api.controllers.v1 import volume_target
+    from ironic_lite.api.controllers.v1 import node_inventory
     return (allocation.ROUTES + volume.ROUTES + volume_connector.ROUTES
-            + volume_target.ROUTES + deploy_template.ROUTES)
+            + volume_target.ROUTES + deploy_template.ROUTES
+            + node_inventory.ROUTES)
 
 
 def _release_5_routes():

@@ -420,3 +420,45 @@ class DeployTemplateNotFound(NotFound):
 
 class InvalidDeployTemplate(Invalid):
     _msg_fmt = 'Deploy template invalid: %(err)s.'
+
+
+# -- drivers talking to hardware (release 5.0: redfish) ----------------------
+
+class MissingParameterValue(InvalidParameterValue):
+    _msg_fmt = '%(err)s'
+
+
+class DriverOperationError(IronicException):
+    _msg_fmt = 'Runtime driver %(driver)s failure. Reason: %(reason)s.'
+
+
+class RedfishError(DriverOperationError):
+    # Ironic answers 500; here a BMC that refuses (wrong credentials, an
+    # unsupported action) is the client's to fix: 400.
+    _msg_fmt = 'Redfish exception occurred. Error: %(error)s'
+    code = http_client.BAD_REQUEST
+
+
+class RedfishConnectionError(RedfishError):
+    # An unreachable BMC is an outage: 503 (Ironic: 500).
+    _msg_fmt = 'Redfish connection failed for node %(node)s: %(error)s'
+    code = http_client.SERVICE_UNAVAILABLE
+
+
+class HardwareInspectionFailure(IronicException):
+    _msg_fmt = 'Failed to inspect hardware. Reason: %(error)s'
+
+    @property
+    def last_error(self):
+        # The node's last_error as it is (Ironic's): not wrapped again in
+        # the inspection failure's "Failed to inspect hardware".
+        return str(self)
+
+
+class PowerStateFailure(InvalidState):
+    _msg_fmt = 'Failed to set node power state to %(pstate)s.'
+
+
+class NodeInventoryNotFound(NotFound):
+    _msg_fmt = ('Node inventory record for node %(node)s could not be '
+                'found.')

@@ -53,6 +53,10 @@ SYSTEM_ADMIN_OR_SERVICE = _any(SYSTEM_ADMIN, SYSTEM_SERVICE)
 SYSTEM_OR_PROJECT_MEMBER = _any(SYSTEM_MEMBER, PROJECT_MEMBER, SYSTEM_SERVICE)
 SYSTEM_OR_PROJECT_READER = _any(SYSTEM_READER, PROJECT_READER,
                                 PROJECT_SERVICE)
+# Ironic's: the owner's readers, not the lessee's.
+SYSTEM_OR_OWNER_READER = _any(SYSTEM_READER, SYSTEM_SERVICE,
+                              'role:reader and project_id:%(node.owner)s',
+                              PROJECT_SERVICE)
 SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN = _any(
     SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_MEMBER, LESSEE_ADMIN,
     LESSEE_MANAGER, PROJECT_SERVICE)
@@ -186,6 +190,9 @@ POLICIES = [
     ('baremetal:node:traits:delete', SYSTEM_MEMBER_OR_OWNER_ADMIN,
      'Remove one or all traits from a node',
      'DELETE %s/traits, DELETE %s/traits/{trait}' % (_N, _N)),
+    # Release 5.0: inspection data (API 1.81).
+    ('baremetal:node:inventory:get', SYSTEM_OR_OWNER_READER,
+     'Retrieve inspection data for a node.', 'GET %s/inventory' % _N),
     # RPC 1.6 (release 4.0): rescue, manual cleaning, NMI, console.
     ('baremetal:node:set_provision_state:clean_steps',
      SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,

@@ -58,6 +58,8 @@ RELEASE_MAPPING = {
             'BIOSSetting': ['1.0'],
             'BIOSSettingList': ['1.0'],
             'NodeHistory': ['1.0'],
+            # Release 5.0: inspection data (API 1.81): DB only.
+            'NodeInventory': ['1.0'],
         },
     },
     # Cut 2026-11-26: what Nova, metalsmith and the peer suites call

@@ -76,7 +76,8 @@ class ConsoleMixin(object):
 
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.UnsupportedDriverExtension,
-                                   exception.InvalidParameterValue)
+                                   exception.InvalidParameterValue,
+                                   exception.DriverOperationError)
     def inject_nmi(self, context, node_id):
         """Send the node an NMI, through its management interface."""
         LOG.debug('RPC inject_nmi called for node %s', node_id)

@@ -443,7 +443,8 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.NodeNotFound,
                                    exception.InvalidParameterValue,
-                                   exception.UnsupportedDriverExtension)
+                                   exception.UnsupportedDriverExtension,
+                                   exception.DriverOperationError)
     def set_boot_device(self, context, node_id, device, persistent=False):
         with task_manager.acquire(context, node_id,
                                   purpose='setting boot device') as task:
@@ -452,7 +453,8 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
 
     @messaging.expected_exceptions(exception.NodeNotFound,
                                    exception.InvalidParameterValue,
-                                   exception.UnsupportedDriverExtension)
+                                   exception.UnsupportedDriverExtension,
+                                   exception.DriverOperationError)
     def get_boot_device(self, context, node_id):
         with task_manager.acquire(context, node_id, shared=True,
                                   purpose='getting boot device') as task:
@@ -460,7 +462,8 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
 
     @messaging.expected_exceptions(exception.NodeNotFound,
                                    exception.InvalidParameterValue,
-                                   exception.UnsupportedDriverExtension)
+                                   exception.UnsupportedDriverExtension,
+                                   exception.DriverOperationError)
     def get_supported_boot_devices(self, context, node_id):
         with task_manager.acquire(context, node_id, shared=True,
                                   purpose='getting supported boot devices'

@@ -24,9 +24,15 @@ def node_power_action(task, new_state, timeout=None):
     node = task.node
     target = states.power_target(new_state)
     power = task.driver.power
+    if new_state in (states.SOFT_REBOOT, states.SOFT_POWER_OFF):
+        # Ironic's: a soft action may take the OS a while.
+        timeout = timeout or CONF.conductor.soft_power_off_timeout
     try:
-        if new_state in (states.REBOOT, states.SOFT_REBOOT):
+        if new_state == states.REBOOT:
             power.reboot(task, timeout=timeout)
+        elif new_state == states.SOFT_REBOOT:
+            # As Ironic: a soft reboot is asked for as a power state.
+            power.set_power_state(task, new_state, timeout=timeout)
         elif power.get_power_state(task) == target:
             LOG.info('Node %s is already in power state %s', node.uuid,
                      target)
@@ -85,13 +91,50 @@ def sync_power_states(context, host):
             LOG.exception('Power state sync of node %s failed', node.uuid)
 
 
+# Node UUID -> failed reads of its power state in a row (Ironic keeps the
+# same count in its conductor's memory).
+_SYNC_FAILURES = {}
+
+
+def _read_power_state(task):
+    """The hardware's power state, or None after a failed read: the
+    ``[conductor]power_state_sync_max_retries``-th failure in a row puts
+    the node in maintenance with Ironic's fault ``power failure``."""
+    node = task.node
+    try:
+        actual = task.driver.power.get_power_state(task)
+    except Exception as err:
+        count = _SYNC_FAILURES.get(node.uuid, 0) + 1
+        _SYNC_FAILURES[node.uuid] = count
+        LOG.warning('During sync_power_state, could not get power state '
+                    'for node %s, attempt %d of %d. Error: %s', node.uuid,
+                    count, CONF.conductor.power_state_sync_max_retries, err)
+        if count >= CONF.conductor.power_state_sync_max_retries:
+            _SYNC_FAILURES.pop(node.uuid, None)
+            node.maintenance = True
+            node.fault = 'power failure'
+            node.maintenance_reason = (
+                "During sync_power_state, max retries exceeded for node "
+                "%s, node state None does not match expected state '%s'. "
+                "Updating DB state to 'None' Switching node to maintenance "
+                "mode. Error: %s" % (node.uuid, node.power_state, err))
+            LOG.error(node.maintenance_reason)
+            node.power_state = None
+            node.save()
+        return None
+    _SYNC_FAILURES.pop(node.uuid, None)
+    return actual
+
+
 def _sync_one(task):
     node = task.node
     if node.maintenance or node.target_power_state:
         return
+    actual = _read_power_state(task)
+    if actual is None:
+        return
     # As Ironic's sync: the boot mode and secure boot state are read too.
     boot_mode.node_cache_boot_mode(task)
-    actual = task.driver.power.get_power_state(task)
     if node.power_state is None:
         LOG.info('Node %s power state is now known: %s', node.uuid, actual)
         node.power_state = actual

@@ -105,6 +105,20 @@ opts = [
                mutable=True,
                help='History events younger than this many days are kept '
                     'even beyond node_history_max_entries.'),
+    cfg.IntOpt('soft_power_off_timeout', default=600, min=1, mutable=True,
+               help='Timeout (in seconds) of soft reboot and soft power '
+                    'off operations of hardware that waits for them '
+                    '(redfish).  Always positive.'),
+    cfg.IntOpt('power_state_sync_max_retries', default=3, min=1,
+               help='During the power state sync, the number of failed '
+                    'reads of a node\'s power state in a row after which '
+                    'the node is put in maintenance (fault "power '
+                    'failure").'),
+    cfg.IntOpt('power_state_change_timeout', default=60, min=2,
+               mutable=True,
+               help='Seconds to wait for hardware (redfish) to reach the '
+                    'requested power state; past it the power action '
+                    'failed.'),
 ]
 
 fake_opts = [

@@ -56,6 +56,16 @@ class JSONEncodedList(JsonEncodedType):
     type = list
 
 
+class LongJSONEncodedDict(JSONEncodedDict):
+    """A dict as JSON in LONGTEXT on MySQL/MariaDB (an inspection
+    inventory can pass TEXT's 64 KiB), Text elsewhere (as Ironic's)."""
+
+    def load_dialect_impl(self, dialect):
+        if dialect.name in ('mysql', 'mariadb'):
+            return dialect.type_descriptor(mysql.LONGTEXT())
+        return dialect.type_descriptor(Text())
+
+
 def _now_in_seconds():
     """The time of a row's creation or update, in whole seconds.
 
@@ -427,6 +437,18 @@ class NodeHistory(Base):
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     version = Column(String(15), nullable=True)
 
+
+class NodeInventory(Base):
+    """What inspection found on a node (release 5.0, API 1.81)."""
+    __tablename__ = 'node_inventory'
+    __table_args__ = _table_args(
+        Index('inventory_node_id_idx', 'node_id'))
+
+    id = Column(Integer, primary_key=True, nullable=False)
+    inventory_data = Column(LongJSONEncodedDict)
+    plugin_data = Column(LongJSONEncodedDict)
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
+    version = Column(String(15), nullable=True)
 
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.

@@ -10,6 +10,7 @@ from ironic_lite.db import allocation as db_allocation
 from ironic_lite.db import api
 from ironic_lite.db import bios as db_bios
 from ironic_lite.db import exact
+from ironic_lite.db import inventory as db_inventory
 from ironic_lite.db import models
 from ironic_lite.db import node_history as db_history
 
@@ -358,12 +359,14 @@ def _delete_children(session, row):
     session.query(models.VolumeTarget).filter_by(node_id=row.id).delete()
     db_bios.delete_for_node(session, row.id)
     db_history.delete_for_node(session, row.id)
+    db_inventory.delete_for_node(session, row.id)
 
 
 @api.retry_on_db_errors
 def destroy_node(node_id):
     """Delete a node with its ports, port groups, traits, volume
-    connectors and targets, BIOS settings and history (as Ironic)."""
+    connectors and targets, BIOS settings, history and inventory (as
+    Ironic)."""
     api.delete_row(models.Node, node_id, exception.NodeNotFound(node=node_id),
                    before_delete=_delete_children)
 

@@ -5,12 +5,14 @@ from ironic_lite import conf
 from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import ramdisk
+from ironic_lite.drivers import redfish
 
 CONF = conf.CONF
 
 # Every hardware type this code base provides, by name.
 HARDWARE_TYPES = {
     fake_hardware.FakeHardware.name: fake_hardware.FakeHardware,
+    redfish.RedfishHardware.name: redfish.RedfishHardware,
 }
 
 

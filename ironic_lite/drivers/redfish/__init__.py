@@ -1,0 +1,51 @@
+"""The ``redfish`` hardware type: a BMC speaking DMTF Redfish, through
+sushy (Ironic's ``ironic/drivers/redfish.py``)."""
+
+from ironic_lite.drivers import base
+from ironic_lite.drivers import ramdisk
+from ironic_lite.drivers import storage
+from ironic_lite.drivers.redfish import bios
+from ironic_lite.drivers.redfish import boot
+from ironic_lite.drivers.redfish import inspect
+from ironic_lite.drivers.redfish import management
+from ironic_lite.drivers.redfish import power
+
+
+class RedfishHardware(base.HardwareType):
+    """Ironic's ``redfish`` type, with the interfaces ironic-lite has.
+
+    Ironic's first supported implementation is its default: bios
+    ``redfish``, inspect ``redfish``, deploy ``ramdisk`` (the generic
+    deploy that boots the deploy ramdisk through the boot interface --
+    here virtual media -- and waits for the agent's heartbeat).
+    """
+
+    name = 'redfish'
+    supported = {
+        'bios': ['redfish', 'no-bios'],
+        'boot': ['redfish-virtual-media'],
+        'console': ['no-console'],
+        'deploy': ['ramdisk'],
+        'inspect': ['redfish', 'no-inspect'],
+        'management': ['redfish'],
+        'network': ['flat', 'noop'],
+        'power': ['redfish'],
+        'raid': ['no-raid'],
+        'rescue': ['no-rescue'],
+        'storage': ['noop', 'cinder', 'external'],
+        'vendor': ['no-vendor'],
+    }
+    # GET /v1/drivers/redfish/properties: the driver_info keys of every
+    # interface (each interface's ``properties``).
+    properties = dict(power.RedfishPower.properties,
+                      **boot.RedfishVirtualMediaBoot.properties)
+
+    def __init__(self):
+        super().__init__()
+        self.power = power.RedfishPower()
+        self.management = management.RedfishManagement()
+        self.inspect = inspect.RedfishInspect()
+        self.boot = boot.RedfishVirtualMediaBoot()
+        self.bios = bios.RedfishBIOS()
+        self.storage = storage.NodeStorage()
+        self.deploy = ramdisk.RamdiskDeploy()
