@@ -286,7 +286,14 @@ def _release_4_routes():
     from ironic_lite.api.controllers.v1 import volume_connector
     from ironic_lite.api.controllers.v1 import volume_target
     return (allocation.ROUTES + volume.ROUTES + volume_connector.ROUTES
-            + volume_target.ROUTES + deploy_template.ROUTES)
+            + volume_target.ROUTES + deploy_template.ROUTES
+            + _release_5_routes())
+
+
+def _release_5_routes():
+    """The routes of the resources release 5.0 adds."""
+    from ironic_lite.api.controllers.v1 import vendor_passthru
+    return vendor_passthru.ROUTES
 
 
 _ROUTER = []

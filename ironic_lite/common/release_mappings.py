@@ -37,7 +37,7 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.7',
+        'rpc': '1.9',
         'objects': {
             'Node': ['1.2'],
             'Port': ['1.0'],

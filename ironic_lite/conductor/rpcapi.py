@@ -12,6 +12,7 @@ from ironic_lite.common import release_pin
 from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import rpcapi_raid_vendor
 from ironic_lite.objects import base as objects_base
 
 CONF = conf.CONF
@@ -19,7 +20,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.7'
+RPC_API_VERSION = '1.9'
 
 
 # Remote errors of a conductor that cannot read what it was sent.
@@ -188,7 +189,7 @@ def conductor_for(context, node):
         context, node.uuid, node.driver, node.conductor_group)
 
 
-class ConductorAPI(object):
+class ConductorAPI(rpcapi_raid_vendor.RaidVendorAPI):
     """Client side of the conductor RPC API.
 
     API version history (append only; RPC_API_VERSION is the last line):
@@ -215,6 +216,11 @@ class ConductorAPI(object):
     |    1.7 - do_node_deploy takes an optional deploy_steps (the user's
     |          deploy steps, API 1.69); the deploy runs the steps of the
     |          instance's deploy templates (release 4.0).
+    |    1.9 - set_target_raid_config, get_raid_logical_disk_properties,
+    |          vendor_passthru, driver_vendor_passthru,
+    |          get_node_vendor_passthru_methods,
+    |          get_driver_vendor_passthru_methods (release 5.0;
+    |          rpcapi_raid_vendor.py).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -257,6 +263,16 @@ class ConductorAPI(object):
         return self.client.prepare(server=host, version=version,
                                    version_cap=self.version_cap,
                                    retry=CONF.conductor.rpc_send_retries)
+
+    @_rpc_errors
+    def call_new_method(self, context, version, what, method, node=None,
+                        host=None, **kwargs):
+        """Call ``method`` of RPC ``version`` (or newer) on the node's
+        conductor or on ``host``: refused (409, nothing sent) while this
+        service is pinned below ``version``."""
+        self.check_can_send(version, what)
+        cctxt = self._prepare(context, node, version, host=host)
+        return cctxt.call(context, method, **kwargs)
 
     @_rpc_errors
     def create_node(self, context, node_obj):

@@ -1,5 +1,5 @@
-"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, GET/PUT
-console) and ``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
+"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, PUT raid,
+GET/PUT console) and ``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
 
 from oslo_utils import strutils
 import pecan
@@ -133,6 +133,27 @@ class NodeStatesController(object):
         return _accepted(self.node_ident)
 
 
+class NodeRaidController(object):
+    """``/states/raid`` (1.12): the node's target RAID configuration,
+    checked by its RAID interface on the conductor (RPC 1.9)."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def put(self, body):
+        node = node_lookup.fetch_authorized('baremetal:node:set_raid_state',
+                                            self.node_ident)
+        try:
+            pecan.request.rpcapi.set_target_raid_config(
+                pecan.request.context, node, body)
+        except exception.UnsupportedDriverExtension as err:
+            # Ironic: RAID is a standard interface some drivers lack, 404.
+            err.code = 404
+            raise
+        pecan.response.status = 204
+        return ''
+
+
 class NodeConsoleController(object):
     """``/states/console``: the console's state and connection
     information, through the conductor (RPC 1.6)."""
@@ -197,6 +218,10 @@ ROUTES = [
     R('PUT', N + '/states/provision', STATES.provision,
       body={1: schema.PROVISION}, what=body_schema.ARGS,
       doc='change the provision state'),
+    R('PUT', N + '/states/raid', NodeRaidController.put,
+      body={mv.MINOR_12_RAID_CONFIG: schema.RAID}, what=body_schema.ARGS,
+      since=mv.MINOR_12_RAID_CONFIG, older=routes.Gate(406),
+      doc="set the node's target RAID configuration"),
     R('GET', N + '/states/console', NodeConsoleController.get,
       doc="the console's state and connection information"),
     R('PUT', N + '/states/console', NodeConsoleController.put,
