@@ -273,6 +273,8 @@ RPC_REQUESTS = [
     ('1.5', 'allocation writes'),
     ('1.6', 'rescue, manual cleaning, NMI and the console'),
     ('1.7', 'deploy template changes and deploys with deploy_steps'),
+    ('1.9', 'target RAID configurations, RAID logical disk properties '
+            'and vendor passthru'),
 ]
 
 # (condition, text): every note whose condition holds.

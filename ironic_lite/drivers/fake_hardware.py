@@ -237,7 +237,8 @@ _RAID_ARGSINFO = {
 
 class FakeRAID(base.RAIDInterface):
     """The node's target RAID configuration "applied" at once: ``create``
-    copies it to ``raid_config`` (with ``last_updated``, and the root
+    copies it to ``raid_config`` (after the disks already there unless
+    ``delete_existing``; with ``last_updated``, and the root
     volume's size as ``properties/local_gb``, as Ironic's
     ``update_raid_info``), ``delete`` empties it.  Clean steps (manual
     cleaning) and deploy steps (priority 0: templates, user steps)."""
@@ -252,10 +253,12 @@ class FakeRAID(base.RAIDInterface):
         node = task.node
         target = node.target_raid_config or {}
         if target:
+            kept = ([] if delete_existing else
+                    (node.raid_config or {}).get('logical_disks', []))
             disks = [disk for disk in target.get('logical_disks', [])
                      if (create_root_volume if disk.get('is_root_volume')
                          else create_nonroot_volumes)]
-            _apply_raid_config(node, disks)
+            _apply_raid_config(node, kept + disks)
         _record_step(task, self.interface_type, 'create_configuration')
 
     @steps.clean_step(priority=0)

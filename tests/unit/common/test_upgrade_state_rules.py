@@ -62,15 +62,18 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
                    if _vt(release_mappings.RELEASE_MAPPING[n]['rpc'])
                    < _vt(newest))
     assert len(short) >= 2, short
-    records = [cond('c1', '4.0')] + [
-        api('a%d' % i, '4.0', pin=name) for i, name in enumerate(short)]
-    state = us.assess(records, '4.0')
+    # Services of the release being built (5.0), each API pinned.
+    records = [cond('c1', '5.0')] + [
+        api('a%d' % i, '5.0', pin=name) for i, name in enumerate(short)]
+    state = us.assess(records, '5.0')
     assert _rpc_note(state) == [
         'API services pinned to %s answer 409 (nothing done) to the '
         'requests that need RPC %s: node trait changes, VIFs, node validate '
         'and boot device; volume connector and target writes; allocation '
         'writes; rescue, manual cleaning, NMI and the console; deploy '
-        'template changes and deploys with deploy_steps. They work once '
+        'template changes and deploys with deploy_steps; target RAID '
+        'configurations, RAID logical disk properties and vendor '
+        'passthru. They work once '
         'every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
                                                     newest)]
@@ -112,6 +115,8 @@ def test_the_409_note_of_a_3_0_pin_names_only_what_3_0_lacks():
         'API services pinned to 3.0 answer 409 (nothing done) to the '
         'requests that need RPC %s: volume connector and target writes; '
         'allocation writes; rescue, manual cleaning, NMI and the console; '
-        'deploy template changes and deploys with deploy_steps. They work '
+        'deploy template changes and deploys with deploy_steps; target '
+        'RAID configurations, RAID logical disk properties and vendor '
+        'passthru. They work '
         'once every conductor and then the API services are unpinned '
         '(steps 6.1-6.4).' % newest]
