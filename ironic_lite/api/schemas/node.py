@@ -55,6 +55,8 @@ PROVISION = s.body('nodes', {
 # Ironic's ``args.types(dict)``; its contents are the RAID interface's to
 # check (on the conductor), its size the column's.
 RAID = {'type': 'object',
+        'description': 'the target RAID configuration (``logical_disks``); '
+                       '``{}`` clears it',
         'maxBytes': objects_base.column_limits('nodes')[
             'target_raid_config'][1]}
 MAINTENANCE = s.body('nodes', {'reason': s.TEXT},

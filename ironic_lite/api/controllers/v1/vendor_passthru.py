@@ -22,7 +22,8 @@ from ironic_lite.common import exception
 from ironic_lite.common import policy
 
 # The body: the method's keyword arguments.
-BODY = {'type': 'object'}
+BODY = {'type': 'object',
+        'description': "the vendor method's keyword arguments"}
 METHOD_QUERY = (q.Param('method', doc='the vendor method to call'),)
 HTTP_METHODS = ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
 
