@@ -213,3 +213,14 @@ def test_driver_passthru(client, conductor):
     assert utils.faultstring(resp) == 'Method not specified'
     resp = client.get('/v1/drivers/other/vendor_passthru/methods')
     assert resp.status_int == 404, resp.text
+
+
+def test_method_named_in_the_path(client, node, conductor):
+    """python-ironicclient's form: .../vendor_passthru/<method>."""
+    resp = client.post_json(_vp(node) + '/third_method_sync',
+                            {'bar': 'meow'})
+    assert resp.status_int == 200, resp.text
+    assert resp.json is True
+    resp = client.post_json(
+        '/v1/drivers/fake-hardware/vendor_passthru/nope', {})
+    assert utils.faultstring(resp) == 'No handler for method nope'

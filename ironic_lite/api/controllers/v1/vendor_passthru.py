@@ -5,7 +5,9 @@ refuses, 409).
 The conductor lists the methods of the node's (or the hardware type's
 default) vendor interface and calls one: ``?method=`` names it, the body
 (a JSON object) is its keyword arguments, and any of GET, POST, PUT,
-PATCH and DELETE may be used -- the method says which it accepts.  An
+PATCH and DELETE may be used -- the method says which it accepts
+(python-ironicclient names the method in the path instead:
+``.../vendor_passthru/<method>``, which Ironic also serves).  An
 asynchronous method answers 202 without a body, a synchronous one 200
 with its return value, as Ironic.
 """
@@ -84,18 +86,23 @@ N = '/v1/nodes/{node_ident}/vendor_passthru'
 D = '/v1/drivers/{driver_name}/vendor_passthru'
 R = routes.Route
 
-ROUTES = [
+
+def _calls(path, handler, what):
+    """The method named by ``?method=`` (openstacksdk) or by the last
+    segment of the path (python-ironicclient), as Ironic's ``_default``
+    takes it; any of HTTP_METHODS."""
+    return [R(verb, path, handler, query=METHOD_QUERY, body={1: BODY},
+              empty=True, doc='call a vendor method of a ' + what)
+            for verb in HTTP_METHODS] + [
+        R(verb, path + '/{method}', handler, body={1: BODY}, empty=True,
+          doc='call a vendor method of a %s (named in the path)' % what)
+        for verb in HTTP_METHODS]
+
+
+ROUTES = ([
     R('GET', N + '/methods', NodeVendorPassthruController.methods,
       doc="the vendor methods of a node's vendor interface"),
-] + [
-    R(verb, N, NodeVendorPassthruController.call, query=METHOD_QUERY,
-      body={1: BODY}, empty=True, doc='call a vendor method of a node')
-    for verb in HTTP_METHODS
-] + [
+] + _calls(N, NodeVendorPassthruController.call, 'node') + [
     R('GET', D + '/methods', DriverVendorPassthruController.methods,
       doc="the vendor methods of a driver's default vendor interface"),
-] + [
-    R(verb, D, DriverVendorPassthruController.call, query=METHOD_QUERY,
-      body={1: BODY}, empty=True, doc='call a vendor method of a driver')
-    for verb in HTTP_METHODS
-]
+] + _calls(D, DriverVendorPassthruController.call, 'driver'))
