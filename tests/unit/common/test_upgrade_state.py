@@ -199,7 +199,9 @@ def test_the_texts_of_the_problems_and_notes():
         'requests that need RPC %s: node trait changes, VIFs, node validate '
         'and boot device; volume connector and target writes; allocation '
         'writes; rescue, manual cleaning, NMI and the console; deploy '
-        'template changes and deploys with deploy_steps. They work once '
+        'template changes and deploys with deploy_steps; target RAID '
+        'configurations, RAID logical disk properties and vendor '
+        'passthru. They work once '
         'every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).'
         % us.release_mappings.RELEASE_MAPPING['master']['rpc'],
