@@ -69,6 +69,21 @@ def _check_arguments(meta, first, info):
                 % (meta['name'], err))
 
 
+def _guarded(meta, call, *args, **kwargs):
+    """``call``; an error that is not the API's (a bug of the driver, or
+    a body ``validate`` cannot take) is a 400 naming the method, never a
+    5xx (Ironic: 500)."""
+    try:
+        return call(*args, **kwargs)
+    except exception.IronicException:
+        raise
+    except Exception as err:
+        LOG.exception('Vendor passthru method %s failed', meta['name'])
+        raise exception.InvalidParameterValue(
+            err='Vendor passthru method %s failed: %s'
+                % (meta['name'], err))
+
+
 def _answer(meta, value=None):
     return {'return': value, 'async': meta['async'],
             'attach': meta['attach']}
@@ -85,14 +100,14 @@ def call_node_method(pool, task, iface, meta, http_method, info):
     """Check and run a node's vendor method: in a worker of ``pool`` once
     the task's block exits (asynchronous), or now."""
     info = _body(info)
-    iface.validate(task, method=meta['name'], http_method=http_method,
-                   **info)
+    _guarded(meta, iface.validate, task, method=meta['name'],
+             http_method=http_method, **info)
     _check_arguments(meta, task, info)
     info['http_method'] = http_method
     if meta['async']:
         task.spawn_after(pool, meta['func'], task, **info)
         return _answer(meta)
-    return _answer(meta, meta['func'](task, **info))
+    return _answer(meta, _guarded(meta, meta['func'], task, **info))
 
 
 def call_driver_method(pool, context, driver_name, method, http_method,
@@ -102,13 +117,13 @@ def call_driver_method(pool, context, driver_name, method, http_method,
     iface = _driver_vendor(driver_name)
     meta = _route(iface.driver_routes if iface else {}, method, http_method)
     info = _body(info)
-    iface.driver_validate(method=method, **info)
+    _guarded(meta, iface.driver_validate, method=method, **info)
     _check_arguments(meta, context, info)
     info['http_method'] = http_method
     if meta['async']:
         pool.claim().submit(meta['func'], context, **info)
         return _answer(meta)
-    return _answer(meta, meta['func'](context, **info))
+    return _answer(meta, _guarded(meta, meta['func'], context, **info))
 
 
 def node_methods(task):

@@ -224,3 +224,10 @@ def test_method_named_in_the_path(client, node, conductor):
     resp = client.post_json(
         '/v1/drivers/fake-hardware/vendor_passthru/nope', {})
     assert utils.faultstring(resp) == 'No handler for method nope'
+
+
+@pytest.mark.parametrize('body', [{'task': 1}, {'self': 1, 'bar': 'x'}])
+def test_bodies_the_method_cannot_take_are_a_400(client, node, body):
+    resp = client.post_json(_vp(node, 'first_method'), body)
+    assert resp.status_int == 400, resp.text
+    assert 'first_method' in utils.faultstring(resp)

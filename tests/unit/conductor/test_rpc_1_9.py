@@ -125,6 +125,10 @@ class _DriverVendor(fake_hardware.FakeVendor):
     def echo(self, context, http_method, text=''):
         return {'http_method': http_method, 'text': text}
 
+    @drivers_base.driver_passthru(['POST'], async_call=False)
+    def broken(self, context, http_method):
+        raise ValueError('driver bug')
+
 
 def test_driver_vendor_methods(rpc_api, context, conductor, monkeypatch):
     assert rpc_api.get_driver_vendor_passthru_methods(
@@ -132,9 +136,9 @@ def test_driver_vendor_methods(rpc_api, context, conductor, monkeypatch):
     monkeypatch.setattr(vendor, '_driver_vendor',
                         lambda name: _DriverVendor())
     assert rpc_api.get_driver_vendor_passthru_methods(
-        context, 'fake-hardware') == {'echo': {
+        context, 'fake-hardware')['echo'] == {
             'http_methods': ['GET', 'POST'], 'async': False,
-            'attach': False, 'description': 'echo'}}
+            'attach': False, 'description': 'echo'}
     assert rpc_api.driver_vendor_passthru(
         context, 'fake-hardware', 'echo', 'get', {'text': 'hi'}) == {
             'return': {'http_method': 'GET', 'text': 'hi'}, 'async': False,
@@ -142,6 +146,12 @@ def test_driver_vendor_methods(rpc_api, context, conductor, monkeypatch):
     with pytest.raises(exception.InvalidParameterValue):
         rpc_api.driver_vendor_passthru(context, 'fake-hardware', 'echo',
                                        'PUT', {})
+    # A driver's own error is a 400 naming the method, never a 5xx.
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        rpc_api.driver_vendor_passthru(context, 'fake-hardware', 'broken',
+                                       'POST', {})
+    assert str(err.value) == ('Vendor passthru method broken failed: '
+                              'driver bug')
 
 
 def test_pinned_to_4_0_refuses_every_1_9_method(config, conductor, context,
