@@ -25,7 +25,6 @@ MINOR_6_INSPECT_STATE
 MINOR_7_NODE_CLEAN
 MINOR_8_FETCHING_SUBSET_OF_FIELDS
 MINOR_10_UNRESTRICTED_NODE_NAME
-MINOR_12_RAID_CONFIG
 MINOR_13_ABORT_VERB
 MINOR_14_LINKS_NODESTATES_DRIVERPROPERTIES
 MINOR_15_MANUAL_CLEAN
@@ -67,11 +66,9 @@ _.inspection_started_at  # column; set by conductor/inspection.py
 network_data
 power_interface
 protected_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
-raid_config
 raid_interface
 rescue_interface
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
-target_raid_config
 vendor_interface
 
 # -- common/states.py: kept as the state machine's vocabulary --
@@ -119,13 +116,10 @@ _.in_flight  # conductor/worker_pool.py: the slots claimed
 #    reads the clean and deploy steps of an interface; task.driver.interface()
 #    by type) --
 _.unrescue  # conductor/rescue.py: getattr(rescue interface, operation)
-_.raid  # drivers/fake_hardware.py: read by conductor/steps.py (getattr)
 _.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
 _.apply_configuration  # fake BIOS clean and deploy step, run by its name
 _.factory_reset  # fake BIOS clean and deploy step
 _.log_passthrough  # fake vendor clean step
-_.create_configuration  # fake RAID deploy step, run by its name
-_.delete_configuration  # fake RAID deploy step, run by its name
 
 # -- release 5.0: columns of bios_settings and node_history (the ORM writes
 #    them from the settings' and events' dicts) --
@@ -153,3 +147,13 @@ _.set_secure_boot_state  # PUT states/secure_boot (hwmgmt)
 _.get_supported_indicators  # GET management/indicators (hwmgmt)
 _.set_indicator_state  # PUT management/indicators/... (hwmgmt)
 _.get_indicator_state  # GET management/indicators/... (hwmgmt)
+
+# -- release 5.0: vendor passthru methods, called by their name (the API's
+#    ?method=) through VendorInterface.vendor_routes / driver_routes --
+_.create_configuration  # fake RAID clean and deploy step, run by its name
+_.delete_configuration  # fake RAID clean and deploy step, run by its name
+_.first_method  # fake vendor passthru method
+_.second_method  # fake vendor passthru method
+_.third_method_sync  # fake vendor passthru method
+_.fourth_method_shared_lock  # fake vendor passthru method
+driver_passthru  # drivers/base.py: marks a hardware type's vendor methods

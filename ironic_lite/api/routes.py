@@ -287,17 +287,18 @@ def _release_4_routes():
     from ironic_lite.api.controllers.v1 import volume
     from ironic_lite.api.controllers.v1 import volume_connector
     from ironic_lite.api.controllers.v1 import volume_target
-    from ironic_lite.api.controllers.v1 import node_inventory
     return (allocation.ROUTES + volume.ROUTES + volume_connector.ROUTES
-            + volume_target.ROUTES + deploy_template.ROUTES
-            + node_inventory.ROUTES)
+            + volume_target.ROUTES + deploy_template.ROUTES)
 
 
 def _release_5_routes():
     """The routes of the resources release 5.0 adds."""
     from ironic_lite.api.controllers.v1 import bios
     from ironic_lite.api.controllers.v1 import node_history
-    return bios.ROUTES + node_history.ROUTES
+    from ironic_lite.api.controllers.v1 import node_inventory
+    from ironic_lite.api.controllers.v1 import vendor_passthru
+    return (bios.ROUTES + node_history.ROUTES + node_inventory.ROUTES
+            + vendor_passthru.ROUTES)
 
 
 _ROUTER = []

@@ -47,6 +47,10 @@ class MissingArgument(Invalid):
     _msg_fmt = '%(err)s'
 
 
+class MissingParameterValue(InvalidParameterValue):
+    _msg_fmt = '%(err)s'
+
+
 class UnsupportedMediaType(IronicException):
     _msg_fmt = ('The request media type %(media_type)s is not supported by '
                 'this server.')

@@ -345,6 +345,33 @@ POLICIES += [
      'Access IPA ramdisk lookup endpoint', 'GET /lookup', ()),
 ]
 
+# Release 5.0: RAID (API 1.12) and vendor passthru, Ironic's rules and
+# defaults (vendor passthru: a system admin only; project scope is listed
+# for nodes, but no project role passes).
+
+
+def _passthru_operations(path):
+    return ', '.join(['GET %s/methods' % path] + [
+        '%s %s?method={method_name}' % (verb, path)
+        for verb in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')])
+
+
+POLICIES += [
+    ('baremetal:node:set_raid_state', SYSTEM_MEMBER_OR_OWNER_MEMBER,
+     'Set the target RAID configuration of a Node',
+     'PUT %s/states/raid' % _N),
+    ('baremetal:driver:get_raid_logical_disk_properties', SYSTEM_READER,
+     'View the properties of a logical disk of a RAID configuration',
+     'GET /drivers/{driver_name}/raid/logical_disk_properties', SYSTEM),
+    ('baremetal:node:vendor_passthru', SYSTEM_ADMIN,
+     'Access vendor-specific Node functions',
+     _passthru_operations('%s/vendor_passthru' % _N)),
+    ('baremetal:driver:vendor_passthru', SYSTEM_ADMIN,
+     'Access vendor-specific Driver functions',
+     _passthru_operations('/drivers/{driver_name}/vendor_passthru'),
+     SYSTEM),
+]
+
 # Patching a field listed here checks its rule as well as the generic
 # baremetal:node:update (as Ironic).
 NODE_UPDATE_FIELD_RULES = {

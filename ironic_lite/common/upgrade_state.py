@@ -274,6 +274,8 @@ RPC_REQUESTS = [
     ('1.6', 'rescue, manual cleaning, NMI and the console'),
     ('1.7', 'deploy template changes and deploys with deploy_steps'),
     ('1.8', 'boot mode and secure boot changes and the indicators'),
+    ('1.9', 'target RAID configurations, RAID logical disk properties '
+            'and vendor passthru'),
     ('1.10', "the ramdisk agent's lookup (token) and heartbeats"),
 ]
 

@@ -25,11 +25,13 @@ from ironic_lite.conductor import inspection
 from ironic_lite.conductor import management
 from ironic_lite.conductor import ports
 from ironic_lite.conductor import power
+from ironic_lite.conductor import raid
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
+from ironic_lite.conductor import vendor
 from ironic_lite.conductor import verify
 from ironic_lite.conductor import vif
 from ironic_lite.conductor import volume
@@ -104,6 +106,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                        rescue.RescueMixin, cleaning.CleanMixin,
                        console.ConsoleMixin, boot_mode.BootModeMixin,
                        indicators.IndicatorsMixin, agent.AgentMixin,
+                       raid.RaidMixin, vendor.VendorMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 

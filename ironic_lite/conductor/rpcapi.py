@@ -13,6 +13,7 @@ from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi_management
+from ironic_lite.conductor import rpcapi_raid_vendor
 from ironic_lite.objects import base as objects_base
 
 CONF = conf.CONF
@@ -189,7 +190,8 @@ def conductor_for(context, node):
         context, node.uuid, node.driver, node.conductor_group)
 
 
-class ConductorAPI(rpcapi_management.ManagementCalls):
+class ConductorAPI(rpcapi_management.ManagementCalls,
+                  rpcapi_raid_vendor.RaidVendorAPI):
     """Client side of the conductor RPC API.
 
     API version history (append only; RPC_API_VERSION is the last line):
@@ -219,6 +221,11 @@ class ConductorAPI(rpcapi_management.ManagementCalls):
     |    1.8 - change_node_boot_mode, change_node_secure_boot,
     |          get_supported_indicators, get_indicator_state,
     |          set_indicator_state (release 5.0; rpcapi_management.py).
+    |    1.9 - set_target_raid_config, get_raid_logical_disk_properties,
+    |          vendor_passthru, driver_vendor_passthru,
+    |          get_node_vendor_passthru_methods,
+    |          get_driver_vendor_passthru_methods (release 5.0;
+    |          rpcapi_raid_vendor.py).
     |    1.10 - heartbeat, get_node_with_token (the ramdisk's agent:
     |          /v1/heartbeat and /v1/lookup).
     """
@@ -272,6 +279,15 @@ class ConductorAPI(rpcapi_management.ManagementCalls):
         self.check_can_send(version, what)
         cctxt = self._prepare(context, node, version)
         return cctxt.call(context, method, node_id=node.uuid, **kwargs)
+
+    def call_new_method(self, context, version, what, method, node=None,
+                        host=None, **kwargs):
+        """Call ``method`` of RPC ``version`` (or newer) on the node's
+        conductor or on ``host``: refused (409, nothing sent) while this
+        service is pinned below ``version``."""
+        self.check_can_send(version, what)
+        cctxt = self._prepare(context, node, version, host=host)
+        return cctxt.call(context, method, **kwargs)
 
     @_rpc_errors
     def create_node(self, context, node_obj):

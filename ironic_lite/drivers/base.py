@@ -12,6 +12,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import interfaces
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.drivers import raid
 
 # The interface names (node fields ``<name>_interface``), Ironic's order:
 # defined in common, below every layer that needs them.
@@ -22,9 +23,16 @@ class BaseInterface(abc.ABC):
     """Common base: ``validate`` checks the node's driver_info."""
 
     interface_type = 'base'
+    # driver_info keys (or other node settings) it reads -> description,
+    # listed by GET /v1/drivers/<name>/properties (Ironic's
+    # ``get_properties``).
+    properties = {}
 
     def validate(self, task):
         """Raise InvalidParameterValue if the node cannot use this."""
+
+    def get_properties(self):
+        return dict(self.properties)
 
 
 class PowerInterface(BaseInterface):
@@ -186,8 +194,8 @@ class HardwareType(object):
 
     name = None
     supported = {}
-    # driver_info keys the type reads -> description (GET
-    # /v1/drivers/<name>/properties).
+    # driver_info keys the type itself reads -> description; with its
+    # default interfaces' properties: GET /v1/drivers/<name>/properties.
     properties = {}
 
     def __init__(self):
@@ -210,6 +218,19 @@ class HardwareType(object):
             return configured
         names = self.supported.get(interface_type)
         return names[0] if names else None
+
+    def get_properties(self):
+        """The properties of the type and of the implementation of each
+        interface a node gets by default (as Ironic: not node-aware)."""
+        found = dict(self.properties)
+        for iface in ALL_INTERFACES:
+            name = self.default_interface(iface)
+            impl = getattr(self, iface, None)
+            if (impl is None or not name or name.startswith('no-')
+                    or not self.supports(iface, name)):
+                continue
+            found.update(impl.get_properties())
+        return found
 
     def supports(self, interface_type, name):
         return name in self.supported.get(interface_type, ())
@@ -309,3 +330,106 @@ def get_deploy_steps(interface):
             marks[name] = marked
     return [dict(marks[name], interface=interface.interface_type, step=name)
             for name in sorted(marks)]
+
+
+# -- RAID and vendor passthru (release 5.0, RPC 1.9) ------------------------
+
+class RAIDInterface(BaseInterface):
+    """Ironic's RAID interface: the target configuration is checked against
+    the RAID schema (``drivers/raid.py``); ``create_configuration`` builds
+    ``node.target_raid_config`` and records it in ``node.raid_config``,
+    ``delete_configuration`` removes it."""
+
+    interface_type = 'raid'
+
+    def validate(self, task):
+        if task.node.target_raid_config:
+            self.validate_raid_config(task, task.node.target_raid_config)
+
+    def validate_raid_config(self, task, raid_config):
+        """InvalidParameterValue unless ``raid_config`` may be applied."""
+        raid.validate_configuration(raid_config)
+
+    @abc.abstractmethod
+    def create_configuration(self, task, create_root_volume=True,
+                             create_nonroot_volumes=True,
+                             delete_existing=True):
+        """Create the node's target RAID configuration."""
+
+    @abc.abstractmethod
+    def delete_configuration(self, task):
+        """Delete the node's RAID configuration."""
+
+    def get_logical_disk_properties(self):
+        """{property: description} a logical disk may be given."""
+        return raid.logical_disk_properties()
+
+
+def _passthru_mark(attr, http_methods, method, async_call, description,
+                   attach, **extra):
+    def mark(func):
+        setattr(func, attr, dict(
+            extra, name=method or func.__name__,
+            http_methods=[m.upper() for m in http_methods],
+            description=description or '', attach=attach,
+            **{'async': async_call}))
+        return func
+    return mark
+
+
+def passthru(http_methods, method=None, async_call=True, description=None,
+             attach=False, require_exclusive_lock=True):
+    """Mark a vendor interface method as a node vendor passthru method
+    (``/v1/nodes/<n>/vendor_passthru?method=<name>``), as Ironic's."""
+    return _passthru_mark('_vendor_passthru', http_methods, method,
+                          async_call, description, attach,
+                          require_exclusive_lock=require_exclusive_lock)
+
+
+def driver_passthru(http_methods, method=None, async_call=True,
+                    description=None, attach=False):
+    """Mark a vendor interface method as a driver vendor passthru method
+    (``/v1/drivers/<d>/vendor_passthru?method=<name>``): called with the
+    request context instead of a task."""
+    return _passthru_mark('_driver_passthru', http_methods, method,
+                          async_call, description, attach)
+
+
+def _routes(interface, attr):
+    found = {}
+    for name in dir(type(interface)):
+        meta = getattr(getattr(type(interface), name, None), attr, None)
+        if meta is not None:
+            found[meta['name']] = dict(meta, func=getattr(interface, name))
+    return found
+
+
+class VendorInterface(BaseInterface):
+    """Ironic's vendor interface: its marked methods are the node's
+    (``vendor_routes``) and the driver's (``driver_routes``) vendor
+    passthru methods, by name, each with its metadata and ``func``."""
+
+    interface_type = 'vendor'
+
+    @property
+    def vendor_routes(self):
+        return _routes(self, '_vendor_passthru')
+
+    @property
+    def driver_routes(self):
+        return _routes(self, '_driver_passthru')
+
+    def validate(self, task, method=None, **kwargs):
+        """Check the arguments of a call of ``method`` (a passthru method
+        name; None: the node's driver_info only)."""
+
+    def driver_validate(self, method, **kwargs):
+        """Check the arguments of a driver passthru call."""
+
+
+def passthru_metadata(routes):
+    """What the API lists of vendor ``routes``: each method's metadata
+    without its function (Ironic's ``get_vendor_passthru_metadata``)."""
+    return {name: {k: v for k, v in meta.items()
+                   if k not in ('func', 'name')}
+            for name, meta in routes.items()}

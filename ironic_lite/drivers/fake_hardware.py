@@ -6,6 +6,7 @@ The "hardware" power state is the node's own ``power_state``.
 import time
 
 from oslo_log import log as logging
+from oslo_utils import timeutils
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
@@ -102,11 +103,13 @@ class FakeHardware(base.HardwareType):
         'management': ['fake'],
         'network': ['flat', 'noop'],
         'power': ['fake'],
-        'raid': ['no-raid', 'fake'],
+        # fake first, as Ironic's fake-hardware lists its RAID and vendor
+        # interfaces (release 5.0; 'no-raid' and 'no-vendor' before).
+        'raid': ['fake', 'no-raid'],
         'rescue': ['no-rescue', 'fake'],
         # Ironic's fake, noop, cinder and external ('noop' the default).
         'storage': ['noop', 'fake', 'cinder', 'external'],
-        'vendor': ['no-vendor', 'fake'],
+        'vendor': ['fake', 'no-vendor'],
     }
 
     def __init__(self):
@@ -271,26 +274,107 @@ class FakeBIOS(base.BaseInterface):
         _record_step(task, 'bios', 'cache_bios_settings')
 
 
-class FakeRAID(base.BaseInterface):
-    interface_type = 'raid'
+_RAID_ARGSINFO = {
+    'create_root_volume': {
+        'description': 'Whether to create the root volume of the target '
+                       'RAID configuration (default: true).',
+        'required': False},
+    'create_nonroot_volumes': {
+        'description': 'Whether to create its other volumes (default: '
+                       'true).',
+        'required': False},
+    'delete_existing': {
+        'description': 'Whether to delete the existing RAID configuration '
+                       'first (default: true).',
+        'required': False},
+}
+
+
+class FakeRAID(base.RAIDInterface):
+    """The node's target RAID configuration "applied" at once: ``create``
+    copies it to ``raid_config`` (after the disks already there unless
+    ``delete_existing``; with ``last_updated``, and the root
+    volume's size as ``properties/local_gb``, as Ironic's
+    ``update_raid_info``), ``delete`` empties it.  Clean steps (manual
+    cleaning) and deploy steps (priority 0: templates, user steps)."""
+
     name = 'fake'
 
-    @base.deploy_step(priority=0)
-    def create_configuration(self, task):
+    @steps.clean_step(priority=0, argsinfo=_RAID_ARGSINFO)
+    @base.deploy_step(priority=0, argsinfo=_RAID_ARGSINFO)
+    def create_configuration(self, task, create_root_volume=True,
+                             create_nonroot_volumes=True,
+                             delete_existing=True):
+        node = task.node
+        target = node.target_raid_config or {}
+        if target:
+            kept = ([] if delete_existing else
+                    (node.raid_config or {}).get('logical_disks', []))
+            disks = [disk for disk in target.get('logical_disks', [])
+                     if (create_root_volume if disk.get('is_root_volume')
+                         else create_nonroot_volumes)]
+            _apply_raid_config(node, kept + disks)
         _record_step(task, self.interface_type, 'create_configuration')
 
+    @steps.clean_step(priority=0)
     @base.deploy_step(priority=0)
     def delete_configuration(self, task):
+        task.node.raid_config = {}
         _record_step(task, self.interface_type, 'delete_configuration')
 
 
-class FakeVendor(base.BaseInterface):
-    """Ironic's fake vendor interface's clean step."""
+def _apply_raid_config(node, disks):
+    node.raid_config = {'logical_disks': disks,
+                        'last_updated': str(timeutils.utcnow())}
+    root = [disk for disk in disks if disk.get('is_root_volume')]
+    if root and root[0]['size_gb'] != 'MAX':
+        node.properties = dict(node.properties or {},
+                               local_gb=int(root[0]['size_gb']))
 
-    interface_type = 'vendor'
+
+def _needs_bar(method, kwargs):
+    if not kwargs.get('bar'):
+        raise exception.MissingParameterValue(
+            err="Parameter 'bar' not passed to method '%s'." % method)
+
+
+class FakeVendor(base.VendorInterface):
+    """Ironic's fake vendor interface (its FakeVendorB, with FakeVendorA's
+    ``first_method``): passthru methods that compare ``bar`` with a word,
+    and the ``log_passthrough`` clean step."""
+
+    name = 'fake'
+    properties = {'B1': 'B1 description. Required.',
+                  'B2': 'B2 description. Required.'}
+
+    def validate(self, task, method=None, **kwargs):
+        if method in ('first_method', 'second_method', 'third_method_sync',
+                      'fourth_method_shared_lock'):
+            _needs_bar(method, kwargs)
+
+    @base.passthru(['POST'], description='Test if the value of bar is baz')
+    def first_method(self, task, http_method, bar):
+        return bar == 'baz'
+
+    @base.passthru(['POST'],
+                   description='Test if the value of bar is kazoo')
+    def second_method(self, task, http_method, bar):
+        return bar == 'kazoo'
+
+    @base.passthru(['POST'], async_call=False,
+                   description='Test if the value of bar is meow')
+    def third_method_sync(self, task, http_method, bar):
+        return bar == 'meow'
+
+    @base.passthru(['POST'], require_exclusive_lock=False,
+                   description='Test if the value of bar is woof')
+    def fourth_method_shared_lock(self, task, http_method, bar):
+        return bar == 'woof'
 
     @steps.clean_step(priority=1)
+    @base.passthru(['POST'], description='Test pass-through to wait.')
     def log_passthrough(self, task, **kwargs):
         LOG.debug('Fake vendor step log_passthrough on node %s: %s',
                   task.node.uuid, kwargs)
-        _record_step(task, 'vendor', 'log_passthrough')
+        if 'http_method' not in kwargs:
+            _record_step(task, 'vendor', 'log_passthrough')

@@ -5,6 +5,7 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.api import schemas as s
 from ironic_lite.api import query as v
 from ironic_lite.common import interfaces
+from ironic_lite.objects import base as objects_base
 
 # Keys of a POST /v1/nodes body.
 CREATE_FIELDS = dict(
@@ -55,6 +56,15 @@ PROVISION = s.body('nodes', {
 # (a string or null) and args.boolean (any JSON value, as its string).
 BOOT_SETTING = {'type': 'object', 'properties': {'target': {}},
                 'required': ['target'], 'additionalProperties': False}
+
+# PUT .../states/raid (1.12): the body is the target RAID configuration,
+# Ironic's ``args.types(dict)``; its contents are the RAID interface's to
+# check (on the conductor), its size the column's.
+RAID = {'type': 'object',
+        'description': 'the target RAID configuration (``logical_disks``); '
+                       '``{}`` clears it',
+        'maxBytes': objects_base.column_limits('nodes')[
+            'target_raid_config'][1]}
 MAINTENANCE = s.body('nodes', {'reason': s.TEXT},
                      columns={'reason': 'maintenance_reason'})
 

@@ -56,6 +56,13 @@ def _body_lines(route):
                       'most ``[api]max_patch_operations`` (default 1000) '
                       'operations' % ', '.join(schemas.PATCH_OPS), '']
             continue
+        if 'properties' not in schema:
+            # A free-form object: what it holds is the handler's.
+            text = '* a JSON object: %s' % schema['description']
+            if 'maxBytes' in schema:
+                text += ' (at most %d bytes as JSON)' % schema['maxBytes']
+            lines += [text, '']
+            continue
         required = set(schema.get('required', ()))
         for name, prop in sorted(schema['properties'].items()):
             # No type: the handler reads the value (Ironic's args).

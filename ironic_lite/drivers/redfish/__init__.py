@@ -35,10 +35,8 @@ class RedfishHardware(base.HardwareType):
         'storage': ['noop', 'cinder', 'external'],
         'vendor': ['no-vendor'],
     }
-    # GET /v1/drivers/redfish/properties: the driver_info keys of every
-    # interface (each interface's ``properties``).
-    properties = dict(power.RedfishPower.properties,
-                      **boot.RedfishVirtualMediaBoot.properties)
+    # GET /v1/drivers/redfish/properties: the union of the default
+    # interfaces' ``properties`` (HardwareType.get_properties).
 
     def __init__(self):
         super().__init__()

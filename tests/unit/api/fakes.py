@@ -425,3 +425,68 @@ class FakeConductorAPI(object):
         if current.provision_state == 'wait call-back':
             current.provision_state = 'active'
         current.save()
+
+    # -- RPC 1.9: RAID and vendor passthru, the conductor's own code on an
+    # in-process task (an asynchronous vendor method runs at once) --------
+
+    @staticmethod
+    def _driver_check(driver_name):
+        from ironic_lite.drivers import factory
+        if driver_name not in factory.HARDWARE_TYPES:
+            raise exception.DriverNotFound(driver_name=driver_name, code=404)
+
+    def set_target_raid_config(self, context, node, target_raid_config):
+        from ironic_lite.conductor import raid
+        self.check_can_send('1.9', 'Setting the target RAID configuration')
+        self.calls.append(('set_target_raid_config', node.uuid,
+                           target_raid_config))
+        task = self._task(node)
+        raid.set_target_raid_config(task, target_raid_config)
+        task.node.save()
+
+    def get_raid_logical_disk_properties(self, context, driver_name):
+        from ironic_lite.conductor import raid
+        self._driver_check(driver_name)
+        self.check_can_send('1.9', 'Listing RAID logical disk properties')
+        return raid.logical_disk_properties(driver_name)
+
+    def vendor_passthru(self, context, node, driver_method, http_method,
+                        info):
+        from ironic_lite.conductor import vendor
+        self.check_can_send('1.9', 'Vendor passthru')
+        self.calls.append(('vendor_passthru', node.uuid, driver_method,
+                           http_method, info))
+        task = self._task(node, lock=False)
+        iface, meta = vendor.node_route(task, driver_method,
+                                        http_method.upper())
+        if meta['require_exclusive_lock']:
+            self._locked_check(node)
+        task.spawn_after = lambda pool, func, *a, **kw: func(*a, **kw)
+        return vendor.call_node_method(None, task, iface, meta,
+                                       http_method.upper(), info)
+
+    def driver_vendor_passthru(self, context, driver_name, driver_method,
+                               http_method, info):
+        import types
+        from ironic_lite.conductor import vendor
+        self._driver_check(driver_name)
+        self.check_can_send('1.9', 'Vendor passthru')
+        self.calls.append(('driver_vendor_passthru', driver_name,
+                           driver_method, http_method, info))
+        slot = types.SimpleNamespace(
+            submit=lambda func, *a, **kw: func(*a, **kw))
+        pool = types.SimpleNamespace(claim=lambda: slot)
+        return vendor.call_driver_method(pool, context, driver_name,
+                                         driver_method, http_method.upper(),
+                                         info)
+
+    def get_node_vendor_passthru_methods(self, context, node):
+        from ironic_lite.conductor import vendor
+        self.check_can_send('1.9', 'Vendor passthru')
+        return vendor.node_methods(self._task(node, lock=False))
+
+    def get_driver_vendor_passthru_methods(self, context, driver_name):
+        from ironic_lite.conductor import vendor
+        self._driver_check(driver_name)
+        self.check_can_send('1.9', 'Vendor passthru')
+        return vendor.driver_methods(driver_name)

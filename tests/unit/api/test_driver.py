@@ -60,7 +60,9 @@ def test_show_fields_and_properties(client, conductors):
     assert shown['default_deploy_interface'] == 'fake'
     assert set(client.get('/v1/drivers/fake-hardware?fields=name,hosts')
                .json) == {'name', 'hosts', 'links'}
-    assert client.get('/v1/drivers/fake-hardware/properties').json == {}
+    assert client.get('/v1/drivers/fake-hardware/properties').json == {
+        'B1': 'B1 description. Required.',
+        'B2': 'B2 description. Required.'}
     for url in ('/v1/drivers/other', '/v1/drivers/other/properties'):
         resp = client.get(url)
         assert resp.status_int == 404, url

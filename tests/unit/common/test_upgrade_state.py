@@ -200,8 +200,10 @@ def test_the_texts_of_the_problems_and_notes():
         'and boot device; volume connector and target writes; allocation '
         'writes; rescue, manual cleaning, NMI and the console; deploy '
         'template changes and deploys with deploy_steps; boot mode and '
-        'secure boot changes and the indicators; the ramdisk agent\'s '
-        'lookup (token) and heartbeats. They work once '
+        'secure boot changes and the indicators; target RAID '
+        'configurations, RAID logical disk properties and vendor '
+        'passthru; the ramdisk agent\'s lookup (token) and heartbeats. '
+        'They work once '
         'every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).'
         % us.release_mappings.RELEASE_MAPPING['master']['rpc'],

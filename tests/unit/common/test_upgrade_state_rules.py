@@ -75,8 +75,10 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
         'and boot device; volume connector and target writes; allocation '
         'writes; rescue, manual cleaning, NMI and the console; deploy '
         'template changes and deploys with deploy_steps; boot mode and '
-        'secure boot changes and the indicators; the ramdisk agent\'s '
-        'lookup (token) and heartbeats. They work once '
+        'secure boot changes and the indicators; target RAID '
+        'configurations, RAID logical disk properties and vendor '
+        'passthru; the ramdisk agent\'s lookup (token) and heartbeats. '
+        'They work once '
         'every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
                                                     newest)]
@@ -119,7 +121,9 @@ def test_the_409_note_of_a_3_0_pin_names_only_what_3_0_lacks():
         'requests that need RPC %s: volume connector and target writes; '
         'allocation writes; rescue, manual cleaning, NMI and the console; '
         'deploy template changes and deploys with deploy_steps; boot mode '
-        'and secure boot changes and the indicators; the ramdisk agent\'s '
-        'lookup (token) and heartbeats. They work once every '
+        'and secure boot changes and the indicators; target RAID '
+        'configurations, RAID logical disk properties and vendor '
+        'passthru; the ramdisk agent\'s lookup (token) and heartbeats. '
+        'They work once every '
         'conductor and then the API services are unpinned (steps '
         '6.1-6.4).' % newest]

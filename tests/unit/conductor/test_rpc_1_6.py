@@ -183,9 +183,9 @@ def test_a_failing_step_ends_in_clean_failed(rpc_api, context, manageable,
 
 
 @pytest.mark.parametrize('step, error', [
-    ({'interface': 'raid', 'step': 'create_configuration'},
+    ({'interface': 'raid', 'step': 'apply_configuration'},
      "node does not support this clean step: {'interface': 'raid', "
-     "'step': 'create_configuration'}"),
+     "'step': 'apply_configuration'}"),
     ({'interface': 'bios', 'step': 'apply_configuration'},
      "clean step {'interface': 'bios', 'step': 'apply_configuration'} is "
      "missing these required arguments: settings (List of BIOS settings, "

@@ -3,9 +3,12 @@
 Each conductor records the hardware types it enables in the conductors
 table; a type is listed with the hosts of the alive conductors that have
 it.  Its interfaces (``default_*_interface``, ``enabled_*_interfaces``)
-and properties come from this code's definition of the type: ironic-lite
-has no per-conductor interface table (see doc/source/api/differences.rst).
-No RPC: the answers are the same pinned or not.
+and properties (those of the type's default interfaces) come from this
+code's definition of the type: ironic-lite has no per-conductor interface
+table (see doc/source/api/differences.rst).  No RPC for these: the
+answers are the same pinned or not.  The RAID logical disk properties
+(1.12) come from a conductor (RPC 1.9), as the vendor passthru methods
+(``vendor_passthru.py``).
 """
 
 import pecan
@@ -111,7 +114,20 @@ class DriversController(object):
         if name not in active_hardware_types(ctx):
             raise exception.DriverNotFound(driver_name=name, code=404)
         hw_type = factory.HARDWARE_TYPES.get(name)
-        return dict(hw_type.properties) if hw_type else {}
+        return hw_type().get_properties() if hw_type else {}
+
+    def raid_logical_disk_properties(self, name):
+        """(1.12) What a logical disk of a target RAID configuration may
+        say, from the RAID interface of the driver (RPC 1.9)."""
+        ctx = pecan.request.context
+        policy.authorize('baremetal:driver:get_raid_logical_disk_properties',
+                         {}, ctx)
+        try:
+            return pecan.request.rpcapi.get_raid_logical_disk_properties(
+                ctx, name)
+        except exception.UnsupportedDriverExtension as err:
+            err.code = 404  # as Ironic: not every driver has RAID
+            raise
 
 
 D = '/v1/drivers/{driver_name}'
@@ -125,4 +141,9 @@ ROUTES = [
                  doc='show a driver'),
     routes.Route('GET', D + '/properties', DriversController.properties,
                  doc="a driver's properties"),
+    routes.Route('GET', D + '/raid/logical_disk_properties',
+                 DriversController.raid_logical_disk_properties,
+                 since=mv.MINOR_12_RAID_CONFIG, older=routes.Gate(406),
+                 doc='the properties of a logical disk of a target RAID '
+                     'configuration'),
 ]

@@ -1,6 +1,6 @@
-"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, GET/PUT
-console, PUT boot_mode and secure_boot) and ``/v1/nodes/<ident>/maintenance``
-(PUT, DELETE)."""
+"""``/v1/nodes/<ident>/states`` (GET, PUT power, PUT provision, PUT raid,
+GET/PUT console, PUT boot_mode and secure_boot) and
+``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
 
 from oslo_utils import strutils
 import pecan
@@ -170,6 +170,11 @@ class NodeBootModeController(object):
     """``/states/boot_mode`` and ``/states/secure_boot`` (1.76), carried
     out by the conductor (RPC 1.8) in a worker: 202."""
 
+
+class NodeRaidController(object):
+    """``/states/raid`` (1.12): the node's target RAID configuration,
+    checked by its RAID interface on the conductor (RPC 1.9)."""
+
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
@@ -202,6 +207,18 @@ class NodeBootModeController(object):
         pecan.request.rpcapi.change_node_secure_boot(pecan.request.context,
                                                      node, target)
         return _accepted(self.node_ident)
+    def put(self, body):
+        node = node_lookup.fetch_authorized('baremetal:node:set_raid_state',
+                                            self.node_ident)
+        try:
+            pecan.request.rpcapi.set_target_raid_config(
+                pecan.request.context, node, body)
+        except exception.UnsupportedDriverExtension as err:
+            # Ironic: RAID is a standard interface some drivers lack, 404.
+            err.code = 404
+            raise
+        pecan.response.status = 204
+        return ''
 
 
 class NodeConsoleController(object):
@@ -274,6 +291,10 @@ ROUTES = [
     R('PUT', N + '/states/secure_boot', NodeBootModeController.secure_boot,
       body={1: schema.BOOT_SETTING}, what=body_schema.ARGS,
       doc='turn secure boot on or off (1.76; target: a boolean)'),
+    R('PUT', N + '/states/raid', NodeRaidController.put,
+      body={mv.MINOR_12_RAID_CONFIG: schema.RAID}, what=body_schema.ARGS,
+      since=mv.MINOR_12_RAID_CONFIG, older=routes.Gate(406),
+      doc="set the node's target RAID configuration"),
     R('GET', N + '/states/console', NodeConsoleController.get,
       doc="the console's state and connection information"),
     R('PUT', N + '/states/console', NodeConsoleController.put,

@@ -1,0 +1,105 @@
+"""The driver side of release 5.0: the RAID schema's checks, the passthru
+marks of a vendor interface, and a hardware type's properties collected
+from its default interfaces."""
+
+import types
+
+import pytest
+
+from ironic_lite.common import exception
+from ironic_lite.drivers import base
+from ironic_lite.drivers import fake_hardware
+from ironic_lite.drivers import raid
+
+
+@pytest.mark.parametrize('config', [
+    {'logical_disks': [{'size_gb': 0, 'raid_level': 'JBOD'}]},
+    {'logical_disks': [{'size_gb': 'MAX', 'raid_level': '1+0',
+                        'volume_name': 'v', 'disk_type': 'ssd',
+                        'interface_type': 'sas', 'controller': 'c',
+                        'physical_disks': ['a', 'b'],
+                        'number_of_physical_disks': 2,
+                        'share_physical_disks': True}]},
+])
+def test_valid_configs(config):
+    raid.validate_configuration(config)
+
+
+@pytest.mark.parametrize('config, message', [
+    ({'logical_disks': [{'size_gb': 1.5, 'raid_level': '1'}]},
+     "1.5 is not valid under any of the given schemas"),
+    ({'logical_disks': [{'size_gb': 1, 'raid_level': '1',
+                         'number_of_physical_disks': 0}]},
+     '0 is less than the minimum of 1'),
+    ({'logical_disks': [{'size_gb': 1, 'raid_level': '1',
+                         'disk_type': 'tape'}]},
+     "'tape' is not one of ['hdd', 'ssd']"),
+    ({'logical_disks': {}}, "{} is not of type 'array'"),
+])
+def test_invalid_configs(config, message):
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        raid.validate_configuration(config)
+    assert str(err.value) == 'RAID config validation error: ' + message
+
+
+def test_logical_disk_properties_are_described():
+    props = raid.logical_disk_properties()
+    assert set(props) == set(raid.LOGICAL_DISK_PROPERTIES)
+    assert all(text.endswith(('Required.', 'Optional.'))
+               for text in props.values())
+
+
+def test_vendor_routes_and_metadata():
+    vendor = fake_hardware.FakeVendor()
+    routes = vendor.vendor_routes
+    assert routes['third_method_sync']['async'] is False
+    assert routes['third_method_sync']['func'] == vendor.third_method_sync
+    assert vendor.driver_routes == {}
+    listed = base.passthru_metadata(routes)
+    assert listed['log_passthrough'] == {
+        'http_methods': ['POST'], 'async': True, 'attach': False,
+        'description': 'Test pass-through to wait.',
+        'require_exclusive_lock': True}
+
+
+class _Power(fake_hardware.FakePower):
+    properties = {'address': 'Where the BMC is. Required.'}
+
+
+class _Type(fake_hardware.FakeHardware):
+    properties = {'type_key': 'Read by the type itself. Optional.'}
+
+    def __init__(self):
+        super().__init__()
+        self.power = _Power()
+
+
+def test_properties_come_from_the_default_interfaces(conf_fixture):
+    assert _Type().get_properties() == {
+        'type_key': 'Read by the type itself. Optional.',
+        'address': 'Where the BMC is. Required.',
+        'B1': 'B1 description. Required.',
+        'B2': 'B2 description. Required.'}
+    conf_fixture.config(default_vendor_interface='no-vendor')
+    assert 'B1' not in _Type().get_properties()
+
+
+def test_fake_raid_create_and_delete():
+    node = types.SimpleNamespace(
+        uuid='u', deploy_step=None, driver_internal_info={},
+        properties={'cpus': 2}, raid_config={},
+        target_raid_config={'logical_disks': [
+            {'size_gb': 10, 'raid_level': '1', 'is_root_volume': True},
+            {'size_gb': 20, 'raid_level': '0'}]})
+    task = types.SimpleNamespace(node=node)
+    fake = fake_hardware.FakeRAID()
+    fake.create_configuration(task, create_root_volume=False)
+    assert node.raid_config['logical_disks'] == [
+        {'size_gb': 20, 'raid_level': '0'}]
+    fake.create_configuration(task, create_nonroot_volumes=False,
+                              delete_existing=False)
+    assert [d['size_gb'] for d in node.raid_config['logical_disks']] == [
+        20, 10]
+    assert node.properties == {'cpus': 2, 'local_gb': 10}
+    fake.delete_configuration(task)
+    assert node.raid_config == {}
