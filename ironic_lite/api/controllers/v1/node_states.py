@@ -199,6 +199,13 @@ ROUTES = [
       doc='change the provision state'),
     R('GET', N + '/states/console', NodeConsoleController.get,
       doc="the console's state and connection information"),
+    # Ironic's pecan controllers also take the node after the path
+    # (/v1/nodes/states/console/<node>); Tempest's client reads the
+    # console there.
+    R('GET', '/v1/nodes/states/console/{node_ident}',
+      NodeConsoleController.get,
+      doc="the console's state and connection information (the node "
+          "last, as Tempest's client asks)"),
     R('PUT', N + '/states/console', NodeConsoleController.put,
       body={1: schema.CONSOLE}, what=body_schema.ARGS,
       doc='enable or disable the console'),
