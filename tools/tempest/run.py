@@ -24,11 +24,12 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)), REPO]
+if __package__ in (None, ''):  # run as a file: tools/tempest/run.py
+    sys.path.insert(0, REPO)
 
-import cloud  # noqa: E402
-import tempest_env  # noqa: E402
 from tests.functional import procs  # noqa: E402
+from tools.tempest import cloud  # noqa: E402
+from tools.tempest import tempest_env  # noqa: E402
 
 DEFAULT_REGEX = '^ironic_tempest_plugin.tests.api'
 DEFAULT_MAX_MICROVERSION = '1.82'
