@@ -34,11 +34,18 @@ SET_ACCOUNTS = (
 )
 
 
+class SerialKeystone(keystone.Keystone):
+    """One request at a time: Tempest's workers authenticate in parallel,
+    and SQLite refuses concurrent writes (see keystone.Keystone)."""
+
+    threaded = False
+
+
 def start_keystone(directory):
     """A running Keystone in ``directory`` (its data and log there)."""
     bindir = keystone.install()
     os.makedirs(directory, exist_ok=True)
-    ks = keystone.Keystone(bindir, directory)
+    ks = SerialKeystone(bindir, directory)
     ks.setup()
     ks.start()
     return ks
