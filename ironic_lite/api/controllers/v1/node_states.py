@@ -3,6 +3,7 @@ console) and ``/v1/nodes/<ident>/maintenance`` (PUT, DELETE)."""
 
 from oslo_utils import strutils
 import pecan
+import webob.exc
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_lookup
@@ -185,6 +186,14 @@ class NodeMaintenanceController(object):
         return self._set('baremetal:node:clear_maintenance', False, None)
 
 
+def no_such_state(node_ident, state):
+    """PUT on a state Ironic does not have: pecan finds no PUT handler
+    below ``/states`` and answers 405 (before any policy), which the
+    plugin's RBAC tests expect for ``/states/target_raid_config``."""
+    raise webob.exc.HTTPMethodNotAllowed(
+        detail=routes.not_allowed('PUT'))
+
+
 N = '/v1/nodes/{node_ident}'
 R = routes.Route
 STATES = NodeStatesController
@@ -209,6 +218,8 @@ ROUTES = [
     R('PUT', N + '/states/console', NodeConsoleController.put,
       body={1: schema.CONSOLE}, what=body_schema.ARGS,
       doc='enable or disable the console'),
+    R('PUT', N + '/states/{state}', no_such_state, query=q.ANY_QUERY,
+      listed=False, doc='405, as Ironic, for a state it does not have'),
     R('PUT', N + '/maintenance', MAINTENANCE.put,
       query=(q.Param('reason'),), body={1: schema.MAINTENANCE},
       what=body_schema.ARGS, doc='put a node in maintenance'),
