@@ -63,7 +63,7 @@ class Gate(object):
     def error(self, status, method, allow):
         if status == 405:
             return webob.exc.HTTPMethodNotAllowed(
-                detail=self.message or _not_allowed(method),
+                detail=self.message or not_allowed(method),
                 allow=list(self.allow or allow))
         if status == 406:
             return exception.NotAcceptable(self.message)
@@ -73,7 +73,7 @@ class Gate(object):
 NOT_FOUND = Gate()
 
 
-def _not_allowed(method):
+def not_allowed(method):
     return 'The method %s is not allowed for this resource.' % method
 
 
@@ -251,7 +251,7 @@ class Router(object):
         present = sorted(m for m, r in allowed.items() if r.since <= minor)
         if present:
             raise webob.exc.HTTPMethodNotAllowed(
-                detail=_not_allowed(method), allow=present)
+                detail=not_allowed(method), allow=present)
         gate = min(allowed.values(), key=lambda r: r.since).older
         raise gate.error(gate.other_methods, method, sorted(allowed))
 

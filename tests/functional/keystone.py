@@ -35,12 +35,13 @@ ADMIN_PASSWORD = 'admin-secret'
 SERVER_SCRIPT = '''
 import os, sys
 host, port, config = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+threaded = sys.argv[4] == 'threaded'
 sys.argv = sys.argv[:1]
 os.environ['OS_KEYSTONE_CONFIG_FILES'] = config
 from keystone.server import wsgi
 from werkzeug import serving
 app = wsgi.initialize_public_application()
-serving.make_server(host, port, app, threaded=True).serve_forever()
+serving.make_server(host, port, app, threaded=threaded).serve_forever()
 '''
 
 
@@ -93,7 +94,15 @@ def install():
 
 
 class Keystone(object):
-    """A running Keystone; ``url`` is its public endpoint (``/v3``)."""
+    """A running Keystone; ``url`` is its public endpoint (``/v3``).
+
+    ``threaded``: one thread per request.  Each password authentication
+    writes the user's ``last_active_at``; on SQLite two of them at once
+    can fail with "database is locked" (a 500), which a client that
+    authenticates in parallel (Tempest's workers) meets.
+    """
+
+    threaded = True
 
     def __init__(self, bindir, directory):
         self.bindir = bindir
@@ -175,7 +184,8 @@ class Keystone(object):
         log = open(self.log_path, 'ab')
         self.proc = subprocess.Popen(
             [python, '-c', SERVER_SCRIPT, '127.0.0.1', str(self.port),
-             self.config], stdout=log, stderr=subprocess.STDOUT)
+             self.config, 'threaded' if self.threaded else 'serial'],
+            stdout=log, stderr=subprocess.STDOUT)
         log.close()
         procs.wait_for(self._ready, what='Keystone up')
         self._point_endpoints_here()

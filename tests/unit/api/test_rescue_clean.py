@@ -177,6 +177,18 @@ def test_console(client, node, rpcapi):
         'console_enabled'] is True
 
 
+def test_console_with_the_node_last(client, node):
+    """Ironic's pecan routing also serves the console's state at
+    /v1/nodes/states/console/<node>, where Tempest's client reads it."""
+    url = '/v1/nodes/states/console/%s' % node['uuid']
+    assert client.get(url).json == {'console_enabled': False,
+                                    'console_info': None}
+    resp = client.get('/v1/nodes/states/console/%s' % (
+        '9f1f2e5a-0c1c-4f5e-9d6f-000000000000'))
+    assert resp.status_int == 404
+    assert 'could not be found' in utils.faultstring(resp)
+
+
 def test_provide_a_retired_node(client, node):
     _set(node['uuid'], provision_state='manageable', retired=True)
     resp = _provision(client, node, target='provide')

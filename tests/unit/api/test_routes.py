@@ -93,6 +93,22 @@ def test_a_method_without_a_route_is_405_with_allow(client):
     assert client.head('/v1/nodes').status_int == 405
 
 
+def test_put_on_a_state_ironic_does_not_have_is_405(client, node):
+    """Ironic (pecan) finds no PUT handler below /states: 405, before
+    any policy; the states that exist are still served."""
+    resp = client.put_json('/v1/nodes/node-0/states/target_raid_config',
+                           {'target': {'raid': 'config'}})
+    assert resp.status_int == 405, resp.text
+    assert utils.faultstring(resp) == (
+        'The method PUT is not allowed for this resource.')
+    # Another method there: a 405 that names the one the path has.
+    resp = client.get('/v1/nodes/node-0/states/target_raid_config')
+    assert resp.status_int == 405
+    assert resp.headers['Allow'] == 'PUT'
+    assert client.put_json('/v1/nodes/node-0/states/power',
+                           {'target': 'power on'}).status_int == 202
+
+
 def test_a_route_removed_from_the_table_is_404_not_served(
         client, node, monkeypatch):
     """The fail-open case of issue 21: without its entry, GET

@@ -4,6 +4,7 @@ GET/PUT console, PUT boot_mode and secure_boot) and
 
 from oslo_utils import strutils
 import pecan
+import webob.exc
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_lookup
@@ -273,6 +274,14 @@ class NodeMaintenanceController(object):
         return self._set('baremetal:node:clear_maintenance', False, None)
 
 
+def no_such_state(node_ident, state):
+    """PUT on a state Ironic does not have: pecan finds no PUT handler
+    below ``/states`` and answers 405 (before any policy), which the
+    plugin's RBAC tests expect for ``/states/target_raid_config``."""
+    raise webob.exc.HTTPMethodNotAllowed(
+        detail=routes.not_allowed('PUT'))
+
+
 N = '/v1/nodes/{node_ident}'
 R = routes.Route
 STATES = NodeStatesController
@@ -297,9 +306,18 @@ ROUTES = [
       doc="set the node's target RAID configuration"),
     R('GET', N + '/states/console', NodeConsoleController.get,
       doc="the console's state and connection information"),
+    # Ironic's pecan controllers also take the node after the path
+    # (/v1/nodes/states/console/<node>); Tempest's client reads the
+    # console there.
+    R('GET', '/v1/nodes/states/console/{node_ident}',
+      NodeConsoleController.get,
+      doc="the console's state and connection information (the node "
+          "last, as Tempest's client asks)"),
     R('PUT', N + '/states/console', NodeConsoleController.put,
       body={1: schema.CONSOLE}, what=body_schema.ARGS,
       doc='enable or disable the console'),
+    R('PUT', N + '/states/{state}', no_such_state, query=q.ANY_QUERY,
+      listed=False, doc='405, as Ironic, for a state it does not have'),
     R('PUT', N + '/maintenance', MAINTENANCE.put,
       query=(q.Param('reason'),), body={1: schema.MAINTENANCE},
       what=body_schema.ARGS, doc='put a node in maintenance'),

@@ -1,0 +1,80 @@
+"""The pure parts of tools/tempest (tox -e tempest): no Keystone, no
+service, no Tempest run."""
+
+import configparser
+
+from tools.tempest import cloud
+from tools.tempest import run
+from tools.tempest import tempest_env
+
+
+class FakeKeystone(object):
+    """Records the identity API calls keystone.Identity makes."""
+
+    url = 'http://127.0.0.1:5000/v3'
+
+    def __init__(self):
+        self.calls = []
+
+    def call(self, method, path, body=None):
+        self.calls.append((method, path, body))
+        if method == 'GET' and path == '/roles':
+            return {'roles': [{'name': n, 'id': n + '-id'}
+                              for n in ('admin', 'member', 'reader')]}
+        if path.startswith('/projects?'):
+            return {'projects': []}
+        noun = path.strip('/').split('/')[0][:-1]
+        return {noun: {'id': '%s-%d' % (noun, len(self.calls))}}
+
+
+def test_summary_counts_and_lists_the_failures():
+    rows = [('a.test_one', 'success'), ('a.test_two', 'failure'),
+            ('setUpClass (a.B)', 'skip'), ('a.test_three', 'fail'),
+            ('a.test_four', 'success')]
+    text, failed = run.summarise(rows)
+    assert failed
+    assert text.splitlines() == ['2 passed, 2 failed, 1 skipped',
+                                 'Failed tests:', '  a.test_three',
+                                 '  a.test_two']
+    text, failed = run.summarise([('a.test_one', 'success')])
+    assert (text, failed) == ('1 passed, 0 failed, 0 skipped\n', False)
+
+
+def test_each_set_has_every_persona_and_its_own_project():
+    ks = FakeKeystone()
+    accounts = cloud.provision(ks, 3, 'http://127.0.0.1:6385')
+    assert len(accounts) == 3 * len(cloud.SET_ACCOUNTS)
+    system = [a for a in accounts if a.get('system') == 'all']
+    assert sorted(a['roles'][0] for a in system) == sorted(
+        ['admin', 'member', 'reader'] * 3)
+    project = [a for a in accounts if 'project_name' in a]
+    assert len({a['project_name'] for a in project}) == 3
+    for name in {a['project_name'] for a in project}:
+        assert sorted(a['roles'][0] for a in project
+                      if a['project_name'] == name) == [
+            'admin', 'member', 'reader']
+    assert len({a['username'] for a in accounts}) == len(accounts)
+    # ironic-lite's service user and its catalog entry.
+    assert ('POST', '/services', {'service': {
+        'type': 'baremetal', 'name': 'ironic'}}) in ks.calls
+
+
+def test_tempest_conf(tmp_path):
+    path = tempest_env.write_config(
+        str(tmp_path / 'tempest.conf'), str(tmp_path), FakeKeystone(),
+        'accounts.yaml', {'console': ['fake', 'no-console']}, '1.1', '1.82')
+    conf = configparser.ConfigParser()
+    conf.read(path)
+    assert conf['baremetal']['max_microversion'] == '1.82'
+    assert conf['baremetal']['min_microversion'] == '1.1'
+    assert conf['baremetal']['driver'] == 'fake-hardware'
+    assert conf['baremetal']['enabled_console_interfaces'] == (
+        'fake,no-console')
+    assert conf['auth']['use_dynamic_credentials'] == 'False'
+    assert conf['auth']['test_accounts_file'] == 'accounts.yaml'
+    assert conf['identity']['uri_v3'] == FakeKeystone.url
+    assert conf['enforce_scope']['ironic'] == 'True'
+    available = {k: conf['service_available'][k]
+                 for k in conf.options('service_available')
+                 if k not in conf.defaults()}
+    assert {k for k, v in available.items() if v == 'True'} == {'ironic'}

@@ -1,0 +1,1 @@
+"""Tempest's ironic API tests against ironic-lite (tox -e tempest)."""
