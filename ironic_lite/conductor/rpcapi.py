@@ -12,6 +12,7 @@ from ironic_lite.common import release_pin
 from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import rpcapi_agent
 from ironic_lite.conductor import rpcapi_management
 from ironic_lite.conductor import rpcapi_raid_vendor
 from ironic_lite.objects import base as objects_base
@@ -191,7 +192,7 @@ def conductor_for(context, node):
 
 
 class ConductorAPI(rpcapi_management.ManagementCalls,
-                  rpcapi_raid_vendor.RaidVendorAPI):
+                  rpcapi_raid_vendor.RaidVendorAPI, rpcapi_agent.AgentCalls):
     """Client side of the conductor RPC API.
 
     API version history (append only; RPC_API_VERSION is the last line):
@@ -227,7 +228,7 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
     |          get_driver_vendor_passthru_methods (release 5.0;
     |          rpcapi_raid_vendor.py).
     |    1.10 - heartbeat, get_node_with_token (the ramdisk's agent:
-    |          /v1/heartbeat and /v1/lookup).
+    |          /v1/heartbeat and /v1/lookup; rpcapi_agent.py).
     """
 
     RPC_API_VERSION = RPC_API_VERSION
@@ -272,22 +273,20 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
                                    retry=CONF.conductor.rpc_send_retries)
 
     @_rpc_errors
-    def call_node_method(self, context, node, version, method, what,
-                         **kwargs):
-        """Call a method that has no older form on the node's conductor:
-        refused (409, nothing sent) while pinned below ``version``."""
-        self.check_can_send(version, what)
-        cctxt = self._prepare(context, node, version)
-        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
-
     def call_new_method(self, context, version, what, method, node=None,
                         host=None, **kwargs):
-        """Call ``method`` of RPC ``version`` (or newer) on the node's
-        conductor or on ``host``: refused (409, nothing sent) while this
-        service is pinned below ``version``."""
+        """Call ``method``, which has no older form, of RPC ``version``
+        on the node's conductor or on ``host``: refused (409 PinnedRelease,
+        nothing sent) while this service is pinned below ``version``."""
         self.check_can_send(version, what)
         cctxt = self._prepare(context, node, version, host=host)
         return cctxt.call(context, method, **kwargs)
+
+    def call_node_method(self, context, node, version, method, what,
+                         **kwargs):
+        """``call_new_method`` on the node's conductor, for the node."""
+        return self.call_new_method(context, version, what, method,
+                                    node=node, node_id=node.uuid, **kwargs)
 
     @_rpc_errors
     def create_node(self, context, node_obj):
@@ -539,76 +538,39 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
     # New methods, no older form: a client pinned below 1.6 refuses them
     # (409 PinnedRelease, nothing sent).
 
-    def _call_1_6(self, context, node, method, what, **kwargs):
-        self.check_can_send('1.6', what)
-        cctxt = self._prepare(context, node, '1.6')
-        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
-
-    @_rpc_errors
     def do_node_rescue(self, context, node, rescue_password):
         """active (rescue, rescue failed, unrescue failed) -> rescuing ->
         rescue."""
-        return self._call_1_6(context, node, 'do_node_rescue',
-                              'Rescuing a node',
-                              rescue_password=rescue_password)
+        return self.call_node_method(context, node, '1.6', 'do_node_rescue',
+                                     'Rescuing a node',
+                                     rescue_password=rescue_password)
 
-    @_rpc_errors
     def do_node_unrescue(self, context, node):
         """rescue (rescue failed, unrescue failed) -> unrescuing ->
         active."""
-        return self._call_1_6(context, node, 'do_node_unrescue',
-                              'Unrescuing a node')
+        return self.call_node_method(context, node, '1.6',
+                                     'do_node_unrescue', 'Unrescuing a node')
 
-    @_rpc_errors
     def do_node_clean(self, context, node, clean_steps,
                       disable_ramdisk=None):
         """manageable -> cleaning -> manageable, running ``clean_steps``."""
-        return self._call_1_6(context, node, 'do_node_clean',
-                              'Manual cleaning', clean_steps=clean_steps,
-                              disable_ramdisk=disable_ramdisk)
+        return self.call_node_method(context, node, '1.6', 'do_node_clean',
+                                     'Manual cleaning',
+                                     clean_steps=clean_steps,
+                                     disable_ramdisk=disable_ramdisk)
 
-    @_rpc_errors
     def inject_nmi(self, context, node):
-        return self._call_1_6(context, node, 'inject_nmi',
-                              'Injecting an NMI')
+        return self.call_node_method(context, node, '1.6', 'inject_nmi',
+                                     'Injecting an NMI')
 
-    @_rpc_errors
     def get_console_information(self, context, node):
         """The console's connection information (NodeConsoleNotEnabled
         when it is disabled)."""
-        return self._call_1_6(context, node, 'get_console_information',
-                              'The console')
+        return self.call_node_method(context, node, '1.6',
+                                     'get_console_information',
+                                     'The console')
 
-    @_rpc_errors
     def set_console_mode(self, context, node, enabled):
-        return self._call_1_6(context, node, 'set_console_mode',
-                              'The console', enabled=enabled)
-
-    # -- 1.10: the ramdisk's agent ----------------------------------------
-    #
-    # New methods, no older form: pinned below 1.10 the API refuses them
-    # (409 PinnedRelease, nothing sent); the agent retries its lookup and
-    # heartbeats, and they go through once the pin is removed.
-
-    def _call_1_10(self, context, node, method, what, **kwargs):
-        self.check_can_send('1.10', what)
-        cctxt = self._prepare(context, node, '1.10')
-        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
-
-    @_rpc_errors
-    def get_node_with_token(self, context, node):
-        """The node with a new agent token (``******`` if it has one)."""
-        return self._call_1_10(context, node, 'get_node_with_token',
-                               'The agent lookup')
-
-    @_rpc_errors
-    def heartbeat(self, context, node, callback_url, agent_version=None,
-                  agent_token=None, agent_verify_ca=None, agent_status=None,
-                  agent_status_message=None):
-        """A heartbeat of the ramdisk's agent."""
-        return self._call_1_10(
-            context, node, 'heartbeat', 'The agent heartbeat',
-            callback_url=callback_url, agent_version=agent_version,
-            agent_token=agent_token, agent_verify_ca=agent_verify_ca,
-            agent_status=agent_status,
-            agent_status_message=agent_status_message)
+        return self.call_node_method(context, node, '1.6',
+                                     'set_console_mode', 'The console',
+                                     enabled=enabled)

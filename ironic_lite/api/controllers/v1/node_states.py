@@ -171,11 +171,6 @@ class NodeBootModeController(object):
     """``/states/boot_mode`` and ``/states/secure_boot`` (1.76), carried
     out by the conductor (RPC 1.8) in a worker: 202."""
 
-
-class NodeRaidController(object):
-    """``/states/raid`` (1.12): the node's target RAID configuration,
-    checked by its RAID interface on the conductor (RPC 1.9)."""
-
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
@@ -208,6 +203,15 @@ class NodeRaidController(object):
         pecan.request.rpcapi.change_node_secure_boot(pecan.request.context,
                                                      node, target)
         return _accepted(self.node_ident)
+
+
+class NodeRaidController(object):
+    """``/states/raid`` (1.12): the node's target RAID configuration,
+    checked by its RAID interface on the conductor (RPC 1.9)."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
     def put(self, body):
         node = node_lookup.fetch_authorized('baremetal:node:set_raid_state',
                                             self.node_ident)
