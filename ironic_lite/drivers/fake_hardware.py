@@ -80,7 +80,11 @@ class FakeInspect(base.InspectInterface):
 
 
 class FakeBoot(base.BootInterface):
-    pass
+    def prepare_ramdisk(self, task, ramdisk_params):
+        # A network boot of the deploy ramdisk, next boot only (as
+        # Ironic's PXE boot interfaces set it).
+        task.driver.management.set_boot_device(task, 'pxe',
+                                               persistent=False)
 
 
 class FakeClean(base.CleanInterface):

@@ -57,9 +57,9 @@ class RamdiskDeploy(base.DeployInterface):
 
     def deploy(self, task):
         _power(task, states.POWER_OFF)
+        # The boot interface sets the device the ramdisk boots from (the
+        # network, a virtual CD), as Ironic's boot interfaces do.
         task.driver.boot.prepare_ramdisk(task, ramdisk_params())
-        task.driver.management.set_boot_device(task, 'pxe',
-                                               persistent=False)
         _power(task, states.POWER_ON)
         LOG.info('Node %s boots the deploy ramdisk; waiting for its '
                  'agent to heartbeat', task.node.uuid)

@@ -1,6 +1,8 @@
 """The ``redfish`` hardware type: a BMC speaking DMTF Redfish, through
 sushy (Ironic's ``ironic/drivers/redfish.py``)."""
 
+from oslo_log import log as logging
+
 from ironic_lite.drivers import base
 from ironic_lite.drivers import ramdisk
 from ironic_lite.drivers import storage
@@ -9,6 +11,23 @@ from ironic_lite.drivers.redfish import boot
 from ironic_lite.drivers.redfish import inspect
 from ironic_lite.drivers.redfish import management
 from ironic_lite.drivers.redfish import power
+
+LOG = logging.getLogger(__name__)
+
+
+class RedfishClean(base.CleanInterface):
+    """Automated cleaning of a redfish node: nothing to run.
+
+    Ironic's automated cleaning of a redfish node erases its disks through
+    the agent's ramdisk (the deploy interface's ``erase_devices`` step);
+    ironic-lite's cleaning boots no ramdisk, and the redfish interfaces
+    have no clean step of a non-zero priority, so cleaning ends at once
+    (:doc:`/api/differences`).  Manual cleaning runs the steps asked for.
+    """
+
+    def clean(self, task):
+        LOG.info('Node %s: the redfish type has no automated clean step; '
+                 'cleaning is done', task.node.uuid)
 
 
 class RedfishHardware(base.HardwareType):
@@ -47,3 +66,4 @@ class RedfishHardware(base.HardwareType):
         self.bios = bios.RedfishBIOS()
         self.storage = storage.NodeStorage()
         self.deploy = ramdisk.RamdiskDeploy()
+        self.clean = RedfishClean()
