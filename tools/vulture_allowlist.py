@@ -131,22 +131,8 @@ _.min_length
 _.reset_required
 _.upper_bound
 _.event_type
-# -- release 5.0: the redfish hardware type (drivers/redfish/).  Interface
-#    methods of the shared contract (drivers/base.py, Ironic's names) whose
-#    callers come with the other work of the release: the boot mode,
-#    secure boot and indicator API (hwmgmt), the BIOS cache (records), the
-#    ramdisk deploy (agent).  And SQLAlchemy's TypeDecorator hook. --
+# -- release 5.0: SQLAlchemy's TypeDecorator hook. --
 _.load_dialect_impl  # db/models.py LongJSONEncodedDict: SQLAlchemy calls it
-_.get_bios_settings  # conductor/bios.py cache_bios_settings (records)
-_.prepare_ramdisk  # drivers/ramdisk.py (agent)
-_.clean_up_ramdisk  # drivers/ramdisk.py (agent)
-_.get_supported_boot_modes  # management API (hwmgmt)
-_.set_boot_mode  # PUT states/boot_mode (hwmgmt)
-_.get_secure_boot_state  # (hwmgmt)
-_.set_secure_boot_state  # PUT states/secure_boot (hwmgmt)
-_.get_supported_indicators  # GET management/indicators (hwmgmt)
-_.set_indicator_state  # PUT management/indicators/... (hwmgmt)
-_.get_indicator_state  # GET management/indicators/... (hwmgmt)
 
 # -- release 5.0: vendor passthru methods, called by their name (the API's
 #    ?method=) through VendorInterface.vendor_routes / driver_routes --

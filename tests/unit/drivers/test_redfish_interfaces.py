@@ -172,4 +172,4 @@ def test_hardware_type_interfaces_and_properties(task):
     assert hw.default_interface('boot') == 'redfish-virtual-media'
     assert {'redfish_address', 'redfish_password', 'redfish_username',
             'redfish_system_id', 'redfish_verify_ca', 'redfish_auth_type',
-            'deploy_iso', 'deploy_ramdisk'} <= set(hw.properties)
+            'deploy_iso', 'deploy_ramdisk'} <= set(hw.get_properties())
