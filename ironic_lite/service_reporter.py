@@ -108,7 +108,7 @@ class ServiceReporter(object):
             'are in fact gone.' % {
                 'type': self.service_type, 'name': self.name,
                 'rel': version.RELEASE, 'names': names,
-                'pin': upgrade_state.previous_release(version.RELEASE)}))
+                'pin': upgrade_state.pin_to_use(blockers, version.RELEASE)}))
 
     def _report(self):
         try:

@@ -8,8 +8,9 @@ unpinned, this code's newest) or ``entry()`` (that release's entry of
 the services table at start, on every heartbeat and on SIGHUP, and passes
 them in: ``common/`` imports no layer above it).
 
-Until a first computation succeeds, ``auto`` holds the release before
-this code's own: the oldest one this code can run beside, so a service
+Until a first computation succeeds, ``auto`` holds the oldest release
+this code rolls from (``release_mappings.rolls_from``): the oldest one
+this code can run beside, so a service
 that cannot read the table starts capped, never uncapped.  A read that
 fails keeps the last value: a transient database error never raises it.
 
@@ -47,8 +48,9 @@ LOG = logging.getLogger(__name__)
 
 AUTO = release_mappings.AUTO
 
-# The auto value before anything was computed: the release before ours.
-_START_VALUE = upgrade_state.previous_release(version.RELEASE)
+# The auto value before anything was computed: the oldest release this
+# code rolls from (a skip-level upgrade may run beside it).
+_START_VALUE = release_mappings.oldest_roll_from(version.RELEASE)
 
 _lock = threading.Lock()
 _state = {'value': _START_VALUE, 'computed': False}
