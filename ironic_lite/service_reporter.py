@@ -129,6 +129,8 @@ class ServiceReporter(object):
             if release_pin.is_auto():
                 self.refresh_pin()
             self._report()
+            # E.g. a conductor's registered hardware types follow the pin.
+            release_pin.recheck()
 
     def stop(self, timeout=None):
         release_pin.no_refresh_request(self._wake.set)

@@ -38,6 +38,7 @@ import threading
 from oslo_log import log as logging
 from oslo_utils import versionutils
 
+from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
@@ -55,6 +56,7 @@ _START_VALUE = release_mappings.oldest_roll_from(version.RELEASE)
 _lock = threading.Lock()
 _state = {'value': _START_VALUE, 'computed': False}
 _waiters = []
+_listeners = []
 
 
 def _vt(name):
@@ -162,3 +164,43 @@ def request_refresh():
     (it must not read the database in a signal handler)."""
     for callback in list(_waiters):
         callback()
+
+
+def hardware_types():
+    """The hardware types of the release in force (a pinned conductor
+    registers only these of its enabled ones)."""
+    return release_mappings.hardware_types(effective())
+
+
+def check_hardware_type(name):
+    """Refuse (409, nothing done) a node of hardware type ``name`` while
+    the release in force does not have it: no conductor of that release
+    could manage it.  A name this code does not have either is left to
+    the conductor's own check (400)."""
+    pin = effective()
+    if pin and name in release_mappings.hardware_types() and (
+            name not in release_mappings.hardware_types(pin)):
+        raise exception.PinnedHardwareType(driver=name, pin=pin,
+                                           release=version.RELEASE)
+
+
+def on_recheck(callback):
+    """Call ``callback()`` after each refresh of the service's record
+    (every ``report_interval``, and at once on SIGHUP), from the
+    reporter's thread: whatever follows the release in force compares
+    and catches up there."""
+    _listeners.append(callback)
+
+
+def no_recheck(callback):
+    if callback in _listeners:
+        _listeners.remove(callback)
+
+
+def recheck():
+    """Run the ``on_recheck`` callbacks (the service reporter calls it)."""
+    for callback in list(_listeners):
+        try:
+            callback()
+        except Exception:
+            LOG.exception('A follower of pin_release_version failed')
