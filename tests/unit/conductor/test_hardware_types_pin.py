@@ -83,7 +83,7 @@ def _nodes(context):
 
 
 def test_hardware_types_of_master_are_the_factory_s():
-    assert release_mappings.hardware_types() == sorted(
+    assert sorted(release_mappings.hardware_types()) == sorted(
         factory.HARDWARE_TYPES)
     assert release_mappings.hardware_types(None) == \
         release_mappings.RELEASE_MAPPING['master']['hardware_types']
