@@ -108,7 +108,7 @@ class ServiceReporter(object):
             'are in fact gone.' % {
                 'type': self.service_type, 'name': self.name,
                 'rel': version.RELEASE, 'names': names,
-                'pin': upgrade_state.previous_release(version.RELEASE)}))
+                'pin': upgrade_state.pin_to_use(blockers, version.RELEASE)}))
 
     def _report(self):
         try:
@@ -129,6 +129,8 @@ class ServiceReporter(object):
             if release_pin.is_auto():
                 self.refresh_pin()
             self._report()
+            # E.g. a conductor's registered hardware types follow the pin.
+            release_pin.recheck()
 
     def stop(self, timeout=None):
         release_pin.no_refresh_request(self._wake.set)

@@ -38,7 +38,7 @@ def jobs():
     """(what, function) of every cached build the test levels use."""
     from tests.upgrade import conftest
     names = []
-    for old, new, _ in conftest.rolling_upgrades():
+    for old, new, _, _ in conftest.rolling_upgrades():
         for name in (old, new):
             if name != 'master' and name not in names:
                 names.append(name)

@@ -25,6 +25,7 @@ from oslo_config import cfg
 
 from ironic_lite.common import config
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import release_mappings
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
 from ironic_lite.objects import migrations as obj_migrations
@@ -42,8 +43,8 @@ EXIT_CODES = """exit codes:
   1    online_data_migrations: there is more to migrate (--max-count was
        reached); run the command again.  Other commands: the command failed.
   2    upgrade: the database holds object rows this release cannot read;
-       run the previous release's "ironic-dbsync online_data_migrations"
-       first
+       run "ironic-dbsync online_data_migrations" of a release this one
+       is rolled to from (skip-level upgrades included) first
   3    online_data_migrations: a migration raised an error
   127  invalid arguments
 """
@@ -121,9 +122,12 @@ def do_upgrade():
         print('The database is not compatible with this release:')
         for problem in problems:
             print('  - %s' % problem)
-        print('Run "ironic-dbsync online_data_migrations" with the '
-              'previous release\'s code until it completes, then run this '
-              'upgrade again.')
+        print('This release is rolled to from release(s) %s only. Run '
+              '"ironic-dbsync online_data_migrations" with the code of the '
+              'release the deployment runs until it completes (upgrading '
+              'to one of those releases first if it is older), then run '
+              'this upgrade again.'
+              % ', '.join(release_mappings.rolls_from()))
         return EXIT_INCOMPATIBLE_DB
     db_migration.upgrade(CONF.command.revision)
     return EXIT_OK

@@ -152,8 +152,11 @@ class Checks(upgradecheck.UpgradeCommands):
         problems = obj_migrations.check_versions()
         if problems:
             return Result(Code.FAILURE, '\n'.join(
-                problems + ['Run the previous release\'s "ironic-dbsync '
-                            'online_data_migrations" until it completes.']))
+                problems + ['This release is rolled to from %s only: '
+                            'run "ironic-dbsync online_data_migrations" '
+                            'of the release the deployment runs until it '
+                            'completes.' % ', '.join(
+                                release_mappings.rolls_from())]))
         pending = obj_migrations.rows_not_at_latest()
         if pending:
             counts = ', '.join('%s: %d' % kv for kv in sorted(pending.items()))

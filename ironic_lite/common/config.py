@@ -97,7 +97,20 @@ def pin_problem():
                 'code knows. Valid values: %s (auto: follow the oldest '
                 'live service); leave it unset to run unpinned.'
                 % (value, known))
-    return None
+    return _too_old_pin(CONF.pin_release_version)
+
+
+def _too_old_pin(pin):
+    """A pin to a release this code does not roll from: its services
+    cannot run beside this code, so neither can a pin to it."""
+    if not pin or pin == release_mappings.AUTO or (
+            release_mappings.can_roll_from(pin)):
+        return None
+    return ('[DEFAULT]/pin_release_version = %s names a release this code '
+            'cannot run beside: it is rolled to from %s only (see the '
+            'upgrade guide\'s skip-level upgrades). Upgrade the deployment '
+            'to one of these first.'
+            % (pin, ', '.join(release_mappings.rolls_from())))
 
 
 def check_pin():

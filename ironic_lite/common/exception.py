@@ -293,6 +293,16 @@ class PinnedRelease(Conflict):
                 'step 6.3).')
 
 
+class PinnedHardwareType(PinnedRelease):
+    """A node of a hardware type the pinned release does not have: its
+    conductors could not manage it (release_mappings.hardware_types)."""
+    _msg_fmt = ('Hardware type %(driver)s is not available while this API '
+                'is pinned to release %(pin)s, which does not have it: '
+                'nothing was changed. It becomes available when every '
+                'conductor runs release %(release)s unpinned and this API '
+                'is unpinned (rolling upgrade step 6.3).')
+
+
 class VifAlreadyAttached(Conflict):
     _msg_fmt = ('Unable to attach VIF because VIF %(vif)s is already '
                 'attached to Ironic %(object_type)s %(object_uuid)s')

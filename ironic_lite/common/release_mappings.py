@@ -23,6 +23,27 @@ Rules (enforced by tests/unit/common/test_release_mappings.py):
   release to a newer one.
 * Each release has a semver name and a series alias; aliases are kept
   apart in ``RELEASE_ALIASES`` and are accepted wherever a name is.
+* ``master`` has ``rolls_from``: the releases whose running deployment can
+  be upgraded to this code one process at a time (newest first, no gap:
+  the newest cut release, and possibly older ones -- a skip-level
+  upgrade).  Everything that decides what this code reads and runs
+  beside follows it: ``supported_object_versions`` (the rows
+  ``ironic-dbsync upgrade`` accepts and the online data migrations
+  move), the pin choices, the ``auto`` pin's starting value and
+  ``ironic-status upgrade check``.  A release may only roll from
+  releases whose object versions and RPC version it still reads
+  (tests/unit/common/test_rolls_from.py).  A cut copies ``master``, ``rolls_from``
+  included, so the released entry records what it rolled from; then
+  ``master``'s list becomes the new release followed by the releases of
+  the old list that the next code still reads, newest first
+  (the same test says which it no longer may).  A released entry
+  without ``rolls_from`` (those cut before it existed) rolled from the
+  release just before it only.
+* ``master`` has ``hardware_types``: the hardware types this code
+  provides (``drivers/factory.HARDWARE_TYPES``).  A released entry
+  without it had ``fake-hardware`` only.  A conductor registers only the
+  enabled types that the release in force has, and a pinned API refuses
+  a node of a type the pinned release lacks.
 """
 
 from oslo_utils import versionutils
@@ -38,6 +59,9 @@ from ironic_lite import version
 RELEASE_MAPPING = {
     'master': {
         'rpc': '1.10',
+        # Skip-level: 3.0 rolls to this code directly (issue 25).
+        'rolls_from': ['4.0', '3.0'],
+        'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
             'Node': ['1.2'],
             'Port': ['1.0'],
@@ -152,8 +176,11 @@ AUTO = 'auto'
 
 
 def pin_choices():
-    """Values accepted by ``[DEFAULT]/pin_release_version``: the released
-    names, each followed by its aliases, newest first, then ``auto``."""
+    """Values ``[DEFAULT]/pin_release_version`` parses: the released
+    names, each followed by its aliases, newest first, then ``auto``.
+    (A service starts only pinned to one of ``rolls_from``: see
+    ``common/config.pin_problem``; the older entries stay parseable for
+    their conversions and for a clear refusal.)"""
     choices = []
     for name in released_names():
         choices.append(name)
@@ -190,16 +217,62 @@ def get_object_versions(releases=None, objects=None):
     return found
 
 
+def _vt(name):
+    return versionutils.convert_version_to_tuple(name)
+
+
+def _own_entry(own_release):
+    """The entry of a release's own code: its released entry once cut,
+    else ``master``."""
+    return RELEASE_MAPPING.get(resolve(own_release),
+                               RELEASE_MAPPING['master'])
+
+
+def rolls_from(own_release=None):
+    """The releases a deployment can be rolled from to release
+    ``own_release``'s code (this code's by default), newest first.
+
+    The entry's ``rolls_from``; an entry without one (cut before it
+    existed) rolled from the release just before it only.
+    """
+    own = own_release or version.RELEASE
+    declared = _own_entry(own).get('rolls_from')
+    if declared is not None:
+        return list(declared)
+    older = [n for n in released_names() if _vt(n) < _vt(own)]
+    return older[:1]
+
+
+def oldest_roll_from(own_release=None):
+    """The oldest release this code runs beside (None: the first one)."""
+    names = rolls_from(own_release)
+    return names[-1] if names else None
+
+
+def can_roll_from(release, own_release=None):
+    """Whether a service of ``release`` may run beside this code."""
+    return resolve(release) in rolls_from(own_release)
+
+
 def supported_object_versions(own_release=None):
     """Object versions this code can read from the database.
 
-    That is every version that ``master`` and the release before this
-    code's own release know: rows at any older version must be migrated
-    with the previous release's ``ironic-dbsync online_data_migrations``
-    before this code is installed.
+    That is every version that ``master`` and the releases this code's
+    own release rolls from (``rolls_from``) know: rows at any older
+    version must be migrated with an older release's ``ironic-dbsync
+    online_data_migrations`` before this code is installed.
     """
-    own = versionutils.convert_version_to_tuple(
-        own_release or version.RELEASE)
-    older = [n for n in released_names()
-             if versionutils.convert_version_to_tuple(n) < own]
-    return get_object_versions(['master'] + older[:1])
+    return get_object_versions(['master'] + rolls_from(own_release))
+
+
+def hardware_types(name=None):
+    """The hardware types a release's code has (``master``: this code's).
+
+    :param name: a release name or alias; None for this code.
+    """
+    entry = get_release(name) if name else RELEASE_MAPPING['master']
+    return list((entry or {}).get('hardware_types', [FIRST_HARDWARE_TYPE]))
+
+
+# What every release before hardware types were recorded had.
+FIRST_HARDWARE_TYPE = 'fake-hardware'

@@ -8,8 +8,9 @@ unpinned, this code's newest) or ``entry()`` (that release's entry of
 the services table at start, on every heartbeat and on SIGHUP, and passes
 them in: ``common/`` imports no layer above it).
 
-Until a first computation succeeds, ``auto`` holds the release before
-this code's own: the oldest one this code can run beside, so a service
+Until a first computation succeeds, ``auto`` holds the oldest release
+this code rolls from (``release_mappings.rolls_from``): the oldest one
+this code can run beside, so a service
 that cannot read the table starts capped, never uncapped.  A read that
 fails keeps the last value: a transient database error never raises it.
 
@@ -37,6 +38,7 @@ import threading
 from oslo_log import log as logging
 from oslo_utils import versionutils
 
+from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
@@ -47,12 +49,14 @@ LOG = logging.getLogger(__name__)
 
 AUTO = release_mappings.AUTO
 
-# The auto value before anything was computed: the release before ours.
-_START_VALUE = upgrade_state.previous_release(version.RELEASE)
+# The auto value before anything was computed: the oldest release this
+# code rolls from (a skip-level upgrade may run beside it).
+_START_VALUE = release_mappings.oldest_roll_from(version.RELEASE)
 
 _lock = threading.Lock()
 _state = {'value': _START_VALUE, 'computed': False}
 _waiters = []
+_listeners = []
 
 
 def _vt(name):
@@ -160,3 +164,43 @@ def request_refresh():
     (it must not read the database in a signal handler)."""
     for callback in list(_waiters):
         callback()
+
+
+def hardware_types():
+    """The hardware types of the release in force (a pinned conductor
+    registers only these of its enabled ones)."""
+    return release_mappings.hardware_types(effective())
+
+
+def check_hardware_type(name):
+    """Refuse (409, nothing done) a node of hardware type ``name`` while
+    the release in force does not have it: no conductor of that release
+    could manage it.  A name this code does not have either is left to
+    the conductor's own check (400)."""
+    pin = effective()
+    if pin and name in release_mappings.hardware_types() and (
+            name not in release_mappings.hardware_types(pin)):
+        raise exception.PinnedHardwareType(driver=name, pin=pin,
+                                           release=version.RELEASE)
+
+
+def on_recheck(callback):
+    """Call ``callback()`` after each refresh of the service's record
+    (every ``report_interval``, and at once on SIGHUP), from the
+    reporter's thread: whatever follows the release in force compares
+    and catches up there."""
+    _listeners.append(callback)
+
+
+def no_recheck(callback):
+    if callback in _listeners:
+        _listeners.remove(callback)
+
+
+def recheck():
+    """Run the ``on_recheck`` callbacks (the service reporter calls it)."""
+    for callback in list(_listeners):
+        try:
+            callback()
+        except Exception:
+            LOG.exception('A follower of pin_release_version failed')

@@ -102,9 +102,20 @@ def in_force(record):
     return effective_pin(record) or record.release or NON_REPORTING
 
 
-def _pin_to_use(old, target):
+def pin_to_use(old, target):
+    """The pin for services of ``target`` beside the ``old`` records: the
+    oldest known release alive, else the one before ``target``."""
     known = sorted({r.release for r in old if r.release}, key=_vt)
     return known[0] if known else previous_release(target)
+
+
+def too_old(records, target):
+    """The records of releases that ``target``'s code does not roll from
+    (``release_mappings.rolls_from``): they must be upgraded to one it
+    does first."""
+    return [r for r in records if is_older(r, target)
+            and not release_mappings.can_roll_from(
+                r.release or NON_REPORTING, target)]
 
 
 def _of(kind, records):
@@ -134,7 +145,8 @@ class View(object):
         self.new = [r for r in records if not is_older(r, self.target)]
         self.pinned = [r for r in self.new if effective_pin(r)]
         self.unpinned = [r for r in self.new if not effective_pin(r)]
-        self.pin = _pin_to_use(self.old, self.target)
+        self.pin = pin_to_use(self.old, self.target)
+        self.too_old = too_old(self.old, self.target)
         self.old_conductors = _of(CONDUCTOR, self.old)
         self.pinned_conductors = _of(CONDUCTOR, self.pinned)
         self.unpinned_conductors = _of(CONDUCTOR, self.unpinned)
@@ -169,6 +181,9 @@ class View(object):
             'auto_pinned_names': names([r for r in self.pinned if r.auto]),
             'pinned_conductor_names': names(self.pinned_conductors),
             'old_described': _names(self.old),
+            'too_old_described': _names(self.too_old),
+            'rolls_from': ', '.join(
+                release_mappings.rolls_from(self.target)),
             'unpinned_described': _names(self.unpinned),
             'unpinned_apis_described': _names(self.unpinned_apis),
             'pinned_conductors_described': _names(self.pinned_conductors),
@@ -251,8 +266,17 @@ def _always(v):
 
 # The texts below are str.format templates over View.texts().
 
+def _too_old_alive(v):
+    return v.too_old
+
+
 # (condition, text): every state whose condition holds is unsafe.
 PROBLEMS = [
+    (_too_old_alive,
+     'Services of a release that {target} cannot be rolled from are '
+     'alive: {too_old_described}. Release {target} rolls from '
+     '{rolls_from} only: upgrade those services to one of these first '
+     '(with its own rolling upgrade), or stop them.'),
     (_unpinned_while_old_alive,
      'Unpinned while services of an older release are alive: '
      '{unpinned_described}. Older services: {old_described}. Set '

@@ -17,6 +17,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import exception
+from ironic_lite.common import release_pin
 from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import agent
@@ -47,6 +48,8 @@ class BaseConductorManager(object):
         self._keepalive_thread = None
         self._context = ir_context.get_admin_context()
         self._drivers = []
+        self._registered_types = None
+        self._types_lock = threading.RLock()
 
     # -- start ------------------------------------------------------------
 
@@ -70,14 +73,49 @@ class BaseConductorManager(object):
 
     def register(self):
         """Join the hash ring (the conductors table) and start periodics."""
-        self.conductor = objects.Conductor.register(
-            self._context, self.host, self._drivers,
-            CONF.conductor.conductor_group, update_existing=True)
-        hash_ring.RING_MANAGER.reset()
+        self._register_types()
+        release_pin.on_recheck(self.follow_release)
         self._start_keepalive()
         self._start_periodics()
         LOG.info('Conductor %s started with hardware types %s', self.host,
-                 ', '.join(self._drivers))
+                 ', '.join(self._registered_types) or '(none)')
+
+    def types_in_force(self):
+        """The enabled hardware types that the release in force has: a
+        conductor pinned below the release that added a type does not
+        register it, so no API routes such a node to it (and an API of
+        that release answers "No valid host")."""
+        have = release_pin.hardware_types()
+        return [name for name in self._drivers if name in have]
+
+    def _register_types(self):
+        with self._types_lock:
+            types = self.types_in_force()
+            left_out = sorted(set(self._drivers) - set(types))
+            if left_out:
+                LOG.warning('Conductor %s does not register hardware '
+                            'type(s) %s: release %s, in force, does not '
+                            'have them', self.host, ', '.join(left_out),
+                            release_pin.effective())
+            self.conductor = objects.Conductor.register(
+                self._context, self.host, types,
+                CONF.conductor.conductor_group, update_existing=True)
+            self._registered_types = types
+        hash_ring.RING_MANAGER.reset()
+
+    def follow_release(self):
+        """Register again when the release in force (``auto`` moving,
+        SIGHUP) changes which enabled types this conductor may take."""
+        with self._types_lock:
+            # None: not registered yet, or left the ring (drain, stop).
+            if self._registered_types is None or (
+                    self.types_in_force() == self._registered_types):
+                return
+            LOG.info('Conductor %s: the release in force is now %s; '
+                     'registering hardware types %s', self.host,
+                     release_pin.effective() or 'this code\'s own',
+                     ', '.join(self.types_in_force()) or '(none)')
+            self._register_types()
 
     def drain(self):
         """Leave the hash ring while still serving RPC.
@@ -178,9 +216,7 @@ class BaseConductorManager(object):
         except exception.ConductorNotFound:
             LOG.warning('Conductor %s was missing from the database; '
                         'registering it again', self.host)
-            self.conductor = objects.Conductor.register(
-                self._context, self.host, factory.enabled_hardware_types(),
-                CONF.conductor.conductor_group, update_existing=True)
+            self._register_types()
         except Exception:
             LOG.exception('Conductor %s failed to heartbeat', self.host)
 
@@ -263,6 +299,9 @@ class BaseConductorManager(object):
             self._periodic_worker = None
 
     def _unregister(self):
+        release_pin.no_recheck(self.follow_release)
+        with self._types_lock:
+            self._registered_types = None
         if self.conductor is None:
             return
         try:

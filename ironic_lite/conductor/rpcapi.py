@@ -291,6 +291,7 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
     @_rpc_errors
     def create_node(self, context, node_obj):
         """Create a node (after the conductor validated its driver)."""
+        release_pin.check_hardware_type(node_obj.driver)
         cctxt = self._prepare(context, node_obj, '1.0')
         return cctxt.call(context, 'create_node', node_obj=node_obj)
 
@@ -309,6 +310,8 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
             1.3; pinned lower it is dropped, and the last write wins as in
             release 2.0.
         """
+        if 'driver' in node_obj.obj_what_changed():
+            release_pin.check_hardware_type(node_obj.driver)
         kwargs = {'node_obj': node_obj}
         version = '1.0'
         if self.can_send_version('1.1'):

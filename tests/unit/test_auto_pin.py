@@ -140,7 +140,8 @@ def test_a_database_error_at_start_keeps_it_capped(reporter, monkeypatch):
         raise RuntimeError('database gone')
     monkeypatch.setattr(service_reporter, 'deployment_records', broken)
     rep = reporter('conductor', 'me')
-    assert_speaks(OLD)
+    # Capped at the oldest release this code rolls from (skip-level).
+    assert_speaks(release_mappings.oldest_roll_from())
     monkeypatch.undo()
     rep.refresh_pin()
     assert_speaks(None)
@@ -210,3 +211,23 @@ def test_online_migrations_leave_the_heartbeats_alone(database):
                                    objects.Service.VERSION) == (1, 1)
     assert row('gone')[2] == objects.Service.VERSION
     assert service_reporter.deployment_records(None) == []
+
+
+def test_sighup_reruns_the_followers_after_the_new_cap(reporter):
+    """What follows the release in force (a conductor's registered
+    hardware types) is rechecked once SIGHUP's refresh has the new cap,
+    from the reporter's thread, not the signal handler."""
+    reporter('conductor', 'me')
+    assert_speaks(None)
+    seen = []
+
+    def follower():
+        seen.append(release_pin.effective())
+    release_pin.on_recheck(follower)
+    try:
+        old_service('conductor', 'old-one')
+        release_pin.request_refresh()
+        wait_for(lambda: seen)
+        assert seen[0] == OLD
+    finally:
+        release_pin.no_recheck(follower)

@@ -30,27 +30,40 @@ def old_conductor_named(label, old=OLD_RELEASE):
 ALL_HOPS = 'all'
 
 
+MANUAL = 'manual'
+AUTO = 'auto'
+
+
 def rolling_upgrades():
-    """(old release, new release, backend) of each rolling-upgrade run.
+    """(old release, new release, backend, procedure) of each run.
 
-    Always the hop this tree makes: the newest cut release to this tree
-    ('master'), on PostgreSQL.
+    The default command (the README's): the hops this tree makes, each
+    once, the backends and procedures spread over them:
 
-    With ``IRONIC_LITE_UPGRADE_HOPS=all`` also the same hop on MariaDB,
-    and, on MariaDB, the hop into the newest cut release from the one
-    before it, both built from this repository's history: the upgrade a
-    deployment of the previous release makes today.  Both sides of that
-    one are frozen code, proven when the newer release was cut; it needs
-    a new side whose ironic-status names the upgrade steps (3.0 and
-    later).  Those runs are for a release cut and for ``tox -e upgrade``,
-    not for every change.
+    * the newest cut release to this tree ('master'): the manual
+      procedure on PostgreSQL, ``pin_release_version = auto`` on MariaDB;
+    * every older release this tree rolls from (``rolls_from``, a
+      skip-level upgrade, 3.0 today) to this tree: manual, PostgreSQL.
+
+    With ``IRONIC_LITE_UPGRADE_HOPS=all`` (``tox -e upgrade``) also the
+    other backend of each of those, and, on MariaDB, the hop into the
+    newest cut release from the one before it, both built from this
+    repository's history: the upgrade a deployment of the previous
+    release makes today.  Both sides of that one are frozen code, proven
+    when the newer release was cut; it needs a new side whose
+    ironic-status names the upgrade steps (3.0 and later).
     """
     names = release_mappings.released_names()
-    runs = [(names[0], 'master', 'postgresql')]
+    skips = release_mappings.rolls_from()[1:]
+    runs = [(names[0], 'master', 'postgresql', MANUAL),
+            (names[0], 'master', 'mysql', AUTO)]
+    runs += [(old, 'master', 'postgresql', MANUAL) for old in skips]
     if os.environ.get('IRONIC_LITE_UPGRADE_HOPS') == ALL_HOPS:
-        runs.append((names[0], 'master', 'mysql'))
+        runs += [(names[0], 'master', 'mysql', MANUAL),
+                 (names[0], 'master', 'postgresql', AUTO)]
+        runs += [(old, 'master', 'mysql', MANUAL) for old in skips]
         if len(names) > 1 and old_reports(names[0]):
-            runs.append((names[1], names[0], 'mysql'))
+            runs.append((names[1], names[0], 'mysql', MANUAL))
     return runs
 
 

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from tests.upgrade import conftest
 
-AUTO = 'auto'
-MANUAL = 'manual'
+AUTO = conftest.AUTO
+MANUAL = conftest.MANUAL
 
 # (step, process, pin): True is the old release's name.
 STEPS = {
@@ -24,11 +24,9 @@ STEPS = {
 
 
 def runs():
-    """(old, new, backend, procedure): every hop with the manual
-    procedure; the tree's own hop on PostgreSQL (the first) also with
-    ``auto``."""
-    hops = conftest.rolling_upgrades()
-    return [hop + (MANUAL,) for hop in hops] + [hops[0] + (AUTO,)]
+    """(old, new, backend, procedure) of each run: see
+    ``conftest.rolling_upgrades``."""
+    return conftest.rolling_upgrades()
 
 
 def auto_expected(migrations_to_run, settled):

@@ -1,10 +1,13 @@
 """Rolling upgrades between real releases, under load.
 
-Each run (``conftest.rolling_upgrades()``) takes one hop: the newest cut
-release to this tree on PostgreSQL; with ``IRONIC_LITE_UPGRADE_HOPS=all``
-also on MariaDB, and the hop into the newest cut release from the one
-before it (both sides built from this repository's history, see
-``releases.py``).  The old release's real code
+Each run (``conftest.rolling_upgrades()``) takes one hop with one
+procedure on one backend: the newest cut release to this tree (manual on
+PostgreSQL, ``auto`` on MariaDB) and, skip-level, each older release the
+tree rolls from (``rolls_from``: 3.0 to this tree, manual, PostgreSQL);
+with ``IRONIC_LITE_UPGRADE_HOPS=all`` each of them on the other backend
+too, and the hop into the newest cut release from the one before it
+(both sides built from this repository's history, see ``releases.py``).
+The old release's real code
 runs two ``ironic-api`` and two ``ironic-conductor`` processes on RabbitMQ;
 while a mixed workload and a "compute" per shard (``consumers.py``) run
 through a round-robin "load balancer", the test walks the rolling-upgrade
@@ -37,8 +40,7 @@ in.  A new service started unpinned while old ones run refuses to start.
 After the online data migrations every row is at the new code's latest
 object version and ``ironic-status upgrade check`` is clean.
 
-The tree's own hop on PostgreSQL also runs the ``auto`` procedure
-(``AUTO_STEPS``): each process restarted once on the new code with
+The ``auto`` procedure (``procedures.STEPS[AUTO]``): each process restarted once on the new code with
 ``pin_release_version = auto``, conductors first; the caps rise by
 themselves once the last old service is gone (step 5.2), with the same
 checks at every step.

@@ -2,9 +2,11 @@
 
 * A new service pinned to a release it does not know refuses to start,
   listing the valid values.
+* A new service pinned to a release it does not roll from (2.0: older
+  than its skip-level 3.0) refuses to start, naming those it rolls from.
 * ``ironic-dbsync upgrade`` of a database that still holds rows older
-  than the previous release reads (a skip-level upgrade: 1.0's nodes
-  never migrated by 2.0) refuses with exit 2 and leaves the schema alone.
+  than the releases it rolls from read (1.0's nodes never migrated by
+  2.0) refuses with exit 2 and leaves the schema alone.
 * A new service started unpinned while an old conductor runs refuses to
   start, saying why; forced with ``allow_unsafe_unpin`` it starts and
   ``ironic-status`` fails naming it; pinned it starts.
@@ -46,6 +48,26 @@ def test_unknown_pin_refused(tmp_path, new_release, service, pin):
     from ironic_lite.common import release_mappings
     for choice in release_mappings.pin_choices():
         assert choice in output, (choice, output)
+    assert 'Traceback' not in output, output
+
+
+def test_pin_to_a_release_too_old_refused(tmp_path, new_release):
+    from ironic_lite.common import release_mappings
+    too_old = [n for n in release_mappings.released_names()
+               if n not in release_mappings.rolls_from()][0]
+    config = procs.write_config(str(tmp_path / 'ironic.conf'), {
+        'DEFAULT': {'pin_release_version': too_old,
+                    'transport_url': 'fake://',
+                    'state_path': str(tmp_path)},
+        'database': {'connection': 'sqlite:///%s' % (tmp_path / 'db')},
+    })
+    result = procs.run_command(new_release.command('ironic-conductor'),
+                               '--config-file', config, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert ('pin_release_version = %s names a release this code cannot '
+            'run beside' % too_old) in output, output
+    assert ', '.join(release_mappings.rolls_from()) in output, output
     assert 'Traceback' not in output, output
 
 

@@ -77,9 +77,11 @@ def test_upgrade_refuses_rows_this_release_cannot_read(db, capsys):
     assert out == (
         'The database is not compatible with this release:\n'
         '  - 2 Node row(s) at version 0.9; this release reads %s\n'
-        'Run "ironic-dbsync online_data_migrations" with the previous '
-        'release\'s code until it completes, then run this upgrade again.\n'
-        % readable)
+        'This release is rolled to from release(s) %s only. Run '
+        '"ironic-dbsync online_data_migrations" with the code of the '
+        'release the deployment runs until it completes (upgrading to one '
+        'of those releases first if it is older), then run this upgrade '
+        'again.\n' % (readable, ', '.join(release_mappings.rolls_from())))
     # Nothing was touched.
     assert node_rows.node_versions(db) == ['0.9', '0.9']
 
@@ -390,3 +392,29 @@ def test_a_confirming_batch_when_another_run_migrated_rows(db, capsys,
     assert [line.split(' (')[0] for line in out.splitlines()
             if line.startswith('batch ')] == [
         'batch 1: bump_x: 0/5 migrated', 'batch 2: bump_x: 0/5 migrated']
+
+
+def test_rows_of_a_skip_level_release_are_moved_to_latest(db, capsys,
+                                                          monkeypatch):
+    """Rows the oldest release this code rolls from wrote (skip-level)
+    move to the latest; rows of a release it does not roll from (2.0's
+    Node 1.1) stay, and upgrade refuses them."""
+    objects.register_all()
+    latest = objects.Node.VERSION
+    oldest = release_mappings.oldest_roll_from()
+    assert oldest != release_mappings.released_names()[0]
+    entry = release_mappings.RELEASE_MAPPING[oldest]
+    monkeypatch.setitem(entry['objects'], 'Node',
+                        entry['objects']['Node'] + ['1.0'])
+    too_old = release_mappings.RELEASE_MAPPING['2.0']['objects']['Node'][0]
+    assert too_old not in release_mappings.supported_object_versions()[
+        'Node']
+    assert run(capsys, 'upgrade')[0] == 0
+    node_rows.insert_nodes(db, 2, '1.0')
+    node_rows.insert_nodes(db, 1, too_old)
+    code, out, _err = run(capsys, 'online_data_migrations')
+    assert code == dbsync.EXIT_OK, out
+    assert node_rows.node_versions(db) == sorted([too_old, latest, latest])
+    code, out, _err = run(capsys, 'upgrade')
+    assert code == dbsync.EXIT_INCOMPATIBLE_DB
+    assert '1 Node row(s) at version %s' % too_old in out

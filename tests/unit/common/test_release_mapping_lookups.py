@@ -99,9 +99,9 @@ def test_this_code_reads_master_and_the_release_before_its_own(monkeypatch):
 
 def test_supported_object_versions_default_to_this_code(monkeypatch):
     assert version.RELEASE not in rm.released_names()
-    previous = rm.released_names()[0]
+    # master and every release it rolls from (skip-level included).
     assert rm.supported_object_versions() == rm.get_object_versions(
-        ['master', previous])
+        ['master'] + rm.RELEASE_MAPPING['master']['rolls_from'])
     monkeypatch.setattr(version, 'RELEASE', '2.0')
     assert rm.supported_object_versions() == rm.get_object_versions(
         ['master', '1.0'])

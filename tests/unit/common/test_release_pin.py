@@ -13,6 +13,9 @@ from ironic_lite import version
 CONF = conf.CONF
 NEW = version.RELEASE
 OLD = upgrade_state.previous_release(NEW)
+# What auto holds before it computed anything: the oldest release this
+# code rolls from (a skip-level upgrade runs beside it).
+OLDEST = release_mappings.oldest_roll_from()
 API, COND = upgrade_state.API, upgrade_state.CONDUCTOR
 
 
@@ -46,11 +49,15 @@ def test_a_fixed_pin_is_what_the_configuration_says(conf_fixture):
     assert not release_pin.is_auto()
 
 
-def test_auto_starts_at_the_release_before_this_one(conf_fixture):
-    """Nothing computed yet (or the table never readable): capped."""
+def test_auto_starts_at_the_oldest_release_it_rolls_from(conf_fixture):
+    """Nothing computed yet (or the table never readable): capped, at
+    the oldest release this code may run beside."""
     conf_fixture.config(pin_release_version='auto')
     assert release_pin.is_auto()
-    assert release_pin.effective() == OLD
+    assert release_pin.effective() == OLDEST
+    assert OLDEST in release_mappings.rolls_from()
+    assert not any(release_mappings._vt(n) < release_mappings._vt(OLDEST)
+                   for n in release_mappings.rolls_from())
 
 
 def test_auto_is_a_valid_value(conf_fixture):
@@ -142,7 +149,7 @@ def test_a_read_error_keeps_the_last_value(conf_fixture):
 
     def broken():
         raise RuntimeError('database gone')
-    assert release_pin.refresh(broken, COND) == OLD
+    assert release_pin.refresh(broken, COND) == OLDEST
     release_pin.refresh(lambda: [rec(API, 'a1', OLD)], COND)
     assert release_pin.refresh(broken, API) == OLD
     release_pin.refresh(lambda: [], COND)
