@@ -32,6 +32,9 @@ class RecordingBoot(fake_hardware.FakeBoot):
 
     def prepare_ramdisk(self, task, ramdisk_params):
         self.calls.append(('prepare_ramdisk', ramdisk_params))
+        # The fake boot interface's own work: the next boot from the
+        # network.
+        super().prepare_ramdisk(task, ramdisk_params)
 
     def clean_up_ramdisk(self, task):
         self.calls.append(('clean_up_ramdisk',))
