@@ -84,8 +84,9 @@ def _htpasswd(path):
     return path
 
 
-def start(directory):
-    """A running emulator: ``.address`` (its URL), ``.proc``, ``.log``."""
+def start(directory, port=None):
+    """A running emulator: ``.address`` (its URL), ``.proc``, ``.log``;
+    on ``port`` (default: a free one) of 127.0.0.1."""
     exe = executable()
     if exe is None:
         top.unavailable('needs sushy-tools (pip install sushy-tools)')
@@ -96,7 +97,7 @@ def start(directory):
             state=os.path.join(directory, 'state'),
             auth=_htpasswd(os.path.join(directory, 'htpasswd')),
             uuid=SYSTEM_UUID, mac=NIC_MAC))
-    port = procs.free_port()
+    port = port or procs.free_port()
     log_path = os.path.join(directory, 'emulator.log')
     log = open(log_path, 'ab')
     proc = subprocess.Popen(

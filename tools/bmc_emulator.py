@@ -1,0 +1,57 @@
+"""A Redfish BMC to try the ``redfish`` hardware type with: sushy-tools'
+emulator of one server, as the tests run it (``tests/redfish_emulator.py``:
+the fake systems driver, no libvirt, HTTP basic authentication).
+
+    .venv/bin/python -m tools.bmc_emulator [--port 8000]
+
+Needs sushy-tools (the test command installs it; else ``.venv/bin/pip
+install sushy-tools``).  Prints the ``baremetal node create`` line of its
+server, then serves until Ctrl-C; its state goes with it.
+"""
+
+import argparse
+import os
+import shlex
+import signal
+import sys
+import tempfile
+
+if __package__ in (None, ''):  # run as a file: tools/bmc_emulator.py
+    sys.path.insert(0, os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+
+from tests import redfish_emulator  # noqa: E402
+
+
+def create_command(emulator, name='bmc-0'):
+    """The CLI line that enrolls the emulator's server as a node."""
+    words = ['baremetal', 'node', 'create', '--driver', 'redfish',
+             '--name', name]
+    for key, value in sorted(redfish_emulator.driver_info(emulator).items()):
+        words += ['--driver-info', '%s=%s' % (key, value)]
+    return ' '.join(shlex.quote(w) for w in words)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog='python -m tools.bmc_emulator', description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--port', type=int, default=8000)
+    args = parser.parse_args(argv)
+    if redfish_emulator.executable() is None:
+        sys.exit('sushy-emulator not found: .venv/bin/pip install '
+                 'sushy-tools')
+    with tempfile.TemporaryDirectory(prefix='bmc-emulator-') as directory:
+        emulator = redfish_emulator.start(directory, port=args.port)
+        try:
+            print('Redfish BMC at %s (server %s); enroll it with:\n\n  %s\n'
+                  % (emulator.address, redfish_emulator.SYSTEM_UUID,
+                     create_command(emulator)), flush=True)
+            signal.sigwait({signal.SIGINT, signal.SIGTERM})
+        finally:
+            redfish_emulator.stop(emulator)
+
+
+if __name__ == '__main__':
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    main()
