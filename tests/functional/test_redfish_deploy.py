@@ -3,7 +3,9 @@ agent: the ``ramdisk`` deploy interface with the ``redfish-virtual-media``
 boot interface, against sushy-tools' emulator, through the embedded
 service.  The test plays the agent (lookup by the MAC address inspection
 found, heartbeat with the token), as tests/functional/test_agent_deploy.py
-does for fake-hardware.
+does for fake-hardware.  And the boot mode and BIOS settings of a redfish
+node through the REST API (read at verification, changed through the
+BMC).
 """
 
 import requests
@@ -83,3 +85,31 @@ def test_virtual_media_deploy_completed_by_the_agent(
     assert status == 204
     procs.wait_for(lambda: api('GET', '/v1/nodes/%s' % uuid)[0] == 404,
                    timeout=timeouts.HANG)
+
+
+def test_boot_mode_and_bios_through_the_api(api, emulator):  # noqa: F811
+    node = rf.enroll(api, emulator_mod.driver_info(emulator))
+    uuid = node['uuid']
+    node = rf.manage(api, uuid)
+    assert node['provision_state'] == 'manageable', node['last_error']
+    # Verification read the BMC's boot mode and BIOS settings.
+    assert node['boot_mode'] == 'uefi'
+    status, bios = api('GET', '/v1/nodes/%s/bios' % uuid)
+    assert status == 200
+    assert {s['name']: s['value'] for s in bios['bios']} == {
+        'BootMode': 'Uefi', 'ProcTurboMode': 'Enabled'}
+
+    status, body = api('PUT', '/v1/nodes/%s/states/boot_mode' % uuid,
+                       {'target': 'bios'})
+    assert status == 202, body
+    node = rf.wait_node(api, uuid, lambda n: n['boot_mode'] == 'bios'
+                        or n['last_error'])
+    assert node['boot_mode'] == 'bios', node['last_error']
+    status, body = api('PUT', '/v1/nodes/%s/states/boot_mode' % uuid,
+                       {'target': 'uefi'})
+    assert status == 202, body
+    node = rf.wait_node(api, uuid, lambda n: n['boot_mode'] == 'uefi'
+                        or n['last_error'])
+    assert node['boot_mode'] == 'uefi', node['last_error']
+    status, _body = api('DELETE', '/v1/nodes/%s' % uuid)
+    assert status == 204
