@@ -45,9 +45,11 @@ In the hops into a release that adds the ``redfish`` hardware type
 enable ``redfish``, and a redfish client tries to enroll a node at every
 step (``redfish.py``): refused (400 by an old API, 409 by a pinned or
 capped one, nothing written) while the answering API has an older
-release in force, else created, managed, powered on and off and deleted,
-each action by a conductor with the new release in force; after each
-step the conductors table lists ``redfish`` for exactly those conductors.
+release in force, else created, managed, powered on and off (and, once
+all is unpinned, deployed through the virtual CD, the test playing the
+agent) and deleted, each action by a conductor with the new release in
+force; after each step the conductors table lists ``redfish`` for
+exactly those conductors.
 
 The ``auto`` procedure (``procedures.STEPS[AUTO]``): each process restarted once on the new code with
 ``pin_release_version = auto``, conductors first; the caps rise by
@@ -63,7 +65,6 @@ import pytest
 import sqlalchemy as sa
 
 from tests.functional import procs
-from tests import redfish_emulator
 from tests import timeouts
 from tests.upgrade import conftest
 from tests.upgrade import consumers as consumers_mod
@@ -369,7 +370,7 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
     others = [metalsmith.Metalsmith(client)] if fours else []
     # From release 5.0: redfish nodes, served by one emulator.
     rf = redfish.applies(old_name, new_name)
-    emulator = redfish_emulator.start(str(tmp_path / 'bmc')) if rf else None
+    emulator = redfish.start_bmc(str(tmp_path / 'bmc')) if rf else None
     if rf:
         others.append(redfish.consumer(dep, up, client, emulator, old,
                                         UNPINNED_STEPS))
@@ -468,7 +469,7 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
         background.shutdown()
         dep.stop_all()
         if emulator is not None:
-            redfish_emulator.stop(emulator)
+            redfish.stop_bmc(emulator)
         print('\nRolling upgrade %s -> %s on %s (%.0f s)\n%s\n\n'
               'ironic-status upgrade check (new code), Upgrade state:\n%s'
               % (old.name, new.name, backend, time.monotonic() - began,
