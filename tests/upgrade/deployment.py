@@ -53,10 +53,14 @@ class Deployment(object):
         self.services = {}      # label -> procs.Service
         self.layout = {}        # label -> (kind, release name, pin)
         self.api_ports = {}     # label -> port
+        # Options of one release's conductors: release name -> {section:
+        # {option: value}} (the new code's enable hardware types the old
+        # release does not have).
+        self.release_config = {}
 
     # -- configuration --------------------------------------------------
 
-    def config(self, label, kind, pin=None):
+    def config(self, label, kind, pin=None, extra=None):
         values = {
             'DEFAULT': {'host': label,
                         'transport_url': self.rabbit_url,
@@ -82,8 +86,9 @@ class Deployment(object):
             values['api'] = {'host_ip': '127.0.0.1',
                              'port': self.api_ports[label],
                              'api_workers': 8}
-        for section, extra in self.EXTRA_CONFIG.items():
-            values[section] = dict(values.get(section, {}), **extra)
+        for more in (self.EXTRA_CONFIG, extra or {}):
+            for section, options in more.items():
+                values[section] = dict(values.get(section, {}), **options)
         path = os.path.join(self.workdir, '%s.conf' % label)
         return procs.write_config(path, values)
 
@@ -128,7 +133,8 @@ class Deployment(object):
     def start(self, label, kind, release, pin=None):
         if kind == 'api' and label not in self.api_ports:
             self.api_ports[label] = procs.free_port()
-        config = self.config(label, kind, pin)
+        config = self.config(label, kind, pin, self.release_config.get(
+            release.name) if kind == 'conductor' else None)
         name = 'ironic-api' if kind == 'api' else 'ironic-conductor'
         service = procs.Service(name, config, self.workdir, label=label,
                                 executable=release.command(name))

@@ -40,6 +40,17 @@ in.  A new service started unpinned while old ones run refuses to start.
 After the online data migrations every row is at the new code's latest
 object version and ``ironic-status upgrade check`` is clean.
 
+In the hops into a release that adds the ``redfish`` hardware type
+(``redfish.applies``), one sushy-tools emulator runs, the new conductors
+enable ``redfish``, and a redfish client tries to enroll a node at every
+step (``redfish.py``): refused (400 by an old API, 409 by a pinned or
+capped one, nothing written) while the answering API has an older
+release in force, else created, managed, powered on and off (and, once
+all is unpinned, deployed through the virtual CD, the test playing the
+agent) and deleted, each action by a conductor with the new release in
+force; after each step the conductors table lists ``redfish`` for
+exactly those conductors.
+
 The ``auto`` procedure (``procedures.STEPS[AUTO]``): each process restarted once on the new code with
 ``pin_release_version = auto``, conductors first; the caps rise by
 themselves once the last old service is gone (step 5.2), with the same
@@ -60,6 +71,7 @@ from tests.upgrade import consumers as consumers_mod
 from tests.upgrade import deployment
 from tests.upgrade import metalsmith
 from tests.upgrade import procedures
+from tests.upgrade import redfish
 from tests.upgrade.procedures import AUTO
 from tests.upgrade import workload
 
@@ -141,6 +153,8 @@ class Upgrade(object):
         self.status_log = []
         self.expected = {}      # step -> (exit code, step label)
         self.status_runner = futures.ThreadPoolExecutor(1)
+        # Called with the step after each step's checks passed.
+        self.hooks = []
 
     def table(self):
         return workload.format_table(workload.step_table(
@@ -192,6 +206,8 @@ class Upgrade(object):
                                                 '\n'.join(bad)))
         if result is not None:
             self.check_status(step, result)
+        for hook in self.hooks:
+            hook(step)
         return versions
 
     def _status_of(self, step):
@@ -351,13 +367,21 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
     # From release 4.0: Nova's volume lookups, and a metalsmith-style
     # consumer (allocations, deploy templates, volume connectors).
     fours = metalsmith.applies(entry(new_name))
-    computes = consumers_mod.Consumers(
-        client, volume=fours,
-        others=[metalsmith.Metalsmith(client)] if fours else [])
+    others = [metalsmith.Metalsmith(client)] if fours else []
+    # From release 5.0: redfish nodes, served by one emulator.
+    rf = redfish.applies(old_name, new_name)
+    emulator = redfish.start_bmc(str(tmp_path / 'bmc')) if rf else None
+    if rf:
+        others.append(redfish.consumer(dep, up, client, emulator, old,
+                                        UNPINNED_STEPS))
+    computes = consumers_mod.Consumers(client, volume=fours, others=others)
     latest = latest_versions(new_name)
+    background = futures.ThreadPoolExecutor(1)
     try:
         # -- 0: the old release everywhere ---------------------------------
         dep.dbsync(old, 'upgrade')
+        refusal = background.submit(redfish.old_conductor_refuses, dep,
+                                    old) if rf else None
         up.expected = expected_status(schema_moves(db_url, new), old_name,
                                       new_name, procedure)
         up.begin('0')
@@ -377,6 +401,8 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
         for _ in range(IDLE_NODES):
             assert load.create_node(), client.results[-1].error
         up.check()
+        if refusal is not None:
+            refusal.result()
 
         # -- 2: the new schema under the running old services -------------
         up.begin('schema')
@@ -440,15 +466,19 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
         load.stop()
         computes.stop()
         up.status_runner.shutdown()
+        background.shutdown()
         dep.stop_all()
+        if emulator is not None:
+            redfish.stop_bmc(emulator)
         print('\nRolling upgrade %s -> %s on %s (%.0f s)\n%s\n\n'
               'ironic-status upgrade check (new code), Upgrade state:\n%s'
               % (old.name, new.name, backend, time.monotonic() - began,
                  up.table(), '\n'.join(up.status_log)))
     assert not problems, '\n'.join(problems)
     assert not computes.errors(), '\n'.join(computes.errors()[:20])
-    print('Documented refusals of 3.0 requests by step: %s'
-          % computes.refusals())
+    print('Documented refusals by step: %s' % computes.refusals())
+    if rf:
+        redfish.check_consumer(others[-1], up)
     late = set(computes.refusals()) & UNPINNED_STEPS
     assert not late, ('refusals after every API was unpinned: %s'
                       % computes.refusals())

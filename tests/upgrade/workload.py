@@ -56,6 +56,8 @@ class RoundRobinClient(object):
         self._drained = set()
         self._in_flight = {}
         self._idle = threading.Condition(self._lock)
+        # The API base that answered this thread's last request.
+        self.answered = threading.local()
 
     def drain(self, base, timeout=timeouts.HANG):
         with self._idle:
@@ -96,10 +98,13 @@ class RoundRobinClient(object):
         finally:
             conn.close()
 
-    def request(self, method, path, body=None, version=None):
+    def request(self, method, path, body=None, version=None, first=None):
+        """Send to the next API (to the ``first``-th one not drained
+        when given); ``answered.base`` tells which one answered."""
         with self._lock:
             urls = [u for u in self._urls() if u not in self._drained]
-        start = next(self._counter)
+        start = next(self._counter) if first is None else first
+        self.answered.base = None
         began = time.monotonic()
         status, parsed, error = None, None, None
         for i in range(len(urls)):
@@ -108,6 +113,7 @@ class RoundRobinClient(object):
                 status, parsed = self._send(base, method, path, body,
                                             version)
                 error = None
+                self.answered.base = base
                 break
             except ConnectionRefusedError as err:
                 error = 'all APIs refused: %s' % err
