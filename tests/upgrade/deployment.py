@@ -68,7 +68,12 @@ class Deployment(object):
                         'state_path': self.workdir,
                         'hash_ring_reset_interval': self.ring_interval,
                         'graceful_shutdown_timeout': timeouts.HANG},
-            'database': {'connection': self.db_url},
+            # Bounded pools: two hops on one PostgreSQL server (its
+            # default max_connections is 100) beside the functional tests
+            # would otherwise pass it with oslo.db's defaults (5 + 50
+            # overflow per process) under the workload.
+            'database': {'connection': self.db_url, 'max_pool_size': 5,
+                         'max_overflow': 5},
             'conductor': {'topic': self.topic,
                           'heartbeat_interval': 1,
                           # Every stop here is graceful (the conductor
