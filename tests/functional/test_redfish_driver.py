@@ -3,36 +3,14 @@ secure boot and indicators come with the hardware management work, the
 BIOS API with the BIOS records work, virtual media with the ramdisk
 deploy), called directly against sushy-tools' emulator."""
 
-import functools
-import http.server
-import threading
 import types
 
 import pytest
 
+# The emulator and the deploy ISO's server, as test_redfish.py runs them.
+from tests.functional.test_redfish import emulator  # noqa: F401 (fixture)
+from tests.functional.test_redfish import image_url  # noqa: F401 (fixture)
 from tests import redfish_emulator as emulator_mod
-from tests import timeouts
-
-
-@pytest.fixture(scope='module')
-def emulator(tmp_path_factory):
-    emulator = emulator_mod.start(str(tmp_path_factory.mktemp('emulator')))
-    yield emulator
-    emulator_mod.stop(emulator)
-
-
-@pytest.fixture(scope='module')
-def image_url(tmp_path_factory):
-    root = tmp_path_factory.mktemp('images')
-    (root / 'deploy.iso').write_bytes(b'\0' * 4096)
-    server = http.server.ThreadingHTTPServer(
-        ('127.0.0.1', 0), functools.partial(
-            http.server.SimpleHTTPRequestHandler, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield 'http://127.0.0.1:%d/deploy.iso' % server.server_address[1]
-    server.shutdown()
-    thread.join(timeouts.HANG)
 
 
 @pytest.fixture
