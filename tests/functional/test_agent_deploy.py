@@ -11,13 +11,12 @@ import contextlib
 
 from openstack import connection
 import pytest
-import requests
 
+from tests import agent
 from tests.functional import conftest
 
 MAC = '52:54:00:aa:bb:01'
 CALLBACK = 'http://192.0.2.50:9999'
-AGENT_HEADERS = {'X-OpenStack-Ironic-API-Version': '1.72'}
 
 
 @pytest.fixture(scope='module')
@@ -39,11 +38,9 @@ def bm(lite):
 
 
 def _heartbeat(lite, node_id, token):
-    return requests.post(
-        '%s/v1/heartbeat/%s' % (lite.base, node_id), timeout=30,
-        headers=AGENT_HEADERS,
-        json={'callback_url': CALLBACK, 'agent_token': token,
-              'agent_version': '10.0.0', 'agent_status': 'start'})
+    return agent.heartbeat(lite.base, node_id, {
+        'callback_url': CALLBACK, 'agent_token': token,
+        'agent_version': '10.0.0', 'agent_status': 'start'})
 
 
 def test_agent_completes_a_ramdisk_deploy(lite, bm):
@@ -58,9 +55,7 @@ def test_agent_completes_a_ramdisk_deploy(lite, bm):
     assert node.power_state == 'power on'
 
     # The agent: no credentials.
-    resp = requests.get('%s/v1/lookup' % lite.base, timeout=30,
-                        headers=AGENT_HEADERS,
-                        params={'addresses': MAC.upper() + ',garbage'})
+    resp = agent.lookup(lite.base, {'addresses': MAC.upper() + ',garbage'})
     assert resp.status_code == 200, resp.text
     found = resp.json()
     assert found['node']['uuid'] == node.id
@@ -69,9 +64,7 @@ def test_agent_completes_a_ramdisk_deploy(lite, bm):
     assert found['node']['driver_internal_info']['agent_secret_token'] == (
         '******')
     # Only once.
-    again = requests.get('%s/v1/lookup' % lite.base, timeout=30,
-                         headers=AGENT_HEADERS,
-                         params={'node_uuid': node.id}).json()
+    again = agent.lookup(lite.base, {'node_uuid': node.id}).json()
     assert again['config']['agent_token'] == '******'
     # The operator never sees the token.
     assert bm.get_node(node.id).driver_internal_info[
@@ -94,9 +87,7 @@ def test_agent_completes_a_ramdisk_deploy(lite, bm):
     # The deploy is over: the token no longer works, a lookup finds
     # nothing in "active".
     assert _heartbeat(lite, node.id, token).status_code == 400
-    assert requests.get('%s/v1/lookup' % lite.base, timeout=30,
-                        headers=AGENT_HEADERS,
-                        params={'addresses': MAC}).status_code == 404
+    assert agent.lookup(lite.base, {'addresses': MAC}).status_code == 404
 
     bm.set_node_provision_state(node, 'deleted')
     node, = bm.wait_for_nodes_provision_state([node.id], 'available')

@@ -8,8 +8,7 @@ node through the REST API (read at verification, changed through the
 BMC).
 """
 
-import requests
-
+from tests import agent
 from tests.functional import procs
 from tests.functional.test_redfish import api  # noqa: F401 (fixture)
 from tests.functional.test_redfish import emulator  # noqa: F401 (fixture)
@@ -17,8 +16,6 @@ from tests.functional.test_redfish import image_url  # noqa: F401 (fixture)
 from tests.functional import test_redfish as rf
 from tests import redfish_emulator as emulator_mod
 from tests import timeouts
-
-AGENT_HEADERS = {'X-OpenStack-Ironic-API-Version': '1.72'}
 
 
 def _provision(api, uuid, target, reached):  # noqa: F811 (fixture name)
@@ -55,17 +52,13 @@ def test_virtual_media_deploy_completed_by_the_agent(
 
     # The agent, booted from the ISO: no credentials.
     base = api.service.base
-    resp = requests.get('%s/v1/lookup' % base, headers=AGENT_HEADERS,
-                        params={'addresses': emulator_mod.NIC_MAC},
-                        timeout=timeouts.HANG)
+    resp = agent.lookup(base, {'addresses': emulator_mod.NIC_MAC})
     assert resp.status_code == 200, resp.text
     token = resp.json()['config']['agent_token']
     assert token and token != '******'
-    resp = requests.post('%s/v1/heartbeat/%s' % (base, uuid),
-                         headers=AGENT_HEADERS, timeout=timeouts.HANG,
-                         json={'callback_url': 'http://192.0.2.9:9999',
-                               'agent_token': token,
-                               'agent_version': '10.0.0'})
+    resp = agent.heartbeat(base, uuid, {
+        'callback_url': 'http://192.0.2.9:9999', 'agent_token': token,
+        'agent_version': '10.0.0'})
     assert resp.status_code == 202, resp.text
     node = rf.wait_node(api, uuid,
                         lambda n: n['provision_state'] != 'wait call-back'

@@ -349,12 +349,15 @@ class RedfishConsumer(object):
                 provision, {'target': 'active'},
                 lambda n: n['provision_state'] == 'wait call-back')):
             return False
-        status, body = self.req('GET', '/v1/lookup?addresses=%s'
-                                % redfish_emulator.NIC_MAC, version=AGENT)
+        status, body = self._agent('GET', '/v1/lookup?addresses=%s'
+                                   % redfish_emulator.NIC_MAC)
         token = (body or {}).get('config', {}).get('agent_token')
-        status, body = self.req('POST', '/v1/heartbeat/%s' % uuid, {
+        if status != 200 or not token:
+            self.errors.append('lookup of %s -> %s %s' % (uuid, status, body))
+            return False
+        status, body = self._agent('POST', '/v1/heartbeat/%s' % uuid, {
             'callback_url': 'http://192.0.2.9:9999', 'agent_token': token,
-            'agent_version': '10.0.0'}, version=AGENT)
+            'agent_version': '10.0.0'})
         if status != 202:
             self.errors.append('heartbeat of %s -> %s %s'
                                % (uuid, status, body))
@@ -364,6 +367,17 @@ class RedfishConsumer(object):
         self.deploys += 1
         return self._act(provision, {'target': 'deleted'},
                          settled('available'))
+
+    def _agent(self, method, path, body=None):
+        """An agent's call, tried again while the node is locked (409:
+        the deploy that moved it to "wait call-back" has not released it
+        yet), as ironic-python-agent does."""
+        deadline = time.monotonic() + timeouts.HANG
+        while True:
+            status, resp = self.req(method, path, body, version=AGENT)
+            if status != 409 or time.monotonic() > deadline:
+                return status, resp
+            time.sleep(0.25)
 
     def _delete(self, node, timeout=timeouts.HANG):
         deadline = time.monotonic() + timeout

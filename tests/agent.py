@@ -1,0 +1,42 @@
+"""The ramdisk agent's two calls, as ironic-python-agent makes them.
+
+The deploy moves a node to ``wait call-back`` and then releases its lock:
+a lookup (which asks the conductor for the token) or a heartbeat arriving
+in between is answered ``409`` (the node is locked), and the agent tries
+again, as ironic-python-agent does until its lookup timeout.  Tests that
+play the agent use these instead of one bare request.
+"""
+
+import time
+
+import requests
+
+from tests import timeouts
+
+HEADERS = {'X-OpenStack-Ironic-API-Version': '1.72'}
+RETRY_PAUSE = 0.5
+
+
+def _retried(send, timeout=timeouts.HANG):
+    deadline = time.monotonic() + timeout
+    while True:
+        resp = send()
+        if resp.status_code != 409 or time.monotonic() > deadline:
+            return resp
+        time.sleep(RETRY_PAUSE)
+
+
+def lookup(base, params, headers=HEADERS):
+    """``GET /v1/lookup`` with ``params``, retried while the node is
+    locked; the response."""
+    return _retried(lambda: requests.get(
+        '%s/v1/lookup' % base, params=params, headers=headers,
+        timeout=timeouts.HANG))
+
+
+def heartbeat(base, node, body, headers=HEADERS):
+    """``POST /v1/heartbeat/<node>`` with ``body``, retried while the node
+    is locked; the response."""
+    return _retried(lambda: requests.post(
+        '%s/v1/heartbeat/%s' % (base, node), json=body, headers=headers,
+        timeout=timeouts.HANG))
