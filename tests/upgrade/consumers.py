@@ -204,12 +204,23 @@ class Consumers(object):
         self._stop = threading.Event()
         self._threads = []
 
+    # Bounds of a consumer's loop: MAX_DONE cycles that did their work,
+    # and MAX_TRIED in all (a guard against a runaway loop).  Refused
+    # cycles (a pinned or old API) do not count towards MAX_DONE: on a busy
+    # machine the pinned steps last long, and a consumer that had used up
+    # its cycles by then would never show its unpinned ones.
+    MAX_DONE = 500
+    MAX_TRIED = 20000
+
     def _run(self, compute):
-        n = 0
-        while not self._stop.is_set() and n < 500:
+        n = done = 0
+        while (not self._stop.is_set() and done < self.MAX_DONE and
+               n < self.MAX_TRIED):
             n += 1
             step = compute.client.step
-            compute.cycles.append((step, compute.cycle(n)))
+            ok = compute.cycle(n)
+            compute.cycles.append((step, ok))
+            done += bool(ok)
 
     def start(self):
         for compute in self.computes:
