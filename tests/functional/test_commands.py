@@ -24,7 +24,7 @@ from tests import timeouts
 objects.register_all()
 LATEST_NODE = objects.Node.VERSION
 PREVIOUS_NODE = release_mappings.RELEASE_MAPPING[
-    release_mappings.released_names()[0]]['objects']['Node'][0]
+    release_mappings.rolls_from()[0]]['objects']['Node'][0]
 # When the previous release wrote the same Node version as this tree (3.0
 # changed no object that 2.0 had), a pending migration is simulated in the
 # child process: the previous release is made to read Node 1.0 as well, so
@@ -33,7 +33,7 @@ SIMULATED_PREVIOUS = ''
 if PREVIOUS_NODE == LATEST_NODE:
     SIMULATED_PREVIOUS = textwrap.dedent('''
         from ironic_lite.common import release_mappings as rm
-        rm.RELEASE_MAPPING[rm.released_names()[0]]['objects']['Node'].append(
+        rm.RELEASE_MAPPING[rm.rolls_from()[0]]['objects']['Node'].append(
             '1.0')
     ''')
     PREVIOUS_NODE = '1.0'
