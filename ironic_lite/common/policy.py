@@ -13,6 +13,7 @@ default (ironic_lite.conf), as in Ironic 39.  With ``[DEFAULT]auth_strategy
 checked; ``http_basic`` and ``keystone`` requests are checked.
 """
 
+import threading
 import time
 
 from oslo_policy import policy
@@ -23,6 +24,7 @@ from ironic_lite import conf
 
 CONF = conf.CONF
 _ENFORCER = None
+_CREATING = threading.Lock()
 
 # -- personas (Ironic's check strings) ------------------------------------
 SYSTEM_ADMIN = 'role:admin and system_scope:all'
@@ -453,24 +455,45 @@ class _Enforcer(policy.Enforcer):
 
     _checked_at = None
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # oslo.policy's load_rules is not thread-safe: its first load adds
+        # the defaults to ``self.rules`` while another request's load
+        # iterates over them (check_rules), "dictionary changed size during
+        # iteration", a 500 on the first requests after a restart.  One
+        # load at a time; enforcement only reads the rules.
+        self._loading = threading.Lock()
+
+    def _due(self, force_reload):
+        return (force_reload or self._checked_at is None or
+                time.monotonic() - self._checked_at >= RELOAD_CHECK_SECONDS)
+
     def load_rules(self, force_reload=False):
-        now = time.monotonic()
-        if (force_reload or self._checked_at is None
-                or now - self._checked_at >= RELOAD_CHECK_SECONDS):
-            super().load_rules(force_reload)
-            self._checked_at = now
+        if not self._due(force_reload):
+            return
+        with self._loading:
+            # Another thread may have loaded them while this one waited.
+            if self._due(force_reload):
+                super().load_rules(force_reload)
+                self._checked_at = time.monotonic()
 
     def clear(self):
-        super().clear()
-        self._checked_at = None
+        with self._loading:
+            super().clear()
+            self._checked_at = None
 
 
 def get_enforcer():
-    """The process's enforcer, made on first use."""
+    """The process's enforcer, made (and its rules loaded) on first use,
+    by one thread."""
     global _ENFORCER
     if _ENFORCER is None:
-        _ENFORCER = _Enforcer(CONF)
-        _ENFORCER.register_defaults(list_policies())
+        with _CREATING:
+            if _ENFORCER is None:
+                enforcer = _Enforcer(CONF)
+                enforcer.register_defaults(list_policies())
+                enforcer.load_rules()
+                _ENFORCER = enforcer
     return _ENFORCER
 
 
