@@ -86,6 +86,33 @@ RELEASE_MAPPING = {
             'NodeInventory': ['1.0'],
         },
     },
+    # Cut 2026-11-27: real hardware (the redfish hardware type, the
+    # agent API, BIOS, history, inventory, RAID, vendor passthru, boot
+    # mode and indicators); skip-level upgrades from 3.0.  Frozen.
+    '5.0': {
+        'api': '1.82',
+        'rpc': '1.10',
+        'rolls_from': ['4.0', '3.0'],
+        'hardware_types': ['fake-hardware', 'redfish'],
+        'objects': {
+            'Node': ['1.2'],
+            'Port': ['1.0'],
+            'Portgroup': ['1.0'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+            'Service': ['1.1'],
+            'Trait': ['1.0'],
+            'TraitList': ['1.0'],
+            'Allocation': ['1.0'],
+            'VolumeConnector': ['1.0'],
+            'VolumeTarget': ['1.0'],
+            'DeployTemplate': ['1.0'],
+            'BIOSSetting': ['1.0'],
+            'BIOSSettingList': ['1.0'],
+            'NodeHistory': ['1.0'],
+            'NodeInventory': ['1.0'],
+        },
+    },
     # Cut 2026-11-26: what Nova, metalsmith and the peer suites call
     # (volume, allocations, deploy templates and steps, rescue, manual
     # cleaning, NMI, console); pin_release_version = auto.  Frozen.
@@ -156,6 +183,7 @@ RELEASE_ALIASES = {
     'bellows': '2.0',
     'chisel': '3.0',
     'drift': '4.0',
+    'emery': '5.0',
 }
 
 
