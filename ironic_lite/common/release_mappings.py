@@ -59,8 +59,8 @@ from ironic_lite import version
 RELEASE_MAPPING = {
     'master': {
         'rpc': '1.10',
-        # Skip-level: 3.0 rolls to this code directly (issue 25).
-        'rolls_from': ['4.0', '3.0'],
+        # Skip-level: 4.0 rolls to this code directly.
+        'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
             'Node': ['1.2'],

@@ -117,8 +117,6 @@ def test_supported_object_versions_cover_every_roll_from_release():
     for old in rm.rolls_from():
         for obj, versions in rm.RELEASE_MAPPING[old]['objects'].items():
             assert set(versions) <= supported[obj], (old, obj)
-    # 3.0's services rows (Service 1.0) included: a skip-level upgrade.
-    assert '1.0' in supported['Service']
 
 
 def test_a_release_cannot_roll_from_object_versions_it_no_longer_reads(

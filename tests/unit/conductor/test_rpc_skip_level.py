@@ -1,7 +1,8 @@
 """The RPC of a skip-level upgrade: a client pinned to the oldest release
-this tree rolls from (3.0, RPC 1.3) sends that release's calls, which this
-tree's server still serves, and refuses the newer methods (409)."""
+this tree rolls from sends that release's calls, which this tree's server
+still serves, and refuses the newer methods (409)."""
 
+from oslo_utils import versionutils
 import pytest
 
 from ironic_lite.common import exception
@@ -23,9 +24,30 @@ def pinned(config, conductor, monkeypatch):
     config.clear_override('pin_release_version')
 
 
+# One RPC method with no older form per RPC version that added some:
+# (version, a call of it).
+NEW_METHODS = [
+    ('1.4', lambda api, ctx, node: api.create_volume_connector(
+        ctx, None, node)),
+    ('1.8', lambda api, ctx, node: api.change_node_boot_mode(
+        ctx, node, 'uefi')),
+    ('1.9', lambda api, ctx, node: api.set_target_raid_config(
+        ctx, node, {'logical_disks': []})),
+    ('1.10', lambda api, ctx, node: api.get_node_with_token(ctx, node)),
+]
+
+
+def _newer_than(version):
+    return [(v, call) for v, call in NEW_METHODS
+            if versionutils.convert_version_to_tuple(v) >
+            versionutils.convert_version_to_tuple(version)]
+
+
 def test_the_oldest_release_is_a_skip_level_one():
     assert OLDEST != release_mappings.released_names()[0]
-    assert OLDEST_RPC == '1.3'
+    assert OLDEST in release_mappings.rolls_from()[1:]
+    # It lacks RPC methods this tree has.
+    assert _newer_than(OLDEST_RPC)
 
 
 def test_its_calls_are_served_by_this_tree(pinned, context, make_node):
@@ -51,7 +73,8 @@ def test_newer_methods_are_refused_with_nothing_sent(pinned, context,
                                                     make_node):
     api, calls = pinned
     node = make_node()
-    with pytest.raises(exception.PinnedRelease) as err:
-        api.create_volume_connector(context, None, node)
-    assert 'pinned to release %s' % OLDEST in str(err.value)
+    for version, call in _newer_than(OLDEST_RPC):
+        with pytest.raises(exception.PinnedRelease) as err:
+            call(api, context, node)
+        assert 'pinned to release %s' % OLDEST in str(err.value), version
     assert calls == []
