@@ -115,17 +115,31 @@ def enroll(api, driver_info, **fields):
     return node
 
 
+def put_action(api, path, body):
+    """PUT a state change, tried again while the node is locked (409):
+    the previous action ends with its state written, then its lock
+    released, and the power sync takes the lock for a moment too;
+    openstacksdk retries such conflicts the same way."""
+    found = {}
+
+    def accepted():
+        found['answer'] = api('PUT', path, body)
+        return found['answer'][0] != 409
+    procs.wait_for(accepted, timeout=timeouts.HANG)
+    return found['answer']
+
+
 def manage(api, uuid):
-    status, _body = api('PUT', '/v1/nodes/%s/states/provision' % uuid,
-                        {'target': 'manage'})
-    assert status == 202
+    status, body = put_action(api, '/v1/nodes/%s/states/provision' % uuid,
+                              {'target': 'manage'})
+    assert status == 202, body
     return wait_node(api, uuid, lambda n: n['target_provision_state']
                       is None and n['provision_state'] != 'verifying')
 
 
 def power(api, uuid, target):
-    status, body = api('PUT', '/v1/nodes/%s/states/power' % uuid,
-                       {'target': target})
+    status, body = put_action(api, '/v1/nodes/%s/states/power' % uuid,
+                              {'target': target})
     assert status == 202, body
     return wait_node(api, uuid, lambda n: n['target_power_state'] is None)
 
@@ -144,8 +158,8 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
     assert node['provision_state'] == 'manageable', node['last_error']
     assert node['power_state'] in ('power off', 'power on')
 
-    status, _body = api('PUT', '/v1/nodes/%s/states/provision'
-                        % node['uuid'], {'target': 'inspect'})
+    status, _body = put_action(api, '/v1/nodes/%s/states/provision'
+                               % node['uuid'], {'target': 'inspect'})
     assert status == 202
     node = wait_node(api, node['uuid'],
                       lambda n: n['provision_state'] != 'inspecting')
@@ -173,8 +187,9 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
     assert sdk.baremetal.get_node_inventory(node['uuid']) == data
 
     # A second inspection replaces the inventory and adds no port.
-    api('PUT', '/v1/nodes/%s/states/provision' % node['uuid'],
-        {'target': 'inspect'})
+    status, _body = put_action(api, '/v1/nodes/%s/states/provision'
+                               % node['uuid'], {'target': 'inspect'})
+    assert status == 202
     wait_node(api, node['uuid'],
                lambda n: n['provision_state'] != 'inspecting')
     status, ports = api('GET', '/v1/ports?node=%s' % node['uuid'])
@@ -209,14 +224,14 @@ def test_power_and_boot_device(api, emulator):
         assert node['last_error'] is None
 
     path = '/v1/nodes/%s/management/boot_device' % uuid
-    status, _body = api('PUT', path, {'boot_device': 'pxe',
-                                      'persistent': True})
+    status, _body = put_action(api, path, {'boot_device': 'pxe',
+                                           'persistent': True})
     assert status == 204
     status, device = api('GET', path)
     assert device == {'boot_device': 'pxe', 'persistent': True}
     status, supported = api('GET', path + '/supported')
     assert 'cdrom' in supported['supported_boot_devices']
-    status, _body = api('PUT', path, {'boot_device': 'disk'})
+    status, _body = put_action(api, path, {'boot_device': 'disk'})
     assert status == 204
     assert api('GET', path)[1]['boot_device'] == 'disk'
 
@@ -304,7 +319,9 @@ def test_inspection_of_an_unreachable_bmc_fails_clearly(api, emulator):
         {'op': 'replace', 'path': '/driver_info/redfish_address',
          'value': dead}])
     assert status == 200
-    api('PUT', '/v1/nodes/%s/states/provision' % uuid, {'target': 'inspect'})
+    status, _body = put_action(api, '/v1/nodes/%s/states/provision' % uuid,
+                               {'target': 'inspect'})
+    assert status == 202
     node = wait_node(api, uuid, lambda n: n['provision_state'] != 'inspecting')
     assert node['provision_state'] == 'inspect failed'
     assert node['last_error'] == (

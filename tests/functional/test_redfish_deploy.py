@@ -19,8 +19,8 @@ from tests import timeouts
 
 
 def _provision(api, uuid, target, reached):  # noqa: F811 (fixture name)
-    status, body = api('PUT', '/v1/nodes/%s/states/provision' % uuid,
-                       {'target': target})
+    status, body = rf.put_action(
+        api, '/v1/nodes/%s/states/provision' % uuid, {'target': target})
     assert status == 202, body
     return rf.wait_node(api, uuid, reached)
 
@@ -92,14 +92,14 @@ def test_boot_mode_and_bios_through_the_api(api, emulator):  # noqa: F811
     assert {s['name']: s['value'] for s in bios['bios']} == {
         'BootMode': 'Uefi', 'ProcTurboMode': 'Enabled'}
 
-    status, body = api('PUT', '/v1/nodes/%s/states/boot_mode' % uuid,
-                       {'target': 'bios'})
+    status, body = rf.put_action(
+        api, '/v1/nodes/%s/states/boot_mode' % uuid, {'target': 'bios'})
     assert status == 202, body
     node = rf.wait_node(api, uuid, lambda n: n['boot_mode'] == 'bios'
                         or n['last_error'])
     assert node['boot_mode'] == 'bios', node['last_error']
-    status, body = api('PUT', '/v1/nodes/%s/states/boot_mode' % uuid,
-                       {'target': 'uefi'})
+    status, body = rf.put_action(
+        api, '/v1/nodes/%s/states/boot_mode' % uuid, {'target': 'uefi'})
     assert status == 202, body
     node = rf.wait_node(api, uuid, lambda n: n['boot_mode'] == 'uefi'
                         or n['last_error'])
