@@ -265,20 +265,30 @@ class RedfishConsumer(object):
             self.errors.append('redfish node %s handled by %s (%s)'
                                % (node['uuid'], host, self.dep.describe()))
 
+    def _unlocked(self, method, path, body=None, version=VERSION,
+                  deadline=None):
+        """A request tried again while the node is locked (409: a running
+        action, or one that wrote its state and has not released its lock
+        yet), up to ``deadline`` (a hang's time from now by default); the
+        last answer."""
+        if deadline is None:
+            deadline = time.monotonic() + timeouts.HANG
+        while True:
+            status, resp = self.req(method, path, body, version=version)
+            if status != 409 or time.monotonic() > deadline:
+                return status, resp
+            time.sleep(0.25)
+
     def _act(self, path, body, done, timeout=timeouts.HANG):
         """PUT an action (retried while the node is locked), then wait for
         ``done(node)``; every poll checks the node's conductor."""
         deadline = time.monotonic() + timeout
         node = '/'.join(path.split('/')[:4])
-        while True:
-            status, resp = self.req('PUT', path, body)
-            if status == 202:
-                break
-            if status != 409 or time.monotonic() > deadline:
-                self.errors.append('PUT %s %s -> %s %s'
-                                   % (path, body, status, resp))
-                return False
-            time.sleep(0.25)
+        status, resp = self._unlocked('PUT', path, body, deadline=deadline)
+        if status != 202:
+            self.errors.append('PUT %s %s -> %s %s'
+                               % (path, body, status, resp))
+            return False
         return self._wait_for(node, done, deadline)
 
     def _wait_for(self, node, done, deadline=None):
@@ -322,17 +332,11 @@ class RedfishConsumer(object):
 
     def _maintenance(self, node):
         """Put ``node`` in maintenance: deletable in any stable state."""
-        deadline = time.monotonic() + timeouts.HANG
-        while True:
-            status, resp = self.req('PUT', node + '/maintenance',
-                                    {'reason': 'redfish consumer cleanup'})
-            if status == 202:
-                return
-            if status != 409 or time.monotonic() > deadline:
-                self.errors.append('maintenance of %s -> %s %s'
-                                   % (node, status, resp))
-                return
-            time.sleep(0.25)   # locked by a running action
+        status, resp = self._unlocked('PUT', node + '/maintenance',
+                                      {'reason': 'redfish consumer cleanup'})
+        if status != 202:
+            self.errors.append('maintenance of %s -> %s %s'
+                               % (node, status, resp))
 
     def _deploy(self, uuid):
         """provide, deploy through the virtual CD, play the agent (lookup
@@ -349,15 +353,19 @@ class RedfishConsumer(object):
                 provision, {'target': 'active'},
                 lambda n: n['provision_state'] == 'wait call-back')):
             return False
-        status, body = self._agent('GET', '/v1/lookup?addresses=%s'
-                                   % redfish_emulator.NIC_MAC)
+        # The agent tries again while the node is locked (the deploy that
+        # moved it to "wait call-back" has not released it yet), as
+        # ironic-python-agent does.
+        status, body = self._unlocked('GET', '/v1/lookup?addresses=%s'
+                                      % redfish_emulator.NIC_MAC,
+                                      version=AGENT)
         token = (body or {}).get('config', {}).get('agent_token')
         if status != 200 or not token:
             self.errors.append('lookup of %s -> %s %s' % (uuid, status, body))
             return False
-        status, body = self._agent('POST', '/v1/heartbeat/%s' % uuid, {
+        status, body = self._unlocked('POST', '/v1/heartbeat/%s' % uuid, {
             'callback_url': 'http://192.0.2.9:9999', 'agent_token': token,
-            'agent_version': '10.0.0'})
+            'agent_version': '10.0.0'}, version=AGENT)
         if status != 202:
             self.errors.append('heartbeat of %s -> %s %s'
                                % (uuid, status, body))
@@ -368,28 +376,11 @@ class RedfishConsumer(object):
         return self._act(provision, {'target': 'deleted'},
                          settled('available'))
 
-    def _agent(self, method, path, body=None):
-        """An agent's call, tried again while the node is locked (409:
-        the deploy that moved it to "wait call-back" has not released it
-        yet), as ironic-python-agent does."""
-        deadline = time.monotonic() + timeouts.HANG
-        while True:
-            status, resp = self.req(method, path, body, version=AGENT)
-            if status != 409 or time.monotonic() > deadline:
-                return status, resp
-            time.sleep(0.25)
-
-    def _delete(self, node, timeout=timeouts.HANG):
-        deadline = time.monotonic() + timeout
-        while True:
-            status, resp = self.req('DELETE', node)
-            if status == 204:
-                break
-            if status != 409 or time.monotonic() > deadline:
-                self.errors.append('DELETE %s -> %s %s'
-                                   % (node, status, resp))
-                return False
-            time.sleep(0.25)
+    def _delete(self, node):
+        status, resp = self._unlocked('DELETE', node)
+        if status != 204:
+            self.errors.append('DELETE %s -> %s %s' % (node, status, resp))
+            return False
         status, resp = self.req('GET', node)
         if status != 404:
             self.errors.append('deleted %s is there: %s' % (node, status))
