@@ -7,23 +7,16 @@ again, as ironic-python-agent does until its lookup timeout.  Tests that
 play the agent use these instead of one bare request.
 """
 
-import time
-
 import requests
 
+from tests.functional import procs
 from tests import timeouts
 
 HEADERS = {'X-OpenStack-Ironic-API-Version': '1.72'}
-RETRY_PAUSE = 0.5
 
 
-def _retried(send, timeout=timeouts.HANG):
-    deadline = time.monotonic() + timeout
-    while True:
-        resp = send()
-        if resp.status_code != 409 or time.monotonic() > deadline:
-            return resp
-        time.sleep(RETRY_PAUSE)
+def _retried(send):
+    return procs.while_locked(send, lambda resp: resp.status_code)
 
 
 def lookup(base, params, headers=HEADERS):

@@ -281,6 +281,21 @@ def wait_for(predicate, timeout=timeouts.HANG, interval=0.2,
                          % (what, last))
 
 
+def while_locked(send, status=lambda answer: answer[0],
+                 timeout=timeouts.HANG, interval=0.5):
+    """``send()`` again while its answer is a 409 (the node is locked: an
+    action runs, or one wrote its state and has not released its lock
+    yet), as ironic-python-agent and openstacksdk do, for up to
+    ``timeout`` seconds; the last answer.  ``status(answer)`` reads the
+    HTTP status (by default answers are (status, body) pairs)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = send()
+        if status(answer) != 409 or time.monotonic() > deadline:
+            return answer
+        time.sleep(interval)
+
+
 def wait_http(url, service=None, timeout=timeouts.HANG):
     def ready():
         if service is not None and not service.alive():

@@ -116,17 +116,10 @@ def enroll(api, driver_info, **fields):
 
 
 def put_action(api, path, body):
-    """PUT a state change, tried again while the node is locked (409):
-    the previous action ends with its state written, then its lock
-    released, and the power sync takes the lock for a moment too;
-    openstacksdk retries such conflicts the same way."""
-    found = {}
-
-    def accepted():
-        found['answer'] = api('PUT', path, body)
-        return found['answer'][0] != 409
-    procs.wait_for(accepted, timeout=timeouts.HANG)
-    return found['answer']
+    """PUT a state change, tried again while the node is locked (the
+    previous action ends with its state written, then its lock released,
+    and the power sync takes the lock for a moment too)."""
+    return procs.while_locked(lambda: api('PUT', path, body))
 
 
 def manage(api, uuid):

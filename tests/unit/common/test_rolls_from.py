@@ -22,6 +22,13 @@ from tests.unit.objects import test_objects
 MASTER = rm.RELEASE_MAPPING['master']
 
 
+def _older_releases():
+    """The released names older than this tree's own release, newest
+    first (from its cut commit on, that release is in the mapping too)."""
+    return [n for n in rm.released_names()
+            if rm._vt(n) < rm._vt(version.RELEASE)]
+
+
 def roll_from_problems(name, object_versions, rpc_version):
     """Why entry ``name`` may not roll from what it declares (a list).
 
@@ -49,8 +56,7 @@ def roll_from_problems(name, object_versions, rpc_version):
             if bad:
                 problems.append('%s %s of %s is not read by %s %s' % (
                     obj, ', '.join(bad), old, obj, object_versions.get(obj)))
-    # The tree's own release is in the mapping from its cut commit on.
-    older = [n for n in released if n != version.RELEASE]
+    older = _older_releases()
     if declared and older and declared[0] != older[0] and (
             name == 'master'):
         problems.append('the newest release %s must come first'
@@ -91,8 +97,7 @@ def _mapping(monkeypatch, rolls_from, **released):
 
 
 def test_this_tree_rolls_from_the_newest_release_and_the_one_before():
-    # At a cut commit the tree's own release is already in the mapping.
-    names = [n for n in rm.released_names() if n != version.RELEASE]
+    names = _older_releases()
     assert MASTER['rolls_from'] == names[:2]
     assert rm.rolls_from() == names[:2]
     assert rm.oldest_roll_from() == names[1]
@@ -207,8 +212,7 @@ def test_status_accepts_skip_level_services_alive():
 
 
 def test_status_fails_on_a_service_of_a_release_too_old():
-    too_old = [n for n in rm.released_names() if n not in rm.rolls_from()
-               and rm._vt(n) < rm._vt(version.RELEASE)]
+    too_old = [n for n in _older_releases() if n not in rm.rolls_from()]
     state = upgrade_state.assess(
         [rec('conductor', 'c1', too_old[0]),
          rec('conductor', 'c2', rm.oldest_roll_from())], version.RELEASE)
