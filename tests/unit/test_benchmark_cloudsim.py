@@ -76,6 +76,21 @@ def test_a_failed_cycle_counts_as_behind():
     assert log.behind()   # a failed cycle did not do its work
 
 
+def test_the_first_error_is_kept_and_named_in_the_knee():
+    log = stats.CycleLog('compute#0', 60.0, 1.0)
+    for i, error in enumerate(['GET /v1/nodes -> 400 bad', 'later', None]):
+        log.started(i * 60, i * 60.0)
+        log.finished(i * 60.0 + 1, error=error)
+    summary = log.summary()
+    assert summary['errors'] == 2
+    assert summary['first_error'] == 'GET /v1/nodes -> 400 bad'
+    kinds = stats.lag_by_kind([summary])
+    assert kinds['compute']['first_error'] == 'GET /v1/nodes -> 400 bad'
+    reasons = stats.step_verdict({'interactive': {}, 'lag': kinds}, 1000.0)
+    assert reasons == ['1/1 compute behind their 60 s period (2 failed '
+                       'cycle(s), the first: GET /v1/nodes -> 400 bad)']
+
+
 def test_lag_by_kind():
     a = _log([(0, 0.0, 1.0)]).summary()
     b = _log([(0, 0.0, 12.0)]).summary()
@@ -87,7 +102,8 @@ def test_lag_by_kind():
     assert kinds['compute']['max_cycle_s'] == 12.0
     assert kinds['agent'] == {'consumers': 1, 'behind': 0, 'cycles': 0,
                               'errors': 0, 'period_s': 30.0,
-                              'max_cycle_s': 0.0, 'max_late_s': 0.0}
+                              'max_cycle_s': 0.0, 'max_late_s': 0.0,
+                              'first_error': None}
 
 
 def test_ramp_grows_and_stops_at_the_maximum():
@@ -298,8 +314,9 @@ def test_consumers_retry_409_and_503_as_the_sdk_does():
     body, _ = _get([503, 409, 200], delays)
     assert body == b'{}' and delays == [0.5, 1.0]
     error, client = _get([503] * 6, delays)
-    assert error == 'GET /v1/ports/detail -> 503'
+    # The answer's body is kept in the error: the report says why.
+    assert error == 'GET /v1/ports/detail -> 503 {}'
     assert client.conn.requests == 6
     error, client = _get([404], delays)
-    assert error == 'GET /v1/ports/detail -> 404'
+    assert error == 'GET /v1/ports/detail -> 404 {}'
     assert client.conn.requests == 1

@@ -75,11 +75,11 @@ class Consumer(object):
             if stop.wait(max(0.0, due - time.monotonic())):
                 break
             self.log.started(due, time.monotonic())
-            error = False
+            error = None
             try:
                 self.cycle(client)
-            except Exception:  # an error answer or a dropped connection
-                error = True
+            except Exception as exc:  # an error answer, a dropped connection
+                error = '%s: %s' % (type(exc).__name__, exc)
                 client.close()
                 client = measure.Client(self.port)
             now = time.monotonic()
@@ -122,7 +122,8 @@ def get_raw(client, path, sleep=time.sleep):
             break
         sleep(FIRST_DELAY * 2 ** attempt)
     if resp.status >= 400:
-        raise RuntimeError('GET %s -> %s' % (path, resp.status))
+        raise RuntimeError('GET %s -> %s %s' % (path, resp.status,
+                                                raw[:300].decode(errors='replace')))
     return raw
 
 

@@ -50,17 +50,23 @@ class CycleLog(object):
         self.durations = []
         self.lateness = []
         self.errors = 0
+        # What the first failed cycle got (the same cause usually fails
+        # them all): reported beside the count.
+        self.first_error = None
         self.running_since = None
 
     def started(self, due, now):
         self.lateness.append(max(0.0, now - due))
         self.running_since = now
 
-    def finished(self, now, error=False):
+    def finished(self, now, error=None):
+        """The cycle ended; ``error``: why it failed (a text), if it did."""
         self.durations.append(now - self.running_since)
         self.running_since = None
         if error:
             self.errors += 1
+            if self.first_error is None:
+                self.first_error = str(error)
 
     def next_due(self, due, now):
         """When the next cycle is due: one period after the last was due,
@@ -89,7 +95,7 @@ class CycleLog(object):
                 'max_late_s': max(self.lateness, default=0.0),
                 'overruns': self.overruns(now),
                 'late_starts': self.late_starts(),
-                'behind': self.behind(now)}
+                'behind': self.behind(now), 'first_error': self.first_error}
 
 
 def lag_by_kind(summaries):
@@ -101,13 +107,14 @@ def lag_by_kind(summaries):
         row = kinds.setdefault(kind, {
             'consumers': 0, 'behind': 0, 'cycles': 0, 'errors': 0,
             'period_s': s['period_s'], 'max_cycle_s': 0.0,
-            'max_late_s': 0.0})
+            'max_late_s': 0.0, 'first_error': None})
         row['consumers'] += 1
         row['behind'] += int(s['behind'])
         row['cycles'] += s['cycles']
         row['errors'] += s['errors']
         row['max_cycle_s'] = max(row['max_cycle_s'], s['max_cycle_s'])
         row['max_late_s'] = max(row['max_late_s'], s['max_late_s'])
+        row['first_error'] = row['first_error'] or s.get('first_error')
     return kinds
 
 
@@ -140,8 +147,12 @@ def step_verdict(step, p99_limit_ms):
                 op, row['errors'], row['samples'] + row['errors']))
     for kind, row in sorted(step['lag'].items()):
         if row['behind']:
-            reasons.append('%d/%d %s behind their %.0f s period' % (
-                row['behind'], row['consumers'], kind, row['period_s']))
+            reason = '%d/%d %s behind their %.0f s period' % (
+                row['behind'], row['consumers'], kind, row['period_s'])
+            if row.get('first_error'):
+                reason += ' (%d failed cycle(s), the first: %s)' % (
+                    row['errors'], row['first_error'])
+            reasons.append(reason)
     return reasons
 
 
