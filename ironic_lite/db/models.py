@@ -48,17 +48,24 @@ class JsonEncodedType(TypeDecorator):
         return json.loads(value)
 
 
+# cache_ok on every subclass: SQLAlchemy reads it from the class's own
+# attributes, and a statement naming a column of a type without it is
+# compiled anew each time (never cached).
 class JSONEncodedDict(JsonEncodedType):
+    cache_ok = True
     type = dict
 
 
 class JSONEncodedList(JsonEncodedType):
+    cache_ok = True
     type = list
 
 
 class LongJSONEncodedDict(JSONEncodedDict):
     """A dict as JSON in LONGTEXT on MySQL/MariaDB (an inspection
     inventory can pass TEXT's 64 KiB), Text elsewhere (as Ironic's)."""
+
+    cache_ok = True
 
     def load_dialect_impl(self, dialect):
         if dialect.name in ('mysql', 'mariadb'):

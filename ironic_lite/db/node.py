@@ -488,3 +488,8 @@ def clear_node_reservations_for_conductor(hostname):
         return (session.query(models.Node)
                 .filter_by(reservation=hostname)
                 .update(_UNLOCKED, synchronize_session=False))
+
+
+def get_uuids_by_ids(ids):
+    """{id: uuid} of the nodes among ``ids``."""
+    return api.uuids_by_id(models.Node, ids)

@@ -25,7 +25,8 @@ def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
         marker_row = api.get_marker(session, models.Port, marker,
                                     exception.PortNotFound(port=marker))
         return api.paginate(_port_query(session, filters), models.Port,
-                            limit, marker_row, sort_key, sort_dir)
+                            limit, marker_row, sort_key, sort_dir,
+                            plain=True)
 
 
 def _get_port(column, value):

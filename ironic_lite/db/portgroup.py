@@ -95,3 +95,8 @@ def destroy_portgroup(portgroup_id):
     api.delete_row(models.Portgroup, portgroup_id,
                    exception.PortgroupNotFound(portgroup=portgroup_id),
                    before_delete=_refuse_if_ports)
+
+
+def get_uuids_by_ids(ids):
+    """{id: uuid} of the port groups among ``ids``."""
+    return api.uuids_by_id(models.Portgroup, ids)

@@ -42,6 +42,7 @@ from oslo_utils import versionutils
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import exception as ovo_exception
 from oslo_versionedobjects import fields as ovo_fields
+from sqlalchemy import engine as sa_engine
 
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
@@ -76,18 +77,31 @@ def _row_fields(obj_cls, db_object):
     """The names of ``obj_cls``'s fields that ``db_object`` has.
 
     Cached for ORM model instances (their attributes are the model
-    class's); anything else (a test double) is looked at each time.
+    class's) and for Core rows (by their column names); anything else (a
+    test double) is looked at each time.
     """
     row_cls = type(db_object)
-    if not hasattr(row_cls, '__table__'):
-        return [name for name in obj_cls.fields if hasattr(db_object, name)]
-    key = (obj_cls, row_cls)
-    names = _ROW_FIELDS.get(key)
-    if names is None:
-        names = _ROW_FIELDS[key] = tuple(
-            name for name in obj_cls.fields if hasattr(row_cls, name))
-    return names
+    if hasattr(row_cls, '__table__'):
+        key = (obj_cls, row_cls)
+        names = _ROW_FIELDS.get(key)
+        if names is None:
+            names = _ROW_FIELDS[key] = tuple(
+                name for name in obj_cls.fields if hasattr(row_cls, name))
+        return names
+    columns = getattr(db_object, '_fields', None)
+    if isinstance(columns, tuple):
+        # A Core row (a list page read without ORM instances): its
+        # columns, cached by their names.
+        key = (obj_cls, columns)
+        names = _ROW_FIELDS.get(key)
+        if names is None:
+            names = _ROW_FIELDS[key] = tuple(
+                name for name in obj_cls.fields if name in columns)
+        return names
+    return [name for name in obj_cls.fields if hasattr(db_object, name)]
 
+
+_NO_DICT = {}
 
 # obj_cls -> {field name: (attribute name, how a DB value is taken)}
 _DB_SETTERS = {}
@@ -329,7 +343,9 @@ class IronicObject(ovo_base.VersionedObject):
         its ``__dict__`` rather than through the ORM's instrumented
         attributes.
         """
-        loaded = getattr(db_object, '__dict__', {})
+        # A Core row has no __dict__ (and asking it costs a lookup miss).
+        loaded = (_NO_DICT if isinstance(db_object, sa_engine.Row)
+                  else getattr(db_object, '__dict__', _NO_DICT))
         names = _row_fields(type(obj), db_object)
         if fields is not None:
             names = [name for name in names if name in fields]

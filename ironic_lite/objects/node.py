@@ -201,6 +201,11 @@ class Node(base.CrudMixin, base.IronicObject):
         return cls._get_by(context, 'name', name)
 
     @classmethod
+    def uuids_by_id(cls, context, ids):
+        """{id: uuid} of the nodes among ``ids`` (a page's parents)."""
+        return db_node.get_uuids_by_ids(sorted(ids))
+
+    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None, fields=None):
         """A page of nodes.

@@ -59,6 +59,11 @@ class Portgroup(base.CrudMixin, base.IronicObject):
             context, cls(), db_portgroup.get_portgroup_by_name(name))
 
     @classmethod
+    def uuids_by_id(cls, context, ids):
+        """{id: uuid} of the port groups among ``ids``."""
+        return db_portgroup.get_uuids_by_ids(sorted(ids))
+
+    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None):
         rows = db_portgroup.get_portgroup_list(

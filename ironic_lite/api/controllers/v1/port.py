@@ -93,16 +93,18 @@ def render(port, fields=None, caches=None):
         'is_smartnic': bool(port.is_smartnic),
         'created_at': resource.isotime(port.created_at),
         'updated_at': resource.isotime(port.updated_at),
-        'links': link.self_and_bookmark('ports', port.uuid),
+        'links': link.self_and_bookmark_at(resource.request_url(caches),
+                                           'ports', port.uuid),
     }
     # The parents' UUIDs cost a lookup: only when the body shows them.
     table = mv.PORT_FIELD_MIN_VERSION
-    if resource.shows(fields, 'node_uuid', table):
+    current = resource.request_minor(caches)
+    if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(port.node_id, caches)
-    if resource.shows(fields, 'portgroup_uuid', table):
+    if resource.shows(fields, 'portgroup_uuid', table, current):
         body['portgroup_uuid'] = resource.portgroup_uuid(
             port.portgroup_id, caches)
-    body = utils.hide_fields(body, table)
+    body = utils.hide_fields(body, table, current)
     return utils.select_fields(body, fields) if fields else body
 
 

@@ -67,15 +67,18 @@ def render(pg, fields=None, caches=None):
         'standalone_ports_supported': pg.standalone_ports_supported,
         'created_at': resource.isotime(pg.created_at),
         'updated_at': resource.isotime(pg.updated_at),
-        'links': link.self_and_bookmark('portgroups', pg.uuid),
+        'links': link.self_and_bookmark_at(resource.request_url(caches),
+                                           'portgroups', pg.uuid),
     }
     # The node's UUID costs a lookup: only when the body shows it.
-    if resource.shows(fields, 'node_uuid', mv.PORTGROUP_FIELD_MIN_VERSION):
+    table = mv.PORTGROUP_FIELD_MIN_VERSION
+    current = resource.request_minor(caches)
+    if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(pg.node_id, caches)
     if not fields:
         body['ports'] = link.self_and_bookmark('portgroups',
                                                pg.uuid + '/ports')
-    body = utils.hide_fields(body, mv.PORTGROUP_FIELD_MIN_VERSION)
+    body = utils.hide_fields(body, table, current)
     return utils.select_fields(body, fields) if fields else body
 
 

@@ -103,15 +103,37 @@ def node_uuid(node_id, caches):
 
 
 def portgroup_uuid(portgroup_id, caches):
-    ctx = pecan.request.context
     return _cached(caches, 'portgroup', portgroup_id,
-                   lambda i: objects.Portgroup.get(ctx, i).uuid)
+                   lambda i: objects.Portgroup.get(pecan.request.context,
+                                                   i).uuid)
 
 
-def shows(fields, name, table):
+def request_minor(caches):
+    """The request's minor version, looked up once per page (``caches``
+    lives as long as the request's rendering)."""
+    if 'minor' not in caches:
+        caches['minor'] = utils.minor()
+    return caches['minor']
+
+
+def request_url(caches):
+    """The request's public base URL (of the links), once per page."""
+    if 'url' not in caches:
+        caches['url'] = pecan.request.public_url
+    return caches['url']
+
+
+def shows(fields, name, table, current=None):
     """Whether a body rendered with ``fields`` at the request's version
-    contains ``name`` (``fields`` None or empty: every field)."""
-    return (not fields or name in fields) and utils.allows(table.get(name, 0))
+    contains ``name`` (``fields`` None or empty: every field).
+
+    :param current: the request's minor version, when the caller has it.
+    """
+    if fields and name not in fields:
+        return False
+    if current is None:
+        current = utils.minor()
+    return current >= table.get(name, 0)
 
 
 def prefetch_parent_uuids(ctx, objs, fields, table, caches):
@@ -124,17 +146,14 @@ def prefetch_parent_uuids(ctx, objs, fields, table, caches):
     if 'node_uuid' in table and shows(fields, 'node_uuid', table):
         ids = {o.node_id for o in objs if o.node_id is not None}
         if ids:
-            nodes = objects.Node.list(ctx, filters={'id_in': sorted(ids)},
-                                      fields=['uuid'])
             caches.setdefault('node', {}).update(
-                (n.id, n.uuid) for n in nodes)
+                objects.Node.uuids_by_id(ctx, ids))
     if ('portgroup_uuid' in table
             and shows(fields, 'portgroup_uuid', table)):
         ids = {o.portgroup_id for o in objs if o.portgroup_id is not None}
         if ids:
-            pgs = objects.Portgroup.list(ctx, filters={'id_in': sorted(ids)})
             caches.setdefault('portgroup', {}).update(
-                (pg.id, pg.uuid) for pg in pgs)
+                objects.Portgroup.uuids_by_id(ctx, ids))
 
 
 class ResourceController(object):

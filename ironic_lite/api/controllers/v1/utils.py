@@ -52,9 +52,26 @@ def hide_fields(body, table, current=None):
     """
     if current is None:
         current = minor()
-    for key in [k for k in body if table.get(k, 0) > current]:
-        del body[key]
+    for key in _newer_than(table, current):
+        body.pop(key, None)
     return body
+
+
+# (id of a *_MIN_VERSION table, minor version) -> the table's keys newer
+# than that version.  The tables are module constants: a list page asks
+# once, not once per field of every item.
+_NEWER = {}
+
+
+def _newer_than(table, current):
+    key = (id(table), current)
+    found = _NEWER.get(key)
+    # The table itself is kept beside the answer: another table at the
+    # same id (a dict made and freed) is never taken for it.
+    if found is None or found[0] is not table:
+        found = _NEWER[key] = (table, tuple(k for k, v in table.items()
+                                            if v > current))
+    return found[1]
 
 
 def check_new_fields(values, table):
