@@ -37,31 +37,34 @@ AUTO = 'auto'
 def rolling_upgrades():
     """(old release, new release, backend, procedure) of each run.
 
-    The default command (the README's): the hops this tree makes, each
-    once, the backends and procedures spread over them:
+    The default command (the README's) walks each hop this tree makes
+    once, and covers each backend and each procedure once between them:
 
     * the newest cut release to this tree ('master'): the manual
-      procedure on PostgreSQL, ``pin_release_version = auto`` on MariaDB;
+      procedure on PostgreSQL;
     * every older release this tree rolls from (``rolls_from``, a
-      skip-level upgrade, 3.0 today) to this tree: manual, PostgreSQL.
+      skip-level upgrade, 4.0 today) to this tree:
+      ``pin_release_version = auto`` on MariaDB.  (While the tree rolls
+      from one release only, the newest one takes this run too.)
 
-    With ``IRONIC_LITE_UPGRADE_HOPS=all`` (``tox -e upgrade``) also the
-    other backend of each of those, and, on MariaDB, the hop into the
-    newest cut release from the one before it, both built from this
-    repository's history: the upgrade a deployment of the previous
-    release makes today.  Both sides of that one are frozen code, proven
-    when the newer release was cut; it needs a new side whose
-    ironic-status names the upgrade steps (3.0 and later).
+    With ``IRONIC_LITE_UPGRADE_HOPS=all`` (``tox -e upgrade``) every hop
+    into the tree with both procedures on both backends, and, on
+    MariaDB, the hop into the newest cut release from the one before it,
+    both built from this repository's history: the upgrade a deployment
+    of the previous release makes today.  Both sides of that one are
+    frozen code, proven when the newer release was cut; it needs a new
+    side whose ironic-status names the upgrade steps (3.0 and later).
     """
     names = release_mappings.released_names()
     skips = release_mappings.rolls_from()[1:]
-    runs = [(names[0], 'master', 'postgresql', MANUAL),
-            (names[0], 'master', 'mysql', AUTO)]
-    runs += [(old, 'master', 'postgresql', MANUAL) for old in skips]
+    runs = [(names[0], 'master', 'postgresql', MANUAL)]
+    runs += [(old, 'master', 'mysql', AUTO) for old in skips or names[:1]]
     if os.environ.get('IRONIC_LITE_UPGRADE_HOPS') == ALL_HOPS:
-        runs += [(names[0], 'master', 'mysql', MANUAL),
-                 (names[0], 'master', 'postgresql', AUTO)]
-        runs += [(old, 'master', 'mysql', MANUAL) for old in skips]
+        for old in [names[0]] + skips:
+            runs += [(old, 'master', backend, procedure)
+                     for backend in ('postgresql', 'mysql')
+                     for procedure in (MANUAL, AUTO)
+                     if (old, 'master', backend, procedure) not in runs]
         if len(names) > 1 and old_reports(names[0]):
             runs.append((names[1], names[0], 'mysql', MANUAL))
     return runs

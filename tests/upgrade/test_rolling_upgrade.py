@@ -2,11 +2,12 @@
 
 Each run (``conftest.rolling_upgrades()``) takes one hop with one
 procedure on one backend: the newest cut release to this tree (manual on
-PostgreSQL, ``auto`` on MariaDB) and, skip-level, each older release the
-tree rolls from (``rolls_from``: 3.0 to this tree, manual, PostgreSQL);
-with ``IRONIC_LITE_UPGRADE_HOPS=all`` each of them on the other backend
-too, and the hop into the newest cut release from the one before it
-(both sides built from this repository's history, see ``releases.py``).
+PostgreSQL) and, skip-level, each older release the tree rolls from
+(``rolls_from``: 4.0 to this tree, ``auto`` on MariaDB); with
+``IRONIC_LITE_UPGRADE_HOPS=all`` each of them with both procedures on
+both backends, and the hop into the newest cut release from the one
+before it (both sides built from this repository's history, see
+``releases.py``).
 The old release's real code
 runs two ``ironic-api`` and two ``ironic-conductor`` processes on RabbitMQ;
 while a mixed workload and a "compute" per shard (``consumers.py``) run
