@@ -3,6 +3,7 @@
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 from oslo_middleware import sizelimit
+import orjson
 import pecan
 from pecan.middleware import recursive
 
@@ -72,13 +73,32 @@ class Application(pecan.Pecan):
         result = controller(*args, **kwargs)
         negotiated = state.request.pecan
         if renders:
-            result = self.render(renders, result)
+            body = json_bytes(result, lambda: self.render(renders, result))
             negotiated['content_type'] = 'application/json'
-        if result:
+            if body:
+                state.response.body = body
+        elif result:
             state.response.text = result
         # None when the handler wants no Content-Type (a 202 without body).
         if negotiated['content_type']:
             state.response.content_type = negotiated['content_type']
+
+
+def json_bytes(result, fallback):
+    """The JSON body of ``result`` as UTF-8 bytes.
+
+    orjson writes a list page of 1,000 ports several times faster than
+    the standard library, which pecan's renderer uses (the encoder was a
+    tenth of the API's time for a networking-baremetal agent's port
+    walk), and gives bytes, saving webob's encoding of the text.  What
+    orjson cannot write -- an integer beyond 64 bits stored in a JSON
+    field, a type it does not know -- goes to ``fallback()`` (pecan's
+    renderer, as before), whose text is encoded here.
+    """
+    try:
+        return orjson.dumps(result)
+    except TypeError:   # orjson.JSONEncodeError is a TypeError
+        return fallback().encode('utf-8')
 
 
 def setup_app(conf=None, rpcapi_factory=None):

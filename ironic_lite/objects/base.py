@@ -77,8 +77,7 @@ def _row_fields(obj_cls, db_object):
     """The names of ``obj_cls``'s fields that ``db_object`` has.
 
     Cached for ORM model instances (their attributes are the model
-    class's) and for Core rows (by their column names); anything else (a
-    test double) is looked at each time.
+    class's); anything else (a test double) is looked at each time.
     """
     row_cls = type(db_object)
     if hasattr(row_cls, '__table__'):
@@ -88,20 +87,30 @@ def _row_fields(obj_cls, db_object):
             names = _ROW_FIELDS[key] = tuple(
                 name for name in obj_cls.fields if hasattr(row_cls, name))
         return names
-    columns = getattr(db_object, '_fields', None)
-    if isinstance(columns, tuple):
-        # A Core row (a list page read without ORM instances): its
-        # columns, cached by their names.
-        key = (obj_cls, columns)
-        names = _ROW_FIELDS.get(key)
-        if names is None:
-            names = _ROW_FIELDS[key] = tuple(
-                name for name in obj_cls.fields if name in columns)
-        return names
     return [name for name in obj_cls.fields if hasattr(db_object, name)]
 
 
+# (object class, a Core row's column names) ->
+# (((field, position), ...), position of ``version``)
+_ROW_POSITIONS = {}
+
+
+def _row_positions(obj_cls, columns):
+    """The object's fields a Core row (a list page read without ORM
+    instances) has, with their positions in it, and the position of the
+    row's ``version``; cached by column names."""
+    key = (obj_cls, columns)
+    found = _ROW_POSITIONS.get(key)
+    if found is None:
+        found = _ROW_POSITIONS[key] = (
+            tuple((name, columns.index(name)) for name in obj_cls.fields
+                  if name in columns),
+            columns.index('version'))
+    return found
+
+
 _NO_DICT = {}
+
 
 # obj_cls -> {field name: (attribute name, how a DB value is taken)}
 _DB_SETTERS = {}
@@ -343,17 +352,25 @@ class IronicObject(ovo_base.VersionedObject):
         its ``__dict__`` rather than through the ORM's instrumented
         attributes.
         """
-        # A Core row has no __dict__ (and asking it costs a lookup miss).
-        loaded = (_NO_DICT if isinstance(db_object, sa_engine.Row)
-                  else getattr(db_object, '__dict__', _NO_DICT))
-        names = _row_fields(type(obj), db_object)
-        if fields is not None:
-            names = [name for name in names if name in fields]
+        if isinstance(db_object, sa_engine.Row):
+            # A Core row (a list page): its values by position, which
+            # costs less than by name.
+            positions, at_version = _row_positions(type(obj),
+                                                   db_object._fields)
+            items = [(name, db_object[i]) for name, i in positions
+                     if fields is None or name in fields]
+            row_version = db_object[at_version]
+        else:
+            loaded = getattr(db_object, '__dict__', _NO_DICT)
+            names = _row_fields(type(obj), db_object)
+            if fields is not None:
+                names = [name for name in names if name in fields]
+            items = [(name, loaded[name] if name in loaded
+                      else getattr(db_object, name)) for name in names]
+            row_version = db_object.version
         setters = _db_setters(type(obj))
         stored = obj.__dict__
-        for name in names:
-            value = (loaded[name] if name in loaded
-                     else getattr(db_object, name))
+        for name, value in items:
             setter = setters.get(name)
             # The common case inline: a value that is already right.
             if (setter is not None and setter[1] in _AS_IS
@@ -364,7 +381,7 @@ class IronicObject(ovo_base.VersionedObject):
                 stored[setter[0]] = dict(value)
             else:
                 _set_from_db(obj, setter, name, value)
-        obj.VERSION = db_object.version or type(obj).VERSION
+        obj.VERSION = row_version or type(obj).VERSION
         obj.obj_reset_changes()
         obj.convert_to_latest(skip=obj.STORED_ELSEWHERE)
         obj._context = context

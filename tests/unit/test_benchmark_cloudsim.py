@@ -114,6 +114,7 @@ def test_ramp_grows_and_stops_at_the_maximum():
     assert stats.next_computes(50, 1.5, 1, 50) is None
     assert stats.agents_for(1, 0.2) == 1
     assert stats.agents_for(50, 0.2) == 10
+    assert stats.agents_for(50, 0) == 0     # computes alone
 
 
 def _step(n, p99=(10.0, 20.0, 30.0), behind=0, samples=100, errors=0):

@@ -68,7 +68,8 @@ def _consumer_args(parser):
                         help='networking-baremetal report_interval')
     parser.add_argument('--stale-lookups', type=int, default=1,
                         help='GET /v1/nodes/<id> per agent cycle')
-    parser.add_argument('--agents-per-compute', type=float, default=0.2)
+    parser.add_argument('--agents-per-compute', type=float, default=0.2,
+                        help='0: no agent (a ramp of computes alone)')
     parser.add_argument('--period-scale', type=float, default=1.0)
     parser.add_argument('--max-late', type=float, default=1.0,
                         help='seconds: a cycle starting later than this '

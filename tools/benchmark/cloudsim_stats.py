@@ -128,7 +128,10 @@ def next_computes(current, growth, step, maximum):
 
 
 def agents_for(computes, per_compute):
-    """M networking-baremetal agents for N computes: N x ratio, at least 1."""
+    """M networking-baremetal agents for N computes: N x ratio, at least 1
+    -- none for a ratio of 0 (a ramp of computes alone)."""
+    if per_compute <= 0:
+        return 0
     return max(1, int(round(computes * per_compute)))
 
 

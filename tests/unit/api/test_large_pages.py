@@ -25,6 +25,14 @@ from tests.unit.api import conftest
 HEAVY = '/v1/nodes/detail?limit=2'
 
 
+@pytest.fixture(autouse=True)
+def fresh_returns(monkeypatch):
+    """No memory return is remembered from another test (at most one per
+    RETURN_EVERY seconds)."""
+    monkeypatch.setattr(large_pages, '_returned',
+                        {'at': None, 'timer': None})
+
+
 @pytest.fixture
 def blocked(monkeypatch):
     """Large pages wait for ``release`` inside the gate; ``entered`` is
@@ -274,3 +282,22 @@ def test_other_pages_are_not_bounded(server, full_gate, path):
     status, body = _get(server, path)
     assert status == 200, body
     assert full_gate.refused == 0
+
+
+def test_memory_is_returned_at_most_once_a_second(monkeypatch):
+    """A walk of many large pages leaves the gate idle between them: the
+    collection runs after the first, is put off after the next ones, and
+    runs once more after the last, RETURN_EVERY seconds on."""
+    conftest.CONF.set_override('max_concurrent_large_lists', 2,
+                               group='api')
+    monkeypatch.setattr(large_pages, '_gate', None)
+    collect = mock.Mock()
+    monkeypatch.setattr(large_pages.gc, 'collect', collect)
+    monkeypatch.setattr(large_pages, 'RETURN_EVERY', 0.3)
+    large_pages.return_memory()
+    assert collect.call_count == 1
+    for _ in range(5):
+        large_pages.return_memory()
+    assert collect.call_count == 1
+    assert _wait_for(lambda: collect.call_count == 2)
+    assert large_pages._returned['timer'] is None
