@@ -1,6 +1,9 @@
 """The pure parts of the cloud simulator (no services, no clock asserted)."""
 
+import http.client
 import types
+
+import pytest
 
 from tools.benchmark import cloudsim
 from tools.benchmark import cloudsim_load
@@ -321,3 +324,34 @@ def test_consumers_retry_409_and_503_as_the_sdk_does():
     error, client = _get([404], delays)
     assert error == 'GET /v1/ports/detail -> 404 {}'
     assert client.conn.requests == 1
+
+
+class _Stale(_Busy):
+    """A kept-alive connection the server closed: the first ``drops``
+    requests fail as http.client fails them, then ``statuses`` answer."""
+
+    def __init__(self, drops, statuses):
+        super().__init__(statuses)
+        self.drops = drops
+        self.closed = 0
+
+    def getresponse(self):
+        if self.drops:
+            self.drops -= 1
+            raise http.client.RemoteDisconnected(
+                'Remote end closed connection without response')
+        return super().getresponse()
+
+    def close(self):
+        self.closed += 1
+
+
+def test_a_connection_closed_while_idle_is_reopened_once():
+    """As urllib3's pool does for openstacksdk: a GET on a connection the
+    server closed is sent again on a new one -- once."""
+    client = types.SimpleNamespace(conn=_Stale(1, [200]), headers={})
+    assert cloudsim_load.get_raw(client, '/v1/nodes') == b'{}'
+    assert client.conn.requests == 2 and client.conn.closed == 1
+    client = types.SimpleNamespace(conn=_Stale(2, [200]), headers={})
+    with pytest.raises(http.client.RemoteDisconnected):
+        cloudsim_load.get_raw(client, '/v1/nodes')

@@ -25,6 +25,7 @@ port (the parsing a real consumer does is its own cost, not the
 service's).
 """
 
+import http.client
 import json
 import random
 import re
@@ -111,13 +112,30 @@ RETRIES = 5
 FIRST_DELAY = 0.5
 
 
+# A kept-alive connection the server closed while it was idle (Ironic's
+# server does, after a while): the request is sent again, once, on a new
+# connection -- as urllib3's pool (under openstacksdk) does.
+STALE = (http.client.RemoteDisconnected, ConnectionResetError,
+         BrokenPipeError)
+
+
+def _send(client, path):
+    for fresh in (False, True):
+        try:
+            client.conn.request('GET', path, headers=client.headers)
+            resp = client.conn.getresponse()
+            return resp, resp.read()
+        except STALE:
+            client.conn.close()   # the next request connects anew
+            if fresh:
+                raise
+
+
 def get_raw(client, path, sleep=time.sleep):
     """One GET over the client's connection, retried as the SDK would;
     the body as bytes."""
     for attempt in range(RETRIES + 1):
-        client.conn.request('GET', path, headers=client.headers)
-        resp = client.conn.getresponse()
-        raw = resp.read()
+        resp, raw = _send(client, path)
         if resp.status not in RETRIED or attempt == RETRIES:
             break
         sleep(FIRST_DELAY * 2 ** attempt)
