@@ -79,6 +79,8 @@ def operations(shard):
         ('GET /v1/nodes?sharded=false', '/v1/nodes?sharded=false'),
         ('GET /v1/ports?shard=X', '/v1/ports?shard=%s' % shard),
         ('GET /v1/portgroups?shard=X', '/v1/portgroups?shard=%s' % shard),
+        ('GET /v1/nodes (unfiltered)', '/v1/nodes'),
+        ('GET /v1/ports/detail (unfiltered)', '/v1/ports/detail'),
     ]
 
 
@@ -103,6 +105,12 @@ def run_http(args, port):
                                '%s' % (walk['items'], expected))
         rows.append(walk)
         _progress(walk)
+        one = client.call('GET', '/v1/nodes?shard=%s&limit=1' % shard)[2]
+        rows.append(measure.timed(
+            client, 'GET /v1/nodes/<uuid>', 'GET',
+            '/v1/nodes/%s' % one['nodes'][0]['uuid'], args.reps,
+            args.warmup))
+        _progress(rows[-1])
         rows.append(_patch(client, args, shard))
         _progress(rows[-1])
         first_page = client.call('GET', '/v1/nodes?shard=%s' % shard)[2]
