@@ -44,8 +44,12 @@ def write_config(path, db_url, port, mode, api_threads=8):
             'control_exchange': 'ironic_%s' % run,
             'use_stderr': 'true',
         },
+        # Every client of a benchmark connects from 127.0.0.1, standing
+        # for many hosts (a cloud's computes and agents): no per-address
+        # cap, which would count them all as one client.
         'api': {'host_ip': '127.0.0.1', 'port': port,
-                'api_workers': api_threads},
+                'api_workers': api_threads,
+                'max_connections_per_client': 0},
         'conductor': {'topic': 'ironic.conductor_manager.%s' % run,
                       'sync_power_state_interval': 0,
                       'check_provision_state_interval': 0},
