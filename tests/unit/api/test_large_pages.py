@@ -284,6 +284,21 @@ def test_other_pages_are_not_bounded(server, full_gate, path):
     assert full_gate.refused == 0
 
 
+def test_an_instance_lookup_is_never_queued(server, full_gate):
+    """nova looks a node up by instance (with its field list, at the
+    default limit) for every instance action: one node at most, so it
+    does not wait behind the computes' large pages."""
+    fields = 'uuid,power_state,provision_state,instance_uuid,traits'
+    big = '/v1/nodes?fields=%s&limit=1000' % fields
+    status, _ = _get(server, big)
+    assert status == 503 and full_gate.refused == 1
+    status, body = _get(server, '/v1/nodes?instance_uuid=%s&fields=%s'
+                        % ('6f1d5a0e-2b8c-4c2e-9d4f-0a1b2c3d4e5f', fields))
+    assert status == 200, body
+    assert json.loads(body) == {'nodes': []}
+    assert full_gate.refused == 1
+
+
 def test_memory_is_returned_at_most_once_a_second(monkeypatch):
     """A walk of many large pages leaves the gate idle between them: the
     collection runs after the first, is put off after the next ones, and

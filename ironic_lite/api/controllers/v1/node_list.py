@@ -106,7 +106,10 @@ def list_nodes(params, resource, detail=False, chassis_uuid=None):
     explicit_fields = fields is not None
     if fields is None and not detail:
         fields = list(mv.NODE_DEFAULT_LIST_FIELDS)
-    with large_pages.page(pecan.request.environ, 'nodes', limit, detail,
+    # A lookup by instance (nova's, for every instance action) finds one
+    # node at most: never a large page, never queued behind the big ones.
+    at_most = 1 if 'instance_uuid' in filters else limit
+    with large_pages.page(pecan.request.environ, 'nodes', at_most, detail,
                           explicit_fields) as rendered:
         nodes, items = _read_and_render(ctx, params, limit, marker,
                                         (sort_key, sort_dir), filters,
