@@ -337,7 +337,8 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
     :param plain: return Core rows of the table's columns (attribute
         access by column name) instead of ORM instances: a page to render
         needs no identity map or instance state, which cost more than
-        the query on a 1,000-row page.
+        the query on a 1,000-row page.  A list of column names: rows of
+        those columns only.
     """
     sort_keys = ['id']
     if sort_key and sort_key not in sort_keys:
@@ -351,7 +352,9 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
             err='The sort_key value "%s" is an invalid field for sorting'
                 % sort_key)
     if plain:
-        query = query.with_entities(*model.__table__.columns)
+        table = model.__table__
+        query = query.with_entities(*(table.columns if plain is True else
+                                      [table.c[name] for name in plain]))
     return query.all()
 
 
