@@ -73,10 +73,9 @@ class Application(pecan.Pecan):
         result = controller(*args, **kwargs)
         negotiated = state.request.pecan
         if renders:
-            body = json_bytes(result, lambda: self.render(renders, result))
+            state.response.body = json_bytes(
+                result, lambda: self.render(renders, result))
             negotiated['content_type'] = 'application/json'
-            if body:
-                state.response.body = body
         elif result:
             state.response.text = result
         # None when the handler wants no Content-Type (a 202 without body).

@@ -16,8 +16,6 @@ def _portgroup_query(session, filters=None):
             # trailing space is another port group's.
             query = query.filter(exact.equals(
                 getattr(models.Portgroup, key), filters[key]))
-    if filters.get('id_in') is not None:
-        query = query.filter(models.Portgroup.id.in_(filters['id_in']))
     condition = db_node.owned_by_nodes(session, models.Portgroup.node_id,
                                        filters)
     if condition is not None:

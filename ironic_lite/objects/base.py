@@ -80,14 +80,14 @@ def _row_fields(obj_cls, db_object):
     class's); anything else (a test double) is looked at each time.
     """
     row_cls = type(db_object)
-    if hasattr(row_cls, '__table__'):
-        key = (obj_cls, row_cls)
-        names = _ROW_FIELDS.get(key)
-        if names is None:
-            names = _ROW_FIELDS[key] = tuple(
-                name for name in obj_cls.fields if hasattr(row_cls, name))
-        return names
-    return [name for name in obj_cls.fields if hasattr(db_object, name)]
+    if not hasattr(row_cls, '__table__'):
+        return [name for name in obj_cls.fields if hasattr(db_object, name)]
+    key = (obj_cls, row_cls)
+    names = _ROW_FIELDS.get(key)
+    if names is None:
+        names = _ROW_FIELDS[key] = tuple(
+            name for name in obj_cls.fields if hasattr(row_cls, name))
+    return names
 
 
 # (object class, a Core row's column names) ->
@@ -107,9 +107,6 @@ def _row_positions(obj_cls, columns):
                   if name in columns),
             columns.index('version'))
     return found
-
-
-_NO_DICT = {}
 
 
 # obj_cls -> {field name: (attribute name, how a DB value is taken)}
@@ -350,7 +347,7 @@ class IronicObject(ovo_base.VersionedObject):
         field's coercion (the ovo setter).  The fields a row has are
         cached per model class, and a loaded row's values are read from
         its ``__dict__`` rather than through the ORM's instrumented
-        attributes.
+        attributes; a Core row's (a list page's) by position.
         """
         if isinstance(db_object, sa_engine.Row):
             # A Core row (a list page): its values by position, which
@@ -361,7 +358,7 @@ class IronicObject(ovo_base.VersionedObject):
                      if fields is None or name in fields]
             row_version = db_object[at_version]
         else:
-            loaded = getattr(db_object, '__dict__', _NO_DICT)
+            loaded = getattr(db_object, '__dict__', {})
             names = _row_fields(type(obj), db_object)
             if fields is not None:
                 names = [name for name in names if name in fields]

@@ -76,8 +76,8 @@ def render(pg, fields=None, caches=None):
     if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(pg.node_id, caches)
     if not fields:
-        body['ports'] = link.self_and_bookmark('portgroups',
-                                               pg.uuid + '/ports')
+        body['ports'] = link.self_and_bookmark_at(
+            resource.request_url(caches), 'portgroups', pg.uuid + '/ports')
     body = utils.hide_fields(body, table, current)
     return utils.select_fields(body, fields) if fields else body
 
