@@ -22,9 +22,15 @@ def run_migrations_online():
 
 
 def _run(connection):
+    # One transaction per migration: what a migration did is committed
+    # with its revision, so a run stopped half way resumes after the last
+    # migration it finished; and a migration can build an index outside
+    # any transaction (autocommit_block) without committing the work of
+    # the ones before it half done.
     context.configure(connection=connection,
                       target_metadata=target_metadata,
-                      render_as_batch=True)
+                      render_as_batch=True,
+                      transaction_per_migration=True)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -35,8 +35,11 @@ def _config(connection=None):
 
 
 def _run(func, *args, **kwargs):
+    # Not in a transaction of ours: alembic (env.py) runs each migration
+    # in its own, and a migration may step outside it for DDL that
+    # PostgreSQL refuses inside one (CREATE INDEX CONCURRENTLY).
     engine = api.get_engine()
-    with engine.begin() as connection:
+    with engine.connect() as connection:
         func(_config(connection), *args, **kwargs)
 
 

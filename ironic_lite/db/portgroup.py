@@ -8,6 +8,7 @@ from ironic_lite.db import node as db_node
 
 
 def _portgroup_query(session, filters=None):
+    """(query, whether it selects by the port groups' nodes)."""
     query = session.query(models.Portgroup)
     filters = filters or {}
     for key in ('node_id', 'address', 'name'):
@@ -20,7 +21,7 @@ def _portgroup_query(session, filters=None):
                                        filters)
     if condition is not None:
         query = query.filter(condition)
-    return query
+    return query, condition is not None
 
 
 def get_portgroup_list(filters=None, limit=None, marker=None, sort_key=None,
@@ -29,9 +30,9 @@ def get_portgroup_list(filters=None, limit=None, marker=None, sort_key=None,
         marker_row = api.get_marker(
             session, models.Portgroup, marker,
             exception.PortgroupNotFound(portgroup=marker))
-        return api.paginate(_portgroup_query(session, filters),
-                            models.Portgroup, limit, marker_row, sort_key,
-                            sort_dir)
+        query, by_nodes = _portgroup_query(session, filters)
+        return api.paginate(query, models.Portgroup, limit, marker_row,
+                            sort_key, sort_dir, ids_first=by_nodes)
 
 
 def _get_portgroup(column, value):

@@ -231,17 +231,3 @@ def _vacuum(engine):
     with engine.connect() as conn:
         conn = conn.execution_options(isolation_level='AUTOCOMMIT')
         conn.execute(sa.text('VACUUM ANALYZE nodes, ports, portgroups'))
-
-
-def add_composite_index(url):
-    """Add an ad-hoc (shard, id) index to compare plans and latencies.
-
-    Not a migration: it only shows what such an index would change.
-    """
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(sa.text(
-            'CREATE INDEX bench_shard_id_idx ON nodes (shard, id)'))
-        if conn.dialect.name == 'postgresql':
-            conn.execute(sa.text('ANALYZE nodes'))
-    engine.dispose()

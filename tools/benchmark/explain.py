@@ -31,9 +31,9 @@ def queries(shard, marker):
                                        **PAGE)),
         ('unsharded nodes (sharded=false), LIMIT 1000 by id',
          lambda: db_node.get_node_list({'sharded': False}, **PAGE)),
-        ('ports of one shard (node ids by sub-select), LIMIT 1000 by id',
+        ('ports of one shard (page ids first, then rows), LIMIT 1000 by id',
          lambda: db_port.get_port_list({'shard': [shard]}, **PAGE)),
-        ('port groups of one shard (node ids by sub-select), LIMIT 1000 by id',
+        ('port groups of one shard (page ids first), LIMIT 1000 by id',
          lambda: db_portgroup.get_portgroup_list({'shard': [shard]},
                                                  **PAGE)),
     ]
@@ -106,11 +106,16 @@ def _short(sql):
     return sql
 
 
+def _cut(text, width=400):
+    """A page's 1,000 ids shown as their first few."""
+    return text if len(text) <= width else text[:width] + ' ...'
+
+
 def print_plans(results):
     for item in results:
         print('\n-- %s%s' % (item['title'], '  [FULL TABLE SCAN]'
                              if item['full_scan'] else ''))
-        print(_short(item['sql']))
-        print('   params: %s' % item['parameters'])
+        print(_cut(_short(item['sql'])))
+        print('   params: %s' % _cut(item['parameters']))
         for line in item['plan']:
-            print('   ' + line)
+            print('   ' + _cut(line))

@@ -48,7 +48,7 @@ def parse_args(argv):
                         help='timed repetitions of each request')
     parser.add_argument('--warmup', type=int, default=5)
     parser.add_argument('--paging-reps', type=int, default=10,
-                        help='timed walks through a whole shard')
+                        help='timed walks through a whole shard (0: none)')
     parser.add_argument('--shard', help='the shard to query (default: the '
                                         'biggest one)')
     parser.add_argument('--services', choices=('split', 'lite'),
@@ -56,9 +56,6 @@ def parse_args(argv):
                         help='split: ironic-api + ironic-conductor over '
                              'RabbitMQ; lite: ironic-lite (fake://)')
     parser.add_argument('--api-threads', type=int, default=8)
-    parser.add_argument('--composite-index', action='store_true',
-                        help='add an ad-hoc nodes (shard, id) index before '
-                             'measuring (comparison only; not a migration)')
     parser.add_argument('--profile', metavar='PATH',
                         help='also cProfile GET PATH in-process, e.g. '
                              '"/v1/nodes?shard=shard-07"')
@@ -96,15 +93,16 @@ def run_http(args, port):
             rows.append(measure.timed(client, name, 'GET', path, args.reps,
                                       args.warmup))
             _progress(rows[-1])
-        walk = measure.paging(client, 'page through shard X (all pages)',
-                              '/v1/nodes?shard=%s' % shard,
-                              args.paging_reps, 1)
-        expected = next(s['count'] for s in shards if s['name'] == shard)
-        if walk['items'] != expected:
-            raise RuntimeError('paging returned %s nodes, /v1/shards says '
-                               '%s' % (walk['items'], expected))
-        rows.append(walk)
-        _progress(walk)
+        if args.paging_reps:
+            walk = measure.paging(client, 'page through shard X (all pages)',
+                                  '/v1/nodes?shard=%s' % shard,
+                                  args.paging_reps, 1)
+            expected = next(s['count'] for s in shards if s['name'] == shard)
+            if walk['items'] != expected:
+                raise RuntimeError('paging returned %s nodes, /v1/shards '
+                                   'says %s' % (walk['items'], expected))
+            rows.append(walk)
+            _progress(walk)
         one = client.call('GET', '/v1/nodes?shard=%s&limit=1' % shard)[2]
         rows.append(measure.timed(
             client, 'GET /v1/nodes/<uuid>', 'GET',
@@ -183,9 +181,6 @@ def _run(args, db, procs):
     print('loaded %s into %s in %.1f s' % (
         ', '.join('%d %s' % (n, t) for t, n in counts.items()),
         args.db, load_s))
-    if args.composite_index:
-        dataset.add_composite_index(db.url)
-        print('added ad-hoc index bench_shard_id_idx ON nodes (shard, id)')
     procs.extend(services.start(args.services, config, db.tmpdir))
     services.wait_ready(procs, port)
     rows, shard, shards, marker = run_http(args, port)
@@ -198,7 +193,6 @@ def _run(args, db, procs):
     result = {'backend': args.db, 'nodes': args.nodes, 'counts': counts,
               'load_seconds': load_s, 'shard': shard,
               'services': args.services,
-              'composite_index': args.composite_index,
               'machine': {'cpus': os.cpu_count(),
                           'python': platform.python_version()},
               'results': rows, 'date': time.strftime('%Y-%m-%d %H:%M:%S')}

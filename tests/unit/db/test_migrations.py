@@ -59,7 +59,9 @@ def current_revision(engine):
 
 
 def upgrade(engine, revision):
-    with engine.begin() as conn:
+    # As ironic-dbsync runs them (db/migration.py): alembic opens the
+    # transaction of each migration itself.
+    with engine.connect() as conn:
         alembic_command.upgrade(alembic_cfg(conn), revision)
 
 
@@ -337,3 +339,72 @@ def test_other_server_errors_stop_the_migration(monkeypatch):
         'Dialect', (), {'name': 'mysql', 'is_mariadb': False})})
     with pytest.raises(sa.exc.OperationalError):
         module._online_alter(bind, 'nodes')
+
+
+SHARD_PAGE_INDEXES = {'shard_id_idx': 'nodes (shard, id)',
+                      'ports_node_id_id_idx': 'ports (node_id, id)',
+                      'portgroups_node_id_id_idx': 'portgroups (node_id, id)'}
+
+
+def _pg_indexes(engine):
+    with engine.connect() as conn:
+        return dict(conn.execute(sa.text(
+            'SELECT c.relname, i.indisvalid FROM pg_index i JOIN pg_class c '
+            'ON c.oid = i.indexrelid WHERE c.relname = ANY(:names)'),
+            {'names': list(SHARD_PAGE_INDEXES)}).all())
+
+
+def test_shard_page_indexes_finish_a_run_cut_short(postgresql_url):
+    """The shard page indexes are built CONCURRENTLY, outside any
+    transaction: a run stopped half way leaves one built and one invalid
+    (a concurrent build interrupted) behind.  Running the upgrade again
+    finishes the job: every index valid, the revision at head."""
+    engine = sa.create_engine(postgresql_url)
+    try:
+        upgrade(engine, 'b2c6d0e3f8a4')
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                'CREATE INDEX shard_id_idx ON nodes (shard, id) '
+                'WHERE shard IS NOT NULL'))
+            conn.execute(sa.text(
+                'CREATE INDEX ports_node_id_id_idx ON ports (node_id, id) '
+                'WHERE node_id IS NOT NULL'))
+            # What an interrupted CREATE INDEX CONCURRENTLY leaves.
+            conn.execute(sa.text(
+                "UPDATE pg_index SET indisvalid = false WHERE indexrelid = "
+                "'ports_node_id_id_idx'::regclass"))
+        assert _pg_indexes(engine) == {'shard_id_idx': True,
+                                       'ports_node_id_id_idx': False}
+        upgrade(engine, 'head')
+        assert _pg_indexes(engine) == dict.fromkeys(SHARD_PAGE_INDEXES,
+                                                    True)
+        assert current_revision(engine) == revisions_oldest_first()[-1]
+    finally:
+        engine.dispose()
+
+
+def test_shard_page_indexes_are_partial_on_postgresql(postgresql_url):
+    """A lookup by id alone can never pick one of them (see the
+    migration): each is partial, with a predicate the shard and node
+    queries imply."""
+    engine = sa.create_engine(postgresql_url)
+    try:
+        upgrade(engine, 'head')
+        with engine.connect() as conn:
+            definitions = dict(conn.execute(sa.text(
+                'SELECT c.relname, pg_get_indexdef(c.oid) FROM pg_class c '
+                'WHERE c.relname = ANY(:names)'),
+                {'names': list(SHARD_PAGE_INDEXES)}).all())
+        assert {name: d.split(' ON ')[1] for name, d in definitions.items()
+                } == {
+            'shard_id_idx':
+                'public.nodes USING btree (shard, id) '
+                'WHERE (shard IS NOT NULL)',
+            'ports_node_id_id_idx':
+                'public.ports USING btree (node_id, id) '
+                'WHERE (node_id IS NOT NULL)',
+            'portgroups_node_id_id_idx':
+                'public.portgroups USING btree (node_id, id) '
+                'WHERE (node_id IS NOT NULL)'}
+    finally:
+        engine.dispose()

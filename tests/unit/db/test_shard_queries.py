@@ -59,3 +59,40 @@ def test_ports_of_the_nodes_a_project_owns_or_leases(any_db):
     assert listed() == sorted(macs.values())
     # An empty project is no filter (as for nodes).
     assert listed(project='') == sorted(macs.values())
+
+
+def test_pages_of_a_shards_ports_and_port_groups(any_db):
+    """A page of the ports (port groups) of a shard is found id first
+    (db/api.paginate's ids_first): the same rows, in the same order, as
+    the whole list sorted and cut, for every sort key and direction, page
+    after page by marker."""
+    from ironic_lite.db import portgroup as db_portgroup
+    ids = _nodes(*[(('A', 'B', None)[i % 3], None, None) for i in range(9)])
+    for i, node_id in enumerate(ids * 2):   # interleaved: ids not by node
+        db_port.create_port({'address': '52:54:00:00:01:%02x' % (50 - i),
+                             'node_id': node_id})
+    for i, node_id in enumerate(ids):
+        db_portgroup.create_portgroup({
+            'address': '52:54:00:00:02:%02x' % (50 - i), 'node_id': node_id,
+            'name': 'pg-%d' % (i % 4 * 10 + i)})
+    in_a = set(ids[0::3])
+    for get, key in ((db_port.get_port_list, 'address'),
+                     (db_portgroup.get_portgroup_list, 'name')):
+        everything = get({})
+        for sort_key in (None, key):
+            for sort_dir in ('asc', 'desc'):
+                def order(row):
+                    return (getattr(row, sort_key or 'id'), row.id)
+                expected = [r.id for r in sorted(
+                    (r for r in everything if r.node_id in in_a),
+                    key=order, reverse=sort_dir == 'desc')]
+                got, marker = [], None
+                while True:
+                    page = get({'shard': ['A']}, limit=2, marker=marker,
+                               sort_key=sort_key, sort_dir=sort_dir)
+                    got.extend(r.id for r in page)
+                    if len(page) < 2:
+                        break
+                    marker = page[-1].uuid
+                assert got == expected, (get.__name__, sort_key, sort_dir)
+                assert len(expected) == (6 if key == 'address' else 3)
