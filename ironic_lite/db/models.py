@@ -6,7 +6,9 @@ renamed or altered in the same release (tests/unit/db/test_migrations.py).
 """
 
 import json
+import re
 
+import orjson
 from oslo_db.sqlalchemy import models as oslo_models
 from oslo_utils import timeutils
 from sqlalchemy import BigInteger, Boolean, Column, DateTime, ForeignKey
@@ -22,6 +24,9 @@ from sqlalchemy.types import TypeDecorator
 # MySQL: queries compare the bytes (db/exact.py).
 CASE_SENSITIVE_STRING_255 = String(255).with_variant(
     mysql.VARCHAR(255, collation='utf8mb4_bin'), 'mysql', 'mariadb')
+
+
+_LONG_NUMBER = re.compile(r'[0-9]{19}')
 
 
 class JsonEncodedType(TypeDecorator):
@@ -45,6 +50,16 @@ class JsonEncodedType(TypeDecorator):
             return None
         if value == '{}':  # most such columns of most rows: skip the parser
             return {}
+        # orjson is several times faster than the standard library (a
+        # node page reads ten such columns of a thousand rows), but it
+        # reads an integer beyond 64 bits as a float: text with 19 digits
+        # in a row, and what orjson refuses (NaN, which json.dumps
+        # writes), is read by the standard library, exactly as written.
+        if _LONG_NUMBER.search(value) is None:
+            try:
+                return orjson.loads(value)
+            except orjson.JSONDecodeError:
+                pass
         return json.loads(value)
 
 

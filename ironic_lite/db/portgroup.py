@@ -31,8 +31,10 @@ def get_portgroup_list(filters=None, limit=None, marker=None, sort_key=None,
             session, models.Portgroup, marker,
             exception.PortgroupNotFound(portgroup=marker))
         query, by_nodes = _portgroup_query(session, filters)
+        # Core rows, as a port page's (paginate's ``plain``).
         return api.paginate(query, models.Portgroup, limit, marker_row,
-                            sort_key, sort_dir, ids_first=by_nodes)
+                            sort_key, sort_dir, plain=True,
+                            ids_first=by_nodes)
 
 
 def _get_portgroup(column, value):

@@ -5,6 +5,7 @@ any release's code -- NOT NULL, or with a default."""
 import pytest
 
 from ironic_lite.db import migration as db_migration
+from ironic_lite.db import models
 from ironic_lite import objects
 
 objects.register_all()
@@ -43,3 +44,26 @@ def test_object_fields_are_columns(name):
 def test_every_object_table_has_a_version_column(name):
     column = TABLES[name].__table__.c['version']
     assert column.nullable  # filled by the writer; NULL = unknown/legacy
+
+
+def test_json_columns_read_what_json_dumps_wrote():
+    """A JSON column is read by orjson, and by the standard library when
+    orjson refuses what ``json.dumps`` wrote: NaN, an integer beyond 64
+    bits (``extra`` takes any JSON a client sends)."""
+    import math
+
+    column = models.JSONEncodedDict()
+    for value in ({'a': [1, 2.5, None, True, 'é']}, {'big': 2 ** 70 + 1},
+                  {'neg': -(2 ** 64) - 1, 'max': 2 ** 63 - 1},
+                  {'nested': {'x': {}}}, {}):
+        text = column.process_bind_param(value, None)
+        read = column.process_result_value(text, None)
+        assert read == value
+        assert ([type(v) for v in read.values()]
+                == [type(v) for v in value.values()])
+    nan = column.process_result_value(
+        column.process_bind_param({'n': float('nan')}, None), None)
+    assert math.isnan(nan['n'])
+    assert models.JSONEncodedList().process_result_value('[1, "a"]',
+                                                         None) == [1, 'a']
+    assert column.process_result_value(None, None) is None

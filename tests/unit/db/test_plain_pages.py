@@ -76,3 +76,21 @@ def test_uuids_by_id(any_db, context):
     assert objects.Portgroup.uuids_by_id(context, [pg.id]) == {
         pg.id: pg.uuid}
     assert db_api.uuids_by_id(models.Node, []) == {}
+
+
+def test_a_port_group_page_is_core_rows_that_save(any_db, context):
+    """Port groups, listed as ports are: Core rows, the same objects as a
+    read by id, and one read from a page saves (the conductor's VIF
+    attachment writes a listed group's internal_info)."""
+    node, pg, _ = _fleet()
+    rows = db_portgroup.get_portgroup_list()
+    assert [r.id for r in rows] == [pg.id]
+    assert not any(isinstance(r, models.Portgroup) for r in rows)
+    listed = objects.Portgroup.list_by_node_id(context, node.id)[0]
+    read = objects.Portgroup.get(context, pg.id)
+    assert _fields(listed) == _fields(read)
+    assert listed.obj_what_changed() == set()
+    listed.internal_info = {'tenant_vif_port_id': 'vif-1'}
+    listed.save()
+    assert db_portgroup.get_portgroup_by_id(pg.id).internal_info == {
+        'tenant_vif_port_id': 'vif-1'}
