@@ -9,7 +9,7 @@ head once per test process (an xdist worker is a process) into a
 * PostgreSQL: ``CREATE DATABASE x TEMPLATE y`` (the server copies the
   files);
 * MariaDB/MySQL (no templates): the template's ``SHOW CREATE TABLE``
-  statements are replayed, then its rows (``alembic_version``) copied with
+  and ``SHOW CREATE TRIGGER`` statements are replayed, then its rows (``alembic_version``) copied with
   ``INSERT ... SELECT``.
 
 The migration tests (``tests/unit/db/test_migrations.py``) and the
@@ -100,6 +100,14 @@ def _mysql_dump(admin, name):
         creates = [conn.execute(sa.text('SHOW CREATE TABLE `%s`.`%s`'
                                         % (name, t))).fetchone()[1]
                    for t in tables]
+        # The triggers too (shard_counts'), after the tables.
+        triggers = [row[0] for row in conn.execute(sa.text(
+            'SELECT trigger_name FROM information_schema.triggers '
+            'WHERE trigger_schema = :db ORDER BY trigger_name'),
+            {'db': name})]
+        creates += [conn.execute(sa.text('SHOW CREATE TRIGGER `%s`.`%s`'
+                                         % (name, t))).fetchone()[2]
+                    for t in triggers]
     admin.dispose()
     return creates, tables
 

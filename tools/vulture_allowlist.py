@@ -69,6 +69,7 @@ protected_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
 raid_interface
 rescue_interface
 retired_reason  # conductor/utils.py reads it by name (_FLAG_RULES)
+shard_key  # ShardCount's key: written and read by db/shard_counts.py's SQL
 vendor_interface
 
 # -- common/states.py: kept as the state machine's vocabulary --

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from ironic_lite.db import api
 from ironic_lite.db import models
+from ironic_lite.db import shard_counts
 
 import ironic_lite
 
@@ -91,7 +92,11 @@ def create_schema():
     if version() is not None:
         raise RuntimeError('The database is already under version control; '
                            'use "ironic-dbsync upgrade" instead.')
-    models.Base.metadata.create_all(api.get_engine())
+    engine = api.get_engine()
+    models.Base.metadata.create_all(engine)
+    # What the migrations create beside the tables.
+    with engine.begin() as connection:
+        shard_counts.install(connection)
     stamp('head')
 
 

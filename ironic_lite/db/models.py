@@ -271,6 +271,21 @@ class NodeTrait(Base):
     version = Column(String(15), nullable=True)
 
 
+class ShardCount(Base):
+    """The number of nodes of a shard, kept by triggers on ``nodes``
+    (release 6.0, db/shard_counts.py); not an object's table."""
+
+    __tablename__ = 'shard_counts'
+    __table_args__ = _table_args()
+
+    # 's:' + shard, or '-' for the unsharded nodes.  Bytes on MySQL:
+    # shards differing in case or trailing spaces are different rows.
+    shard_key = Column(String(260).with_variant(
+        mysql.VARBINARY(1024), 'mysql', 'mariadb'), primary_key=True)
+    shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
+    nodes = Column(Integer, nullable=False, default=0)
+
+
 class Portgroup(Base):
     __tablename__ = 'portgroups'
     __table_args__ = _table_args(

@@ -189,25 +189,22 @@ def owned_by_nodes(session, column, filters):
 
 
 def get_shard_list():
-    """(shard, node count) pairs from one GROUP BY, biggest first.
+    """(shard, node count) pairs, biggest first, without the empty ones.
 
-    COUNT(*), not COUNT(id) (the same number: id is the primary key):
-    it needs only the shard column, so PostgreSQL answers from shard_idx
-    alone (an index-only scan) instead of reading every row.
+    Read from ``shard_counts`` (db/shard_counts.py), which triggers on
+    the nodes keep: one row per shard, whatever the size of the fleet.
     """
     with api.reader() as session:
         return session.execute(_SHARD_LIST).all()
 
 
-_COUNT = sa.func.count()
-# Shards differing only in case or trailing spaces are separate groups
-# on every backend (exact.key: MySQL's collation would merge them).
-_SHARD_LIST = (sa.select(models.Node.shard, _COUNT)
-               .group_by(exact.key(models.Node.shard))
-               # Ties: named shards by name, then the unsharded row, the
-               # same on every backend (they place NULL differently).
-               .order_by(_COUNT.desc(), models.Node.shard.is_(None),
-                         exact.key(models.Node.shard)))
+_COUNTS = models.ShardCount
+# Ties: named shards by name, then the unsharded row, the same on every
+# backend (they place NULL differently).
+_SHARD_LIST = (sa.select(_COUNTS.shard, _COUNTS.nodes)
+               .where(_COUNTS.nodes > 0)
+               .order_by(_COUNTS.nodes.desc(), _COUNTS.shard.is_(None),
+                         exact.key(_COUNTS.shard)))
 
 
 def get_node_list(filters=None, limit=None, marker=None, sort_key=None,

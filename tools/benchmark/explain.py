@@ -23,7 +23,7 @@ PAGE = dict(limit=1000, sort_key='id', sort_dir='asc')
 def queries(shard, marker):
     """(title, callable) of the queries behind the measured endpoints."""
     return [
-        ('shard list (GROUP BY)', db_node.get_shard_list),
+        ('shard list (shard_counts)', db_node.get_shard_list),
         ('nodes of one shard, LIMIT 1000 by id',
          lambda: db_node.get_node_list({'shard': [shard]}, **PAGE)),
         ('nodes of one shard, next page (marker)',

@@ -408,3 +408,41 @@ def test_shard_page_indexes_are_partial_on_postgresql(postgresql_url):
                 'WHERE (node_id IS NOT NULL)'}
     finally:
         engine.dispose()
+
+
+def _insert_shards(conn, suffix, shards):
+    for i, shard in enumerate(shards):
+        conn.execute(sa.text(
+            "INSERT INTO nodes (uuid, driver, conductor_group, shard) "
+            "VALUES (:uuid, 'fake-hardware', '', :shard)"),
+            {'uuid': '00000000-0000-0000-0000-%s%02d' % (suffix, i),
+             'shard': shard})
+
+
+def _counts(conn):
+    return {shard: nodes for shard, nodes in conn.execute(sa.text(
+        'SELECT shard, nodes FROM shard_counts WHERE nodes > 0'))}
+
+
+def test_shard_counts_count_the_nodes_already_there(db_url):
+    """The migration that adds shard_counts counts the nodes written
+    before it (byte-exact shards, the unsharded ones under None); from
+    then on its triggers count every write, also one made by SQL as an
+    older release's service makes it."""
+    engine = sa.create_engine(db_url)
+    try:
+        upgrade(engine, 'c8f1e4b7a2d5')
+        with engine.begin() as conn:
+            _insert_shards(conn, '0000000000',
+                           ['s1', 's1', 'S1', None, 's2', None, None])
+        upgrade(engine, 'd4b9e2a7c1f6')
+        with engine.begin() as conn:
+            assert _counts(conn) == {'s1': 2, 'S1': 1, 's2': 1, None: 3}
+            _insert_shards(conn, '0000000001', ['s2', 's3'])
+            conn.execute(sa.text(
+                "UPDATE nodes SET shard = 's3' WHERE shard IS NULL"))
+            conn.execute(sa.text("DELETE FROM nodes WHERE shard = 'S1'"))
+        with engine.begin() as conn:
+            assert _counts(conn) == {'s1': 2, 's2': 2, 's3': 4}
+    finally:
+        engine.dispose()

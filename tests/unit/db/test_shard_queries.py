@@ -96,3 +96,42 @@ def test_pages_of_a_shards_ports_and_port_groups(any_db):
                     marker = page[-1].uuid
                 assert got == expected, (get.__name__, sort_key, sort_dir)
                 assert len(expected) == (6 if key == 'address' else 3)
+
+
+def _grouped():
+    """The shard counts as a GROUP BY of the nodes finds them (byte-exact
+    groups, as /v1/shards gave them before release 6.0)."""
+    import collections
+
+    from ironic_lite.db import api
+    from ironic_lite.db import models
+    with api.reader() as session:
+        shards = [r[0] for r in session.query(models.Node.shard)]
+    return collections.Counter(shards)
+
+
+def test_shard_counts_follow_every_write(any_db):
+    """shard_counts, kept by triggers on nodes: an insert, a change of
+    shard (to another, to none, from none, to the same), a delete --
+    always what counting the nodes gives; shards differing in case or a
+    trailing space counted apart (MySQL's collation would merge them)."""
+    ids = _nodes(*[(s, None, None) for s in
+                   ('a', 'a', 'A', 'a ', None, 'b', None)])
+
+    def listed():
+        return dict(db_node.get_shard_list())
+
+    assert listed() == {'a': 2, 'A': 1, 'a ': 1, None: 2, 'b': 1}
+    assert listed() == _grouped()
+    changes = [(ids[0], 'b'), (ids[1], None), (ids[4], 'A'),
+               (ids[5], 'b'), (ids[3], 'a'), (ids[6], 'c')]
+    for node_id, shard in changes:
+        db_node.update_node(node_id, {'shard': shard})
+        assert listed() == {k: v for k, v in _grouped().items()}
+    assert listed() == {'b': 2, 'A': 2, 'a': 1, None: 1, 'c': 1}
+    for node_id in ids[:3]:
+        db_node.destroy_node(node_id)
+    assert listed() == {'A': 1, 'a': 1, 'b': 1, 'c': 1} == _grouped()
+    # A shard whose last node went is not listed.
+    db_node.destroy_node(ids[6])
+    assert 'c' not in listed()
