@@ -343,12 +343,14 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
         for a query whose matches are many more than a page and must be
         sorted to keep one (ports of a shard: every port of every node of
         the shard), the sort then reads ids from an index (``(node_id,
-        id)``) instead of whole rows from the table.
+        id)``) instead of whole rows from the table.  Only for a page
+        with a limit: the ids of a whole list would go back to the
+        database as that many parameters (SQLite takes 32,766 at most).
     """
     sort_keys = ['id']
     if sort_key and sort_key not in sort_keys:
         sort_keys.insert(0, sort_key)
-    if ids_first:
+    if ids_first and limit:
         ids = [row[0] for row in _paged(query.with_entities(model.id),
                                         model, limit, sort_keys, marker,
                                         sort_dir, sort_key)]

@@ -135,3 +135,27 @@ def test_shard_counts_follow_every_write(any_db):
     # A shard whose last node went is not listed.
     db_node.destroy_node(ids[6])
     assert 'c' not in listed()
+
+
+def test_a_whole_list_of_a_shards_ports_is_one_query(any_db):
+    """Without a limit, the ports of a shard are read in one statement
+    (paginate's ids_first is for pages: a whole list's ids would go back
+    as that many parameters) -- the same ports, in id order."""
+    from sqlalchemy import event
+
+    from ironic_lite.db import api
+    ids = _nodes(('A', None, None), ('B', None, None), ('A', None, None))
+    _ports(ids)
+    statements = []
+
+    def seen(conn, cursor, statement, *args):
+        if statement.lstrip().upper().startswith('SELECT'):
+            statements.append(statement)
+    engine = api.get_engine()
+    event.listen(engine, 'before_cursor_execute', seen)
+    try:
+        ports = db_port.get_port_list({'shard': ['A']})
+    finally:
+        event.remove(engine, 'before_cursor_execute', seen)
+    assert [p.node_id for p in ports] == [ids[0], ids[2]]
+    assert len(statements) == 1
