@@ -208,6 +208,10 @@ def test_operator_rotation_counts_samples_errors_and_skips():
     summary = op.summary()
     assert summary['node GET']['samples'] == 2
     assert summary['node PATCH']['errors'] == 2
+    # The first failure is kept, to say why in the knee's reasons.
+    assert summary['node PATCH']['first_error'] == (
+        'RuntimeError: PATCH /v1/nodes/n1 -> 409')
+    assert summary['node GET']['first_error'] is None
     # after the PATCH failed, the state read is forgotten: no action sent
     assert summary['provision action']['skipped'] == 2
 

@@ -191,6 +191,7 @@ class Interactive(object):
         self.interval = interval
         self.samples = {op: [] for op in OPS}
         self.errors = dict.fromkeys(OPS, 0)
+        self.first_error = dict.fromkeys(OPS)
         self.skipped = 0
         self.state = None
         self.count = 0
@@ -218,8 +219,10 @@ class Interactive(object):
             return True
         try:
             elapsed, _, body = client.call(*request)
-        except Exception:
+        except Exception as err:
             self.errors[op] += 1
+            if self.first_error[op] is None:
+                self.first_error[op] = '%s: %s' % (type(err).__name__, err)
             self.state = None
             return False
         if op == 'node GET':
@@ -244,6 +247,7 @@ class Interactive(object):
         for op in OPS:
             row = cloudsim_stats.latency_summary(self.samples[op])
             row['errors'] = self.errors[op]
+            row['first_error'] = self.first_error[op]
             result[op] = row
         result['provision action']['skipped'] = self.skipped
         return result

@@ -146,8 +146,10 @@ def step_verdict(step, p99_limit_ms):
             reasons.append('%s: no answer in the step' % op)
         elif row.get('errors', 0) > MAX_FAILED * (row['samples']
                                                    + row['errors']):
-            reasons.append('%s: %d of %d failed' % (
-                op, row['errors'], row['samples'] + row['errors']))
+            reasons.append('%s: %d of %d failed%s' % (
+                op, row['errors'], row['samples'] + row['errors'],
+                ' (the first: %s)' % row['first_error']
+                if row.get('first_error') else ''))
     for kind, row in sorted(step['lag'].items()):
         if row['behind']:
             reason = '%d/%d %s behind their %.0f s period' % (
