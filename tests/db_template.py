@@ -9,8 +9,8 @@ head once per test process (an xdist worker is a process) into a
 * PostgreSQL: ``CREATE DATABASE x TEMPLATE y`` (the server copies the
   files);
 * MariaDB/MySQL (no templates): the template's ``SHOW CREATE TABLE``
-  and ``SHOW CREATE TRIGGER`` statements are replayed, then its rows (``alembic_version``) copied with
-  ``INSERT ... SELECT``.
+  and ``SHOW CREATE TRIGGER`` statements are replayed, then its rows
+  (``alembic_version``) copied with ``INSERT ... SELECT``.
 
 The migration tests (``tests/unit/db/test_migrations.py``) and the
 ``ironic-dbsync`` tests do not use this: they walk the real migrations.

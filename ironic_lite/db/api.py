@@ -347,13 +347,10 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
         with a limit: the ids of a whole list would go back to the
         database as that many parameters (SQLite takes 32,766 at most).
     """
-    sort_keys = ['id']
-    if sort_key and sort_key not in sort_keys:
-        sort_keys.insert(0, sort_key)
     if ids_first and limit:
         ids = [row[0] for row in _paged(query.with_entities(model.id),
-                                        model, limit, sort_keys, marker,
-                                        sort_dir, sort_key)]
+                                        model, limit, marker, sort_key,
+                                        sort_dir)]
         if not ids:
             return []
         query = query.session.query(model).filter(model.id.in_(ids))
@@ -362,14 +359,17 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
         by_id = {row.id: row for row in query}
         # In the page's order; a row deleted in between is left out.
         return [by_id[i] for i in ids if i in by_id]
-    query = _paged(query, model, limit, sort_keys, marker, sort_dir,
-                   sort_key)
+    query = _paged(query, model, limit, marker, sort_key, sort_dir)
     if plain:
         query = _plain(query, model, plain)
     return query.all()
 
 
-def _paged(query, model, limit, sort_keys, marker, sort_dir, sort_key):
+def _paged(query, model, limit, marker, sort_key, sort_dir):
+    """``query`` ordered by (sort_key, id), after ``marker``, cut."""
+    sort_keys = ['id']
+    if sort_key and sort_key not in sort_keys:
+        sort_keys.insert(0, sort_key)
     try:
         return db_utils.paginate_query(query, model, limit, sort_keys,
                                        marker=marker,

@@ -21,7 +21,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext import compiler
 from sqlalchemy.sql import functions
 
-_MYSQL = ('mysql', 'mariadb')
+# The dialect names of MySQL and MariaDB.
+MYSQL = ('mysql', 'mariadb')
 
 
 class _OnMySQL(functions.FunctionElement):
@@ -73,7 +74,7 @@ _COMPILE = {_OnMySQL: (_true, _condition), _Bytes: (_column, _cast),
             _Key: (_column, _both)}
 for _element, (_default, _mysql) in _COMPILE.items():
     compiler.compiles(_element)(_default)
-    for _name in _MYSQL:
+    for _name in MYSQL:
         compiler.compiles(_element, _name)(_mysql)
 
 

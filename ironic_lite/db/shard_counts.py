@@ -23,9 +23,12 @@ runs while the previous release's services write nodes.
 
 import sqlalchemy as sa
 
+from ironic_lite.db import exact
+
+
 def _key(dialect, row):
     """SQL of the key of ``row`` (``NEW``/``OLD``, or a table name)."""
-    if dialect in ('mysql', 'mariadb'):
+    if dialect in exact.MYSQL:
         return "COALESCE(CONCAT('s:', %s.shard), '-')" % row
     return "COALESCE('s:' || %s.shard, '-')" % row
 
@@ -33,7 +36,7 @@ def _key(dialect, row):
 def _add(dialect):
     """SQL adding one to NEW's shard (its row created at 1)."""
     key = _key(dialect, 'NEW')
-    if dialect in ('mysql', 'mariadb'):
+    if dialect in exact.MYSQL:
         return ('INSERT INTO shard_counts (shard_key, shard, nodes) '
                 'VALUES (%s, NEW.shard, 1) '
                 'ON DUPLICATE KEY UPDATE nodes = nodes + 1' % key)
@@ -66,8 +69,7 @@ def _postgresql():
     ]
 
 
-def _mysql():
-    dialect = 'mysql'
+def _mysql(dialect):
     return [
         'CREATE TRIGGER nodes_shard_counts_ins AFTER INSERT ON nodes '
         'FOR EACH ROW %s' % _add(dialect),
@@ -81,8 +83,7 @@ def _mysql():
     ]
 
 
-def _sqlite():
-    dialect = 'sqlite'
+def _sqlite(dialect):
     return [
         'CREATE TRIGGER nodes_shard_counts_ins AFTER INSERT ON nodes '
         'BEGIN %s; END' % _add(dialect),
@@ -98,9 +99,9 @@ def trigger_statements(dialect):
     """The statements that create the counting triggers on ``dialect``."""
     if dialect == 'postgresql':
         return _postgresql()
-    if dialect in ('mysql', 'mariadb'):
-        return _mysql()
-    return _sqlite()
+    if dialect in exact.MYSQL:
+        return _mysql(dialect)
+    return _sqlite(dialect)
 
 
 def _recount(dialect):
@@ -108,7 +109,7 @@ def _recount(dialect):
     key = _key(dialect, 'nodes')
     select = ('SELECT %s, MIN(shard), COUNT(*) FROM nodes GROUP BY %s'
               % (key, key))
-    if dialect in ('mysql', 'mariadb'):
+    if dialect in exact.MYSQL:
         return ('INSERT INTO shard_counts (shard_key, shard, nodes) %s '
                 'ON DUPLICATE KEY UPDATE nodes = VALUES(nodes)' % select)
     return 'INSERT INTO shard_counts (shard_key, shard, nodes) %s' % select
@@ -135,7 +136,7 @@ def install(connection):
     triggers then add to the right count).
     """
     dialect = connection.dialect.name
-    mysql = dialect in ('mysql', 'mariadb')
+    mysql = dialect in exact.MYSQL
     if dialect == 'postgresql':
         connection.execute(sa.text(
             'LOCK TABLE nodes IN SHARE ROW EXCLUSIVE MODE'))
