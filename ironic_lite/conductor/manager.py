@@ -93,6 +93,32 @@ def _check_unchanged(node, expected):
                                     fields=', '.join(changed))
 
 
+def _checked_save(context, node_obj, delta, expected, current,
+                  fence=None):
+    """Save a copy of ``node_obj`` (its changes ``delta``) after checking
+    them against ``current``, the node as read under its lock (``fence``:
+    the task's, if one holds it); returns the copy saved.
+
+    A copy: the transaction runs again from the start after a deadlock
+    or a dropped connection, possibly after the node was saved and marked
+    unchanged (its commit failed); saving the node itself again would
+    then write nothing.
+    """
+    attempt = node_obj.obj_clone()
+    if ('instance_uuid' in delta and attempt.instance_uuid
+            and current.instance_uuid
+            and current.instance_uuid != attempt.instance_uuid):
+        raise exception.NodeAssociated(node=attempt.uuid,
+                                       instance=current.instance_uuid)
+    allocations.check_instance_removal(current, attempt, delta)
+    _check_unchanged(current, expected)
+    utils.check_update_flags(attempt, delta, current.provision_state)
+    # The lock is the row's, not a field the caller may write.
+    attempt.obj_reset_changes(['reservation'])
+    attempt.held_as(fence).save(context)
+    return attempt.held_as(None)
+
+
 def _remove_traits(context, node, traits):
     for trait in traits:
         try:
@@ -159,25 +185,30 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
             node_obj.maintenance_reason = None
             node_obj.fault = None
         self._check_interface_update(node_obj, delta, reset_interfaces)
-        with task_manager.acquire(context, node_obj.uuid, load_driver=False,
-                                  purpose='node update') as task:
-            if ('instance_uuid' in delta and node_obj.instance_uuid
-                    and task.node.instance_uuid
-                    and task.node.instance_uuid != node_obj.instance_uuid):
-                raise exception.NodeAssociated(
-                    node=node_obj.uuid, instance=task.node.instance_uuid)
-            allocations.check_instance_removal(task.node, node_obj, delta)
-            _check_unchanged(task.node, expected)
-            utils.check_update_flags(node_obj, delta,
-                                     task.node.provision_state)
-            # The lock is the row's, not a field the caller may write.
-            node_obj.obj_reset_changes(['reservation'])
-            # Written only while this task holds the lock (fencing).
-            node_obj.held_as(task.node.lock_fence).save(context)
+
+        if node_obj.obj_attr_is_set('id'):
+            # No driver call: the checks and the write need the lock only
+            # for as long as they take.  One transaction holding the
+            # node's row lock while no task holds the node's lock gives
+            # the same guarantee as taking, writing and releasing the
+            # lock, in one commit instead of three (write_unless_locked).
+            saved = task_manager.write_unless_locked(
+                context, node_obj.id,
+                lambda: _checked_save(
+                    context, node_obj, delta, expected,
+                    objects.Node.get_by_id(context, node_obj.id)),
+                'node update')
+        else:
+            with task_manager.acquire(context, node_obj.uuid,
+                                      load_driver=False,
+                                      purpose='node update') as task:
+                # Written only while this task holds the lock (fencing).
+                saved = _checked_save(context, node_obj, delta, expected,
+                                      task.node, task.node.lock_fence)
         # Answer with the node as it is now that the lock is released.
-        node_obj.reservation = None
-        node_obj.obj_reset_changes(['reservation'])
-        return node_obj
+        saved.reservation = None
+        saved.obj_reset_changes(['reservation'])
+        return saved
 
     def _check_interface_update(self, node_obj, delta,
                                 reset_interfaces=None):

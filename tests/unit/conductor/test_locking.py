@@ -374,3 +374,66 @@ def test_a_retried_port_write_writes_what_the_api_sent(
     saved = conductor.manager.update_port(context, written)
     assert saved.extra == {'rack': 'r1'}
     assert objects.Port.get(context, sent.uuid).extra == {'rack': 'r1'}
+
+
+def test_a_node_update_is_one_transaction_that_never_reserves(
+        context, conductor, make_node, monkeypatch):
+    """A node update makes no driver call: it is written under the
+    node's row lock while no task holds the node's lock, in one commit,
+    instead of reserving, writing and releasing (three)."""
+    from ironic_lite.db import api as db_api
+    import sqlalchemy as sa
+    node = make_node()
+    commits = []
+    engine = db_api.get_engine()
+
+    def count(conn):
+        commits.append(1)
+    sa.event.listen(engine, 'commit', count)
+    reserved = []
+    real_reserve = objects.Node.reserve
+    monkeypatch.setattr(objects.Node, 'reserve', classmethod(
+        lambda cls, *args: reserved.append(args) or real_reserve(*args)))
+    try:
+        node.extra = {'rack': 'r9'}
+        saved = conductor.manager.update_node(context, node)
+    finally:
+        sa.event.remove(engine, 'commit', count)
+    assert commits == [1] and reserved == []
+    assert saved.extra == {'rack': 'r9'} and saved.reservation is None
+    node.refresh()
+    assert node.extra == {'rack': 'r9'} and node.reservation is None
+
+
+def test_a_node_update_of_a_locked_node_is_refused(context, rpc_api,
+                                                   make_node):
+    node = make_node(reservation='other-host')
+    node.extra = {'rack': 'r9'}
+    with pytest.raises(exception.NodeLocked) as err:
+        rpc_api.update_node(context, node)
+    assert 'locked by host other-host' in str(err.value)
+    node.refresh()
+    assert node.extra == {} and node.reservation == 'other-host'
+
+
+def test_a_retried_node_update_keeps_its_change(context, conductor,
+                                               make_node, monkeypatch):
+    """As for a port: the update's transaction runs again after a
+    dropped connection at commit, and the second attempt still writes
+    the change the API sent."""
+    from oslo_db import exception as db_exc
+    node = make_node()
+    real_save = objects.Node.save
+    failures = []
+
+    def save_then_lose_the_connection(self, context=None):
+        real_save(self, context)
+        if not failures:
+            failures.append(self.uuid)
+            raise db_exc.DBConnectionError('connection lost at commit')
+    monkeypatch.setattr(objects.Node, 'save', save_then_lose_the_connection)
+    node.extra = {'rack': 'r1'}
+    saved = conductor.manager.update_node(context, node)
+    assert failures == [node.uuid]
+    assert saved.extra == {'rack': 'r1'}
+    assert objects.Node.get(context, node.uuid).extra == {'rack': 'r1'}
