@@ -10,6 +10,7 @@ from alembic import util as alembic_util
 import sqlalchemy as sa
 
 from ironic_lite.db import api
+from ironic_lite.db import child_shards
 from ironic_lite.db import models
 from ironic_lite.db import shard_counts
 
@@ -97,6 +98,7 @@ def create_schema():
     # What the migrations create beside the tables.
     with engine.begin() as connection:
         shard_counts.install(connection)
+        child_shards.install(connection)
     stamp('head')
 
 

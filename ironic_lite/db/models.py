@@ -296,7 +296,10 @@ class Portgroup(Base):
         # Release 6.0: a page of a shard's port groups sorted from the
         # index alone (db/api.paginate's ids_first).
         Index('portgroups_node_id_id_idx', 'node_id', 'id',
-              postgresql_where=text('node_id IS NOT NULL')))
+              postgresql_where=text('node_id IS NOT NULL')),
+        # Release 6.0: a page of a shard's port groups in id order.
+        Index('portgroups_shard_id_idx', 'shard', 'id',
+              postgresql_where=text('shard IS NOT NULL')))
 
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
@@ -310,6 +313,9 @@ class Portgroup(Base):
     mode = Column(String(255))
     properties = Column(JSONEncodedDict)
     version = Column(String(15), nullable=True)
+    # Release 6.0: the node's shard, kept by triggers
+    # (db/child_shards.py); not a field of the object.
+    shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
 
 class Port(Base):
@@ -322,7 +328,10 @@ class Port(Base):
         # Release 6.0: a page of a shard's ports sorted from the index
         # alone (db/api.paginate's ids_first).
         Index('ports_node_id_id_idx', 'node_id', 'id',
-              postgresql_where=text('node_id IS NOT NULL')))
+              postgresql_where=text('node_id IS NOT NULL')),
+        # Release 6.0: a page of a shard's ports in id order.
+        Index('ports_shard_id_idx', 'shard', 'id',
+              postgresql_where=text('shard IS NOT NULL')))
 
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
@@ -337,6 +346,9 @@ class Port(Base):
     physical_network = Column(String(64), nullable=True)
     is_smartnic = Column(Boolean, nullable=True, default=False)
     version = Column(String(15), nullable=True)
+    # Release 6.0: the node's shard, kept by triggers
+    # (db/child_shards.py); not a field of the object.
+    shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
 
 

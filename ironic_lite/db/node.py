@@ -152,17 +152,35 @@ def shard_condition(shards):
     return sa.or_(*conditions)
 
 
-def owned_by_nodes(session, column, filters):
-    """Rows (ports, port groups) whose node matches the node filters.
+def _child_shard_condition(child, shards):
+    """Ports (port groups) of nodes in any of ``shards`` (None: of
+    unsharded nodes), by their own ``shard`` column."""
+    names = [s for s in shards if s is not None]
+    conditions = []
+    if names:
+        conditions.append(exact.in_(child.shard, names))
+    if len(names) < len(shards):
+        conditions.append(sa.and_(child.shard.is_(None),
+                                  child.node_id.isnot(None)))
+    return sa.or_(*conditions) if conditions else sa.false()
 
-    ``column`` is the child's ``node_id``; ``filters`` may hold ``shard``
-    (a list, None meaning unsharded), ``conductor_groups`` (a list of
-    groups, compared byte for byte as the node list's
-    ``conductor_group``) and ``project`` (the node's owner or lessee).
-    Every one given must match.  Returns None when none is given.
 
-    The node ids come from a sub-select on nodes (shard_idx or
-    conductor_group_idx) and the rows from the child's node_id index: one
+def owned_by_nodes(session, child, filters):
+    """Rows of ``child`` (a model with ``node_id``) whose node matches
+    the node filters, as ``(condition, whether it selects by node ids)``.
+
+    ``filters`` may hold ``shard`` (a list, None meaning unsharded),
+    ``conductor_groups`` (a list of groups, compared byte for byte as the
+    node list's ``conductor_group``) and ``project`` (the node's owner or
+    lessee).  Every one given must match.  The condition is None when
+    none is given.
+
+    The shard of ports and port groups is their own column, which
+    triggers keep equal to their node's (db/child_shards.py): a page of
+    a shard's ports is read from ``ports_shard_id_idx`` in id order,
+    whatever the size of the shard.  For the other filters (and the
+    shard of volume connectors and targets) the node ids come from a
+    sub-select on nodes and the rows from the child's node_id index: one
     statement, index scans on both tables, no per-row lookups.  On
     PostgreSQL the sub-select is wrapped in ``= ANY(ARRAY(...))``: with a
     plain ``IN (SELECT ...)`` or a JOIN the planner prefers a hash join
@@ -171,21 +189,28 @@ def owned_by_nodes(session, column, filters):
     doc/source/admin/performance.rst).
     """
     conditions = []
-    if filters.get('shard') is not None:
-        conditions.append(shard_condition(filters['shard']))
+    by_node = []
+    if filters.get('shard') is not None and not hasattr(child, 'shard'):
+        by_node.append(shard_condition(filters['shard']))
+    elif filters.get('shard') is not None:
+        conditions.append(_child_shard_condition(child, filters['shard']))
     if filters.get('conductor_groups'):
-        conditions.append(exact.in_(models.Node.conductor_group,
-                                    filters['conductor_groups']))
+        by_node.append(exact.in_(models.Node.conductor_group,
+                                 filters['conductor_groups']))
     if filters.get('project'):
         project = filters['project']
-        conditions.append(sa.or_(models.Node.owner == project,
-                                 models.Node.lessee == project))
+        by_node.append(sa.or_(models.Node.owner == project,
+                              models.Node.lessee == project))
+    if by_node:
+        node_ids = sa.select(models.Node.id).where(*by_node)
+        if session.get_bind().dialect.name == 'postgresql':
+            conditions.append(child.node_id == sa.any_(
+                sa.func.array(node_ids.scalar_subquery())))
+        else:
+            conditions.append(child.node_id.in_(node_ids))
     if not conditions:
-        return None
-    node_ids = sa.select(models.Node.id).where(*conditions)
-    if session.get_bind().dialect.name == 'postgresql':
-        return column == sa.any_(sa.func.array(node_ids.scalar_subquery()))
-    return column.in_(node_ids)
+        return None, False
+    return sa.and_(*conditions), bool(by_node)
 
 
 def get_shard_list():

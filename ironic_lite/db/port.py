@@ -13,11 +13,11 @@ def _port_query(session, filters=None):
     for key in ('node_id', 'portgroup_id', 'address', 'physical_network'):
         if filters.get(key) is not None:
             query = query.filter(getattr(models.Port, key) == filters[key])
-    condition = db_node.owned_by_nodes(session, models.Port.node_id,
-                                       filters)
+    condition, by_nodes = db_node.owned_by_nodes(session, models.Port,
+                                                 filters)
     if condition is not None:
         query = query.filter(condition)
-    return query, condition is not None
+    return query, by_nodes
 
 
 def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
@@ -26,8 +26,9 @@ def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
         marker_row = api.get_marker(session, models.Port, marker,
                                     exception.PortNotFound(port=marker))
         query, by_nodes = _port_query(session, filters)
-        # Ports of a shard (or group, or project): many more than a page,
-        # sorted from ports_node_id_id_idx alone (see paginate).
+        # Ports of a conductor group or project: many more than a page,
+        # sorted from ports_node_id_id_idx alone (see paginate).  A
+        # shard's come from ports_shard_id_idx in id order.
         return api.paginate(query, models.Port, limit, marker_row,
                             sort_key, sort_dir, plain=True,
                             ids_first=by_nodes)

@@ -446,3 +446,63 @@ def test_shard_counts_count_the_nodes_already_there(db_url):
             assert _counts(conn) == {'s1': 2, 's2': 2, 's3': 4}
     finally:
         engine.dispose()
+
+
+def _child_shards(conn):
+    return sorted(conn.execute(sa.text(
+        "SELECT 'port', c.address, c.shard, n.shard FROM ports c "
+        "LEFT JOIN nodes n ON n.id = c.node_id UNION ALL "
+        "SELECT 'group', c.address, c.shard, n.shard FROM portgroups c "
+        "LEFT JOIN nodes n ON n.id = c.node_id")).all(),
+        key=lambda row: (row[0], row[1]))
+
+
+def test_child_shards_fill_the_rows_already_there(db_url, monkeypatch):
+    """The migration that gives ports and port groups their node's shard
+    fills the rows written before it, batch after batch (a batch of 2 ids
+    here), byte-exact; a run cut short and run again (the revision set
+    back) finishes without error; the triggers then follow a write made
+    by SQL as an older release's service makes it."""
+    from ironic_lite.db import child_shards
+    monkeypatch.setattr(child_shards, 'BATCH', 2)
+    engine = sa.create_engine(db_url)
+    try:
+        upgrade(engine, 'd4b9e2a7c1f6')
+        shards = ['s1', 'S1', None, 's1 ', 's2']
+        with engine.begin() as conn:
+            _insert_shards(conn, '0000000002', shards)
+            ids = [row[0] for row in conn.execute(sa.text(
+                'SELECT id FROM nodes ORDER BY id'))]
+            for i, node_id in enumerate(ids * 2):
+                conn.execute(sa.text(
+                    'INSERT INTO ports (uuid, address, node_id) VALUES '
+                    '(:uuid, :mac, :node)'),
+                    {'uuid': '00000000-0000-0000-0001-%012d' % i,
+                     'mac': '52:54:00:00:05:%02x' % i, 'node': node_id})
+            conn.execute(sa.text(
+                'INSERT INTO portgroups (uuid, address, node_id) VALUES '
+                "('00000000-0000-0000-0002-000000000000', "
+                "'52:54:00:00:06:00', :node)"), {'node': ids[1]})
+        upgrade(engine, 'e7c3a9d1b5f2')
+        with engine.begin() as conn:
+            rows = _child_shards(conn)
+            assert [row[2] for row in rows] == [row[3] for row in rows]
+            assert sorted(row[2] or '' for row in rows) == sorted(
+                [s or '' for s in shards * 2] + ['S1'])
+            conn.execute(sa.text(
+                "UPDATE alembic_version SET version_num = 'd4b9e2a7c1f6'"))
+        upgrade(engine, 'e7c3a9d1b5f2')
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "UPDATE nodes SET shard = 's3' WHERE id = :node"),
+                {'node': ids[1]})
+            conn.execute(sa.text(
+                'UPDATE ports SET node_id = :node WHERE node_id = :old'),
+                {'node': ids[0], 'old': ids[2]})
+        with engine.begin() as conn:
+            rows = _child_shards(conn)
+            assert [row[2] for row in rows] == [row[3] for row in rows]
+            assert [row[2] for row in rows].count('s3') == 3
+            assert [row[2] for row in rows].count('s1') == 4
+    finally:
+        engine.dispose()

@@ -159,3 +159,79 @@ def test_a_whole_list_of_a_shards_ports_is_one_query(any_db):
         event.remove(engine, 'before_cursor_execute', seen)
     assert [p.node_id for p in ports] == [ids[0], ids[2]]
     assert len(statements) == 1
+
+
+def _child_shards():
+    """{(table, id): shard} of every port and port group, as stored."""
+    import sqlalchemy as sa
+
+    from ironic_lite.db import api
+    with api.reader() as session:
+        return {(table, row[0]): row[1]
+                for table in ('ports', 'portgroups')
+                for row in session.execute(sa.text(
+                    'SELECT id, shard FROM %s' % table))}
+
+
+def _node_shards():
+    """What _child_shards must be: each row's node's shard."""
+    import sqlalchemy as sa
+
+    from ironic_lite.db import api
+    with api.reader() as session:
+        return {(table, row[0]): row[1]
+                for table in ('ports', 'portgroups')
+                for row in session.execute(sa.text(
+                    'SELECT c.id, n.shard FROM %s c LEFT JOIN nodes n '
+                    'ON n.id = c.node_id' % table))}
+
+
+def test_ports_and_port_groups_follow_their_nodes_shard(any_db):
+    """The shard column of ports and port groups, kept by triggers: set
+    on insert, followed when the row moves to another node and when the
+    node's shard changes (to another, to a case or trailing-space
+    variant, to none, from none), also for writes made by plain SQL as
+    an older release's service makes them; and the shard filter reads
+    it."""
+    import sqlalchemy as sa
+
+    from ironic_lite.db import api
+    from ironic_lite.db import portgroup as db_portgroup
+    a, b, none = _nodes(('a', None, None), ('b', None, None),
+                        (None, None, None))
+    ports = [db_port.create_port({'address': '52:54:00:00:03:%02x' % i,
+                                  'node_id': node_id}).id
+             for i, node_id in enumerate((a, a, b, none))]
+    group = db_portgroup.create_portgroup({
+        'address': '52:54:00:00:04:01', 'node_id': b, 'name': 'g'}).id
+    assert _child_shards() == {
+        ('ports', ports[0]): 'a', ('ports', ports[1]): 'a',
+        ('ports', ports[2]): 'b', ('ports', ports[3]): None,
+        ('portgroups', group): 'b'}
+
+    def shard_of(shard):
+        return [p.id for p in db_port.get_port_list({'shard': [shard]})]
+
+    db_port.update_port(ports[1], {'node_id': b})
+    db_portgroup.update_portgroup(group, {'node_id': a})
+    assert _child_shards() == _node_shards()
+    for node_id, shard in ((a, 'b'), (b, 'B'), (b, 'B '), (none, 'c'),
+                           (a, None), (b, 'B ')):
+        db_node.update_node(node_id, {'shard': shard})
+        assert _child_shards() == _node_shards(), (node_id, shard)
+    assert shard_of('B ') == [ports[1], ports[2]]
+    assert shard_of('B') == [] and shard_of('c') == [ports[3]]
+    assert shard_of(None) == [ports[0]]
+    with api.writer() as session:
+        session.execute(sa.text(
+            "INSERT INTO ports (uuid, address, node_id, pxe_enabled) VALUES "
+            "('11111111-2222-3333-4444-555555555555', '52:54:00:00:03:77', "
+            ":node, true)"), {'node': none})
+        session.execute(sa.text(
+            'UPDATE ports SET node_id = :node WHERE id = :id'),
+            {'node': none, 'id': ports[0]})
+        session.execute(sa.text(
+            "UPDATE nodes SET shard = 'd' WHERE id = :node"), {'node': b})
+    assert _child_shards() == _node_shards()
+    assert set(_child_shards().values()) == {'c', 'd', None}
+    assert db_portgroup.get_portgroup_list({'shard': [None]})[0].id == group

@@ -1,0 +1,163 @@
+"""The shard of each port and port group, kept by the database (6.0).
+
+A page of a shard's ports used to select the ports of the shard's nodes
+(``node_id IN (nodes of the shard)``) and sort all their ids to keep a
+page: its cost grew with the shard, and so with the fleet (54 ms for
+1,000 ports at a million nodes).  Ports and port groups now carry their
+node's ``shard``, indexed with their id (``ports_shard_id_idx``,
+``portgroups_shard_id_idx``): a page of a shard is an index range read
+in id order that stops after the page, as a page of a shard's nodes is.
+
+Triggers keep the copy, never the code that writes ports: during a
+rolling upgrade the previous release's services write ports and nodes
+too and know nothing of the column.
+
+* A port or port group inserted, or whose ``node_id`` is written, takes
+  its node's shard.  The node's row is read with a share lock
+  (PostgreSQL, MySQL/MariaDB): a change of the node's shard in flight is
+  waited for and read; one that comes later waits for this write's
+  commit and then updates this row too.
+* A node whose shard changes writes it to its ports and port groups.
+
+On SQLite, whose writers are serialized, AFTER triggers do the same
+(SQLite's triggers cannot set ``NEW``).
+
+``fill`` gives the rows already there their shard, in batches of ids
+each committed on its own, so that the previous release's services are
+never held back long: it writes each row's ``node_id`` unchanged, which
+fires the trigger above, share lock included, so that a node's shard
+changed meanwhile is never overwritten with the old one.
+"""
+
+import sqlalchemy as sa
+
+from ironic_lite.db import exact
+
+CHILDREN = ('ports', 'portgroups')
+
+# Ids per batch of ``fill``: about 10k rows, tens of milliseconds.
+BATCH = 10000
+
+
+def _postgresql():
+    statements = [
+        'CREATE OR REPLACE FUNCTION ironic_lite_child_shard() '
+        'RETURNS trigger AS $$ BEGIN '
+        'IF NEW.node_id IS NULL THEN NEW.shard := NULL; ELSE '
+        'NEW.shard := (SELECT shard FROM nodes WHERE id = NEW.node_id '
+        'FOR SHARE); END IF; RETURN NEW; END $$ LANGUAGE plpgsql',
+        'CREATE OR REPLACE FUNCTION ironic_lite_node_shard() '
+        'RETURNS trigger AS $$ BEGIN '
+        'UPDATE ports SET shard = NEW.shard WHERE node_id = NEW.id; '
+        'UPDATE portgroups SET shard = NEW.shard WHERE node_id = NEW.id; '
+        'RETURN NULL; END $$ LANGUAGE plpgsql',
+        'CREATE TRIGGER nodes_children_shard AFTER UPDATE OF shard ON '
+        'nodes FOR EACH ROW WHEN (OLD.shard IS DISTINCT FROM NEW.shard) '
+        'EXECUTE FUNCTION ironic_lite_node_shard()',
+    ]
+    for table in CHILDREN:
+        statements.append(
+            'CREATE TRIGGER %s_shard BEFORE INSERT OR UPDATE OF node_id, '
+            'shard ON %s FOR EACH ROW EXECUTE FUNCTION '
+            'ironic_lite_child_shard()' % (table, table))
+    return statements
+
+
+def _mysql():
+    # Byte for byte: the column's collation pads ('a' = 'a ').
+    statements = [
+        'CREATE TRIGGER nodes_children_shard AFTER UPDATE ON nodes '
+        'FOR EACH ROW BEGIN IF NOT (CAST(OLD.shard AS BINARY) <=> '
+        'CAST(NEW.shard AS BINARY)) THEN '
+        'UPDATE ports SET shard = NEW.shard WHERE node_id = NEW.id; '
+        'UPDATE portgroups SET shard = NEW.shard WHERE node_id = NEW.id; '
+        'END IF; END',
+    ]
+    # Every update of a row reads its node's shard again (a MySQL
+    # trigger cannot name the columns it fires on); under the share lock
+    # the read is of the latest committed row, not the snapshot.
+    body = ('FOR EACH ROW BEGIN DECLARE node_shard VARCHAR(255) '
+            'CHARACTER SET utf8mb4 COLLATE utf8mb4_bin DEFAULT NULL; '
+            'IF NEW.node_id IS NOT NULL THEN SELECT shard INTO node_shard '
+            'FROM nodes WHERE id = NEW.node_id LOCK IN SHARE MODE; '
+            'END IF; SET NEW.shard = node_shard; END')
+    for table in CHILDREN:
+        for event in ('INSERT', 'UPDATE'):
+            statements.append('CREATE TRIGGER %s_shard_%s BEFORE %s ON %s '
+                              '%s' % (table, event[:3].lower(), event,
+                                      table, body))
+    return statements
+
+
+def _sqlite():
+    statements = [
+        'CREATE TRIGGER nodes_children_shard AFTER UPDATE OF shard ON '
+        'nodes WHEN OLD.shard IS NOT NEW.shard BEGIN '
+        'UPDATE ports SET shard = NEW.shard WHERE node_id = NEW.id; '
+        'UPDATE portgroups SET shard = NEW.shard WHERE node_id = NEW.id; '
+        'END',
+    ]
+    for table in CHILDREN:
+        update = ('UPDATE %s SET shard = (SELECT shard FROM nodes WHERE '
+                  'id = NEW.node_id) WHERE id = NEW.id' % table)
+        statements.append('CREATE TRIGGER %s_shard_ins AFTER INSERT ON %s '
+                          'BEGIN %s; END' % (table, table, update))
+        statements.append('CREATE TRIGGER %s_shard_upd AFTER UPDATE OF '
+                          'node_id ON %s BEGIN %s; END'
+                          % (table, table, update))
+    return statements
+
+
+def trigger_statements(dialect):
+    """The statements that create the triggers on ``dialect``."""
+    if dialect == 'postgresql':
+        return _postgresql()
+    if dialect in exact.MYSQL:
+        return _mysql()
+    return _sqlite()
+
+
+def _trigger_name(statement):
+    """The trigger a statement creates (None: a function, replaced)."""
+    words = statement.split()
+    return words[2] if words[1] == 'TRIGGER' else None
+
+
+def _existing_triggers(connection):
+    dialect = connection.dialect.name
+    if dialect == 'postgresql':
+        query = 'SELECT tgname FROM pg_trigger WHERE NOT tgisinternal'
+    elif dialect in exact.MYSQL:
+        query = ('SELECT trigger_name FROM information_schema.triggers '
+                 'WHERE trigger_schema = DATABASE()')
+    else:
+        query = "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+    return {row[0] for row in connection.execute(sa.text(query))}
+
+
+def install(connection):
+    """Create the triggers that are not there yet (a migration run cut
+    short may have made some), in the caller's transaction where the
+    backend has transactional DDL."""
+    existing = _existing_triggers(connection)
+    for statement in trigger_statements(connection.dialect.name):
+        if _trigger_name(statement) not in existing:
+            connection.execute(sa.text(statement))
+
+
+def fill(connection, commit=None):
+    """Give every port and port group its node's shard, ``BATCH`` ids at
+    a time, calling ``commit()`` after each batch if given.  The triggers
+    must exist: the rows are rewritten through them."""
+    for table in CHILDREN:
+        top = connection.execute(sa.text(
+            'SELECT MAX(id) FROM %s' % table)).scalar()
+        start = 0
+        while top is not None and start <= top:
+            connection.execute(sa.text(
+                'UPDATE %s SET node_id = node_id WHERE id >= :start AND '
+                'id < :end AND node_id IS NOT NULL' % table),
+                {'start': start, 'end': start + BATCH})
+            if commit is not None:
+                commit()
+            start += BATCH
