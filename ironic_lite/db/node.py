@@ -167,18 +167,21 @@ def _child_shard_condition(child, shards):
 
 def owned_by_nodes(session, child, filters):
     """Rows of ``child`` (a model with ``node_id``) whose node matches
-    the node filters, as ``(condition, whether it selects by node ids)``.
+    the node filters.
 
     ``filters`` may hold ``shard`` (a list, None meaning unsharded),
     ``conductor_groups`` (a list of groups, compared byte for byte as the
     node list's ``conductor_group``) and ``project`` (the node's owner or
-    lessee).  Every one given must match.  The condition is None when
-    none is given.
+    lessee).  Every one given must match.  Returns None when none is
+    given.
 
     The shard of ports and port groups is their own column, which
     triggers keep equal to their node's (db/child_shards.py): a page of
-    a shard's ports is read from ``ports_shard_id_idx`` in id order,
-    whatever the size of the shard.  For the other filters (and the
+    a shard's ports takes its ids from ``ports_shard_id_idx`` in id order
+    (paginate's ``ids_first``: an index-only scan, which PostgreSQL's
+    planner prefers to a walk of the primary key, as it does not prefer
+    reading the rows through that index), whatever the size of the
+    shard.  For the other filters (and the
     shard of volume connectors and targets) the node ids come from a
     sub-select on nodes and the rows from the child's node_id index: one
     statement, index scans on both tables, no per-row lookups.  On
@@ -209,8 +212,8 @@ def owned_by_nodes(session, child, filters):
         else:
             conditions.append(child.node_id.in_(node_ids))
     if not conditions:
-        return None, False
-    return sa.and_(*conditions), bool(by_node)
+        return None
+    return sa.and_(*conditions)
 
 
 def get_shard_list():

@@ -13,11 +13,10 @@ def _port_query(session, filters=None):
     for key in ('node_id', 'portgroup_id', 'address', 'physical_network'):
         if filters.get(key) is not None:
             query = query.filter(getattr(models.Port, key) == filters[key])
-    condition, by_nodes = db_node.owned_by_nodes(session, models.Port,
-                                                 filters)
+    condition = db_node.owned_by_nodes(session, models.Port, filters)
     if condition is not None:
         query = query.filter(condition)
-    return query, by_nodes
+    return query, condition is not None
 
 
 def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
@@ -26,9 +25,9 @@ def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
         marker_row = api.get_marker(session, models.Port, marker,
                                     exception.PortNotFound(port=marker))
         query, by_nodes = _port_query(session, filters)
-        # Ports of a conductor group or project: many more than a page,
-        # sorted from ports_node_id_id_idx alone (see paginate).  A
-        # shard's come from ports_shard_id_idx in id order.
+        # Ports of a shard (or group, or project): the page's ids first,
+        # from ports_shard_id_idx (ports_node_id_id_idx) alone, then its
+        # rows (see paginate).
         return api.paginate(query, models.Port, limit, marker_row,
                             sort_key, sort_dir, plain=True,
                             ids_first=by_nodes)

@@ -17,11 +17,10 @@ def _portgroup_query(session, filters=None):
             # trailing space is another port group's.
             query = query.filter(exact.equals(
                 getattr(models.Portgroup, key), filters[key]))
-    condition, by_nodes = db_node.owned_by_nodes(session, models.Portgroup,
-                                                 filters)
+    condition = db_node.owned_by_nodes(session, models.Portgroup, filters)
     if condition is not None:
         query = query.filter(condition)
-    return query, by_nodes
+    return query, condition is not None
 
 
 def get_portgroup_list(filters=None, limit=None, marker=None, sort_key=None,

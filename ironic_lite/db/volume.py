@@ -11,7 +11,7 @@ def _query(session, model, filters):
     filters = filters or {}
     if filters.get('node_id') is not None:
         query = query.filter(model.node_id == filters['node_id'])
-    condition, _by_nodes = db_node.owned_by_nodes(session, model, filters)
+    condition = db_node.owned_by_nodes(session, model, filters)
     if condition is not None:
         query = query.filter(condition)
     return query

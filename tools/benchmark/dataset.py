@@ -30,12 +30,15 @@ SHARD_NAME = 'shard-%02d'
 class Database(object):
     """A throw-away database: an SQLite file or a PostgreSQL database."""
 
-    def __init__(self, backend, server=PG_SERVER, keep=False):
+    def __init__(self, backend, server=PG_SERVER, keep=False, url=None):
         self.backend = backend
-        self.keep = keep
+        self.keep = keep or url is not None
         self.server = server
         self.tmpdir = tempfile.mkdtemp(prefix='ironic-bench-')
-        if backend == 'sqlite':
+        if url is not None:
+            # One kept by an earlier run (--keep): measured again as is.
+            self.url = url
+        elif backend == 'sqlite':
             self.url = 'sqlite:///%s' % os.path.join(self.tmpdir,
                                                      'ironic.sqlite')
         else:
@@ -62,6 +65,18 @@ class Database(object):
             self._admin(sa.text('DROP DATABASE IF EXISTS %s WITH (FORCE)'
                                 % self.name))
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+def count_rows(url):
+    """{table: rows} of the fleet's tables of the database at ``url``."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return {table: conn.execute(sa.text(
+                'SELECT COUNT(*) FROM %s' % table)).scalar()
+                for table in ('nodes', 'portgroups', 'ports')}
+    finally:
+        engine.dispose()
 
 
 def dbsync_upgrade(config_file):

@@ -63,6 +63,10 @@ def parse_args(argv):
     parser.add_argument('--keep', action='store_true',
                         help='keep the database and logs at the end')
     parser.add_argument('--no-explain', action='store_true')
+    parser.add_argument('--reuse', metavar='URL',
+                        help='measure the database a --keep run left at '
+                             'URL (upgraded to the head schema) instead '
+                             'of loading a new one; it is kept')
     return parser.parse_args(argv)
 
 
@@ -156,7 +160,8 @@ def print_table(rows):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    db = dataset.Database(args.db, args.pg_server, keep=args.keep)
+    db = dataset.Database(args.db, args.pg_server, keep=args.keep,
+                          url=args.reuse)
     procs = []
     try:
         result = _run(args, db, procs)
@@ -176,11 +181,15 @@ def _run(args, db, procs):
                                    db.url, port, args.services,
                                    args.api_threads)
     dataset.dbsync_upgrade(config)
-    counts, load_s = dataset.load(db.url, args.nodes, args.shards,
-                                  args.unsharded, args.portgroup_every)
-    print('loaded %s into %s in %.1f s' % (
-        ', '.join('%d %s' % (n, t) for t, n in counts.items()),
-        args.db, load_s))
+    if args.reuse:
+        counts, load_s = dataset.count_rows(db.url), None
+        args.nodes = counts['nodes']
+    else:
+        counts, load_s = dataset.load(db.url, args.nodes, args.shards,
+                                      args.unsharded, args.portgroup_every)
+        print('loaded %s into %s in %.1f s' % (
+            ', '.join('%d %s' % (n, t) for t, n in counts.items()),
+            args.db, load_s))
     procs.extend(services.start(args.services, config, db.tmpdir))
     services.wait_ready(procs, port)
     rows, shard, shards, marker = run_http(args, port)
