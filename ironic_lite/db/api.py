@@ -25,6 +25,8 @@ LOG = logging.getLogger(__name__)
 _CONTEXT = threading.local()
 # Whether this thread is inside a writer() block (see _sqlite_begin).
 _WRITING = threading.local()
+# Whether this thread is inside a reader() block (see reader).
+_READING = threading.local()
 
 
 def _new_facade():
@@ -129,9 +131,43 @@ def _facade():
     return facade
 
 
+@contextlib.contextmanager
 def reader():
-    """A read-only transaction block: ``with reader() as session: ...``."""
-    return _facade().reader.using(_CONTEXT)
+    """A read-only transaction block: ``with reader() as session: ...``.
+
+    On PostgreSQL an outermost reader runs in autocommit: every
+    statement already sees its own snapshot there (READ COMMITTED), so a
+    transaction adds nothing to a read but its BEGIN and ROLLBACK -- two
+    of the four round trips of a one-statement read.  A reader inside a
+    writer (or another reader) is part of that block's transaction.
+    MySQL/MariaDB's REPEATABLE READ gives a whole read one snapshot, and
+    SQLite makes no round trips: both keep their transaction.
+    """
+    outer = getattr(_READING, 'active', False)
+    _READING.active = True
+    try:
+        with _facade().reader.using(_CONTEXT) as session:
+            if (not outer and not getattr(_WRITING, 'active', False)
+                    and session.get_bind().dialect.name == 'postgresql'):
+                # psycopg2's own switch, as SQLAlchemy's ping does: the
+                # isolation_level option would add a SET per read.
+                fairy = session.connection().connection
+                fairy.dbapi_connection.autocommit = True
+                fairy.info[_AUTOCOMMIT_READ] = True
+            yield session
+    finally:
+        _READING.active = outer
+
+
+_AUTOCOMMIT_READ = 'ironic_lite_autocommit_read'
+
+
+@event.listens_for(sa.pool.Pool, 'checkin')
+def _end_autocommit_read(dbapi_conn, record):
+    """A connection a reader switched to autocommit goes back to the
+    pool as it came out: the next transaction on it begins as usual."""
+    if record.info.pop(_AUTOCOMMIT_READ, False) and dbapi_conn is not None:
+        dbapi_conn.autocommit = False
 
 
 @contextlib.contextmanager
