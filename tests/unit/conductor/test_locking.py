@@ -334,6 +334,23 @@ def test_a_port_write_on_a_missing_node_is_node_not_found(context):
             context, 424242, lambda: pytest.fail('written'), 'test')
 
 
+def _lose_the_connection_once(monkeypatch, cls, method):
+    """Make ``cls.<method>`` (create, save) do its work, then, the first
+    time only, fail as if the connection dropped at commit; returns the
+    list of UUIDs it failed for."""
+    from oslo_db import exception as db_exc
+    real = getattr(cls, method)
+    failures = []
+
+    def then_lose_the_connection(self, context=None):
+        real(self, context)
+        if not failures:
+            failures.append(self.uuid)
+            raise db_exc.DBConnectionError('connection lost at commit')
+    monkeypatch.setattr(cls, method, then_lose_the_connection)
+    return failures
+
+
 def test_a_retried_port_write_writes_what_the_api_sent(
         context, conductor, make_node, monkeypatch):
     """The transaction of a port write runs again after a dropped
@@ -341,18 +358,9 @@ def test_a_retried_port_write_writes_what_the_api_sent(
     unchanged, when it is the commit that failed.  The second attempt
     still writes the port as the API sent it (same UUID and address):
     an acknowledged port is never lost."""
-    from oslo_db import exception as db_exc
     node = make_node()
-    real_create = objects.Port.create
-    failures = []
-
-    def create_then_lose_the_connection(self, context=None):
-        real_create(self, context)
-        if not failures:
-            failures.append(self.uuid)
-            raise db_exc.DBConnectionError('connection lost at commit')
-    monkeypatch.setattr(objects.Port, 'create',
-                        create_then_lose_the_connection)
+    failures = _lose_the_connection_once(monkeypatch, objects.Port,
+                                         'create')
     sent = _port(context, node, address='52:54:00:00:00:07')
     written = conductor.manager.create_port(context, sent)
     assert failures == [sent.uuid]
@@ -361,17 +369,10 @@ def test_a_retried_port_write_writes_what_the_api_sent(
     assert [(p.uuid, p.address, p.node_id) for p in ports] == [
         (sent.uuid, '52:54:00:00:00:07', node.id)]
     # An update retried the same way keeps its change.
-    real_save = objects.Port.save
-    failures.clear()
-
-    def save_then_lose_the_connection(self, context=None):
-        real_save(self, context)
-        if not failures:
-            failures.append(self.uuid)
-            raise db_exc.DBConnectionError('connection lost at commit')
-    monkeypatch.setattr(objects.Port, 'save', save_then_lose_the_connection)
+    failures = _lose_the_connection_once(monkeypatch, objects.Port, 'save')
     written.extra = {'rack': 'r1'}
     saved = conductor.manager.update_port(context, written)
+    assert failures == [sent.uuid]
     assert saved.extra == {'rack': 'r1'}
     assert objects.Port.get(context, sent.uuid).extra == {'rack': 'r1'}
 
@@ -421,17 +422,8 @@ def test_a_retried_node_update_keeps_its_change(context, conductor,
     """As for a port: the update's transaction runs again after a
     dropped connection at commit, and the second attempt still writes
     the change the API sent."""
-    from oslo_db import exception as db_exc
     node = make_node()
-    real_save = objects.Node.save
-    failures = []
-
-    def save_then_lose_the_connection(self, context=None):
-        real_save(self, context)
-        if not failures:
-            failures.append(self.uuid)
-            raise db_exc.DBConnectionError('connection lost at commit')
-    monkeypatch.setattr(objects.Node, 'save', save_then_lose_the_connection)
+    failures = _lose_the_connection_once(monkeypatch, objects.Node, 'save')
     node.extra = {'rack': 'r1'}
     saved = conductor.manager.update_node(context, node)
     assert failures == [node.uuid]
