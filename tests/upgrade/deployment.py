@@ -16,6 +16,9 @@ from tests import conftest
 from tests.functional import procs
 from tests import timeouts
 
+# The release of a process being stopped for a restart (Deployment.layout).
+STOPPING = 'stopping'
+
 # The tables behind the versioned objects, by object name.
 OBJECT_TABLES = {'Node': 'nodes', 'Port': 'ports', 'Portgroup': 'portgroups',
                  'Chassis': 'chassis', 'Conductor': 'conductors',
@@ -181,6 +184,11 @@ class Deployment(object):
 
     def restart(self, label, release, pin=None):
         kind = self.layout[label][0]
+        # A graceful stop takes the process out of the services table
+        # before it exits (on a slow machine, seconds before): meanwhile
+        # the auto-pinned services may already see it gone and uncap.
+        # Its release is in force nowhere until the new one starts.
+        self.layout[label] = (kind, STOPPING, None)
         self.stop(label)
         return self.start(label, kind, release, pin)
 
