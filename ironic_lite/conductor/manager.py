@@ -93,11 +93,10 @@ def _check_unchanged(node, expected):
                                     fields=', '.join(changed))
 
 
-def _checked_save(context, node_obj, delta, expected, current,
-                  fence=None):
+def _checked_save(context, node_obj, delta, expected, current):
     """Save a copy of ``node_obj`` (its changes ``delta``) after checking
-    them against ``current``, the node as read under its lock (``fence``:
-    the task's, if one holds it); returns the copy saved.
+    them against ``current``, the node as read under its row lock;
+    returns the copy saved.
 
     A copy: the transaction runs again from the start after a deadlock
     or a dropped connection, possibly after the node was saved and marked
@@ -115,8 +114,8 @@ def _checked_save(context, node_obj, delta, expected, current,
     utils.check_update_flags(attempt, delta, current.provision_state)
     # The lock is the row's, not a field the caller may write.
     attempt.obj_reset_changes(['reservation'])
-    attempt.held_as(fence).save(context)
-    return attempt.held_as(None)
+    attempt.save(context)
+    return attempt
 
 
 def _remove_traits(context, node, traits):
@@ -185,26 +184,17 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
             node_obj.maintenance_reason = None
             node_obj.fault = None
         self._check_interface_update(node_obj, delta, reset_interfaces)
-
-        if node_obj.obj_attr_is_set('id'):
-            # No driver call: the checks and the write need the lock only
-            # for as long as they take.  One transaction holding the
-            # node's row lock while no task holds the node's lock gives
-            # the same guarantee as taking, writing and releasing the
-            # lock, in one commit instead of three (write_unless_locked).
-            saved = task_manager.write_unless_locked(
-                context, node_obj.id,
-                lambda: _checked_save(
-                    context, node_obj, delta, expected,
-                    objects.Node.get_by_id(context, node_obj.id)),
-                'node update')
-        else:
-            with task_manager.acquire(context, node_obj.uuid,
-                                      load_driver=False,
-                                      purpose='node update') as task:
-                # Written only while this task holds the lock (fencing).
-                saved = _checked_save(context, node_obj, delta, expected,
-                                      task.node, task.node.lock_fence)
+        # No driver call: the checks and the write need the lock only for
+        # as long as they take.  One transaction holding the node's row
+        # lock while no task holds the node's lock gives the same
+        # guarantee as taking, writing and releasing the lock, in one
+        # commit instead of three (write_unless_locked).
+        saved = task_manager.write_unless_locked(
+            context, node_obj.id,
+            lambda: _checked_save(
+                context, node_obj, delta, expected,
+                objects.Node.get_by_id(context, node_obj.id)),
+            'node update')
         # Answer with the node as it is now that the lock is released.
         saved.reservation = None
         saved.obj_reset_changes(['reservation'])

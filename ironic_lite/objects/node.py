@@ -140,13 +140,6 @@ class Node(base.CrudMixin, base.IronicObject):
                               lambda: db_node.destroy_node(self.uuid))
         self.obj_reset_changes()
 
-    def held_as(self, fence):
-        """This node object, its writes fenced as a task's (``fence`` as
-        ``lock_fence``): for a node received over RPC and saved by the
-        task that locked it."""
-        self.lock_fence = fence
-        return self
-
     def do_version_changes_for_db(self):
         changes = super().do_version_changes_for_db()
         for name in self.STORED_ELSEWHERE:

@@ -67,15 +67,19 @@ def test_save_goes_through_while_the_lock_is_held(context, make_node):
     assert (row.last_error, row.reservation) == ('written', None)
 
 
-def test_node_update_over_rpc_is_fenced(context, make_node):
-    """update_node saves the API's node object: fenced as the task's."""
+def test_node_update_over_rpc_waits_for_no_lock(config, context, rpc_api,
+                                                make_node):
+    """update_node saves the API's node object only while no task holds
+    the node's lock (one transaction under the row lock): not after
+    another conductor broke a task's lock and took it."""
+    config.set_override('node_locked_retry_attempts', 0, 'conductor')
     node = make_node(provision_state='enroll')
     received = objects.Node.get_by_uuid(context, node.uuid)
     received.description = 'from the API'
-    task = task_manager.acquire(context, node.uuid, load_driver=False)
+    task_manager.acquire(context, node.uuid, load_driver=False)
     _break_and_take(context, node.uuid, 'other-conductor')
-    with pytest.raises(exception.NodeLockLost):
-        received.held_as(task.node.lock_fence).save()
+    with pytest.raises(exception.NodeLocked):
+        rpc_api.update_node(context, received)
     assert objects.Node.get_by_uuid(context, node.uuid).description is None
 
 
