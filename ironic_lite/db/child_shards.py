@@ -148,10 +148,10 @@ def install(connection):
             connection.execute(sa.text(statement))
 
 
-def fill(connection, commit=None):
-    """Give every port and port group its node's shard, ``BATCH`` ids at
-    a time, calling ``commit()`` after each batch if given.  The triggers
-    must exist: the rows are rewritten through them."""
+def fill(connection):
+    """Give every port and port group its node's shard, ``BATCH`` ids per
+    statement (on a connection in autocommit, a transaction each).  The
+    triggers must exist: the rows are rewritten through them."""
     for table in CHILDREN:
         top = connection.execute(sa.text(
             'SELECT MAX(id) FROM %s' % table)).scalar()
@@ -161,6 +161,4 @@ def fill(connection, commit=None):
                 'UPDATE %s SET node_id = node_id WHERE id >= :start AND '
                 'id < :end AND node_id IS NOT NULL' % table),
                 {'start': start, 'end': start + BATCH})
-            if commit is not None:
-                commit()
             start += BATCH

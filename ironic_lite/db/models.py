@@ -293,8 +293,9 @@ class Portgroup(Base):
         UniqueConstraint('address', name='uniq_portgroups0address'),
         UniqueConstraint('name', name='uniq_portgroups0name'),
         Index('portgroups_node_id_idx', 'node_id'),
-        # Release 6.0: a page of a shard's port groups sorted from the
-        # index alone (db/api.paginate's ids_first).
+        # Release 6.0: a page of the port groups of a conductor group's or a
+        # project's nodes sorted from the index alone (db/api.paginate's
+        # ids_first).
         Index('portgroups_node_id_id_idx', 'node_id', 'id',
               postgresql_where=text('node_id IS NOT NULL')),
         # Release 6.0: a page of a shard's port groups in id order.
@@ -325,8 +326,9 @@ class Port(Base):
         UniqueConstraint('uuid', name='uniq_ports0uuid'),
         Index('ports_node_id_idx', 'node_id'),
         Index('ports_portgroup_id_idx', 'portgroup_id'),
-        # Release 6.0: a page of a shard's ports sorted from the index
-        # alone (db/api.paginate's ids_first).
+        # Release 6.0: a page of the ports of a conductor group's or a
+        # project's nodes sorted from the index alone (db/api.paginate's
+        # ids_first).
         Index('ports_node_id_id_idx', 'node_id', 'id',
               postgresql_where=text('node_id IS NOT NULL')),
         # Release 6.0: a page of a shard's ports in id order.
