@@ -149,3 +149,4 @@ driver_passthru  # drivers/base.py: marks a hardware type's vendor methods
 
 # -- release 6.0: called by a migration (alembic/ is not scanned). --
 fill  # db/child_shards.py: migration e7c3a9d1b5f2 fills the shard column
+build_on_postgresql  # db/online_index.py: called by 6.0 migrations

@@ -38,7 +38,8 @@ Create Date: 2026-11-27
 """
 
 from alembic import op
-import sqlalchemy as sa
+
+from ironic_lite.db import online_index
 
 # revision identifiers, used by Alembic.
 revision = 'c8f1e4b7a2d5'
@@ -59,28 +60,4 @@ def upgrade():
         return
     with op.get_context().autocommit_block():
         for name, table, columns, where in INDEXES:
-            valid = _pg_index_valid(name)
-            if valid:
-                continue    # built by an earlier run cut short after it
-            if valid is False:
-                # A concurrent build cut short leaves an invalid index
-                # behind (never used by queries): build it again.
-                op.execute('REINDEX INDEX CONCURRENTLY %s' % name)
-                continue
-            op.create_index(name, table, columns,
-                            postgresql_where=sa.text(where),
-                            postgresql_concurrently=True)
-
-
-def _pg_index_valid(name):
-    """True/False: the index exists and is valid/invalid; None: absent.
-
-    The indexes are built outside the migration's transaction, so a run
-    stopped half way has committed some of them; running the upgrade
-    again must finish the job rather than fail on them.
-    """
-    return op.get_bind().execute(sa.text(
-        'SELECT i.indisvalid FROM pg_index i JOIN pg_class c '
-        'ON c.oid = i.indexrelid WHERE c.relname = :name '
-        'AND pg_catalog.pg_table_is_visible(c.oid)'),
-        {'name': name}).scalar()
+            online_index.build_on_postgresql(op, name, table, columns, where)

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 
 from ironic_lite.db import child_shards
 from ironic_lite.db import models
+from ironic_lite.db import online_index
 
 # revision identifiers, used by Alembic.
 revision = 'e7c3a9d1b5f2'
@@ -67,24 +68,10 @@ def _create_indexes(bind):
     After the rows are filled: building an index once is cheaper than
     updating it for every row.
     """
-    postgresql = bind.dialect.name == 'postgresql'
     for name, table in INDEXES:
-        if not postgresql:
-            if name not in {i['name']
-                            for i in sa.inspect(bind).get_indexes(table)}:
-                op.create_index(name, table, ['shard', 'id'])
-            continue
-        valid = bind.execute(sa.text(
-            'SELECT i.indisvalid FROM pg_index i JOIN pg_class c '
-            'ON c.oid = i.indexrelid WHERE c.relname = :name '
-            'AND pg_catalog.pg_table_is_visible(c.oid)'),
-            {'name': name}).scalar()
-        if valid:
-            continue
-        if valid is False:
-            # What an interrupted concurrent build leaves: build it again.
-            op.execute('REINDEX INDEX CONCURRENTLY %s' % name)
-            continue
-        op.create_index(name, table, ['shard', 'id'],
-                        postgresql_where=sa.text('shard IS NOT NULL'),
-                        postgresql_concurrently=True)
+        if bind.dialect.name == 'postgresql':
+            online_index.build_on_postgresql(op, name, table, ['shard', 'id'],
+                                             'shard IS NOT NULL')
+        elif name not in {i['name']
+                          for i in sa.inspect(bind).get_indexes(table)}:
+            op.create_index(name, table, ['shard', 'id'])
