@@ -29,6 +29,7 @@ fires the trigger above, share lock included, so that a node's shard
 changed meanwhile is never overwritten with the old one.
 """
 
+from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
 from ironic_lite.db import exact
@@ -149,16 +150,59 @@ def install(connection):
 
 
 def fill(connection):
-    """Give every port and port group its node's shard, ``BATCH`` ids per
-    statement (on a connection in autocommit, a transaction each).  The
+    """Give every port and port group its node's shard, ``BATCH`` ids at
+    a time: on a connection in autocommit, each batch in a transaction
+    of its own (see ``_fill_batch``); on SQLite in the caller's.  The
     triggers must exist: the rows are rewritten through them."""
+    own_transactions = connection.dialect.name != 'sqlite'
     for table in CHILDREN:
         top = connection.execute(sa.text(
             'SELECT MAX(id) FROM %s' % table)).scalar()
         start = 0
         while top is not None and start <= top:
-            connection.execute(sa.text(
-                'UPDATE %s SET node_id = node_id WHERE id >= :start AND '
-                'id < :end AND node_id IS NOT NULL' % table),
-                {'start': start, 'end': start + BATCH})
+            bounds = {'start': start, 'end': start + BATCH}
+            if own_transactions:
+                _fill_batch(connection, table, bounds)
+            else:
+                _rewrite(connection, table, bounds)
             start += BATCH
+
+
+def _rewrite(connection, table, bounds):
+    connection.execute(sa.text(
+        'UPDATE %s SET node_id = node_id WHERE id >= :start AND '
+        'id < :end AND node_id IS NOT NULL' % table), bounds)
+
+
+@oslo_db_api.wrap_db_retry(max_retries=10, retry_interval=0.1,
+                           inc_retry_interval=True, max_retry_interval=1,
+                           retry_on_deadlock=True)
+def _fill_batch(connection, table, bounds):
+    """One batch, its nodes share-locked first, in id order.
+
+    The services lock a node before they write its ports (a node's
+    deletion, a port's update).  Rewriting the ports first would lock
+    them and then wait in the trigger for their node, while a service
+    holding that node waits for one of those ports: a deadlock
+    (PostgreSQL cancels one side after a second).  Locked first, the
+    nodes make the batch wait for such a service's commit before it
+    holds anything the service needs.  A deadlock that remains (a port
+    moved to another node meanwhile) runs the batch again.
+    """
+    share = ('FOR SHARE' if connection.dialect.name == 'postgresql'
+             else 'LOCK IN SHARE MODE')
+    connection.exec_driver_sql('BEGIN')
+    try:
+        nodes = sorted(connection.execute(sa.text(
+            'SELECT DISTINCT node_id FROM %s WHERE id >= :start AND '
+            'id < :end AND node_id IS NOT NULL' % table), bounds).scalars())
+        if nodes:
+            connection.execute(sa.text(
+                'SELECT id FROM nodes WHERE id IN :nodes ORDER BY id '
+                + share).bindparams(sa.bindparam('nodes', expanding=True)),
+                {'nodes': nodes}).all()
+            _rewrite(connection, table, bounds)
+    except BaseException:
+        connection.exec_driver_sql('ROLLBACK')
+        raise
+    connection.exec_driver_sql('COMMIT')

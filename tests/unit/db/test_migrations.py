@@ -8,9 +8,11 @@ entry in ALLOWED_DESTRUCTIVE with the reason and the release it waited for.
 """
 
 import ast
+from concurrent import futures
 import glob
 import os
 import re
+import time
 
 from alembic import autogenerate
 from alembic import command as alembic_command
@@ -23,6 +25,8 @@ from sqlalchemy.dialects import mysql as mysql_dialect
 
 from ironic_lite.db import migration as db_migration
 from ironic_lite.db import models
+from tests import conftest
+from tests import timeouts
 
 FORBIDDEN_OPS = {'drop_table', 'drop_column', 'alter_column',
                  'drop_constraint', 'drop_index', 'rename_table',
@@ -504,5 +508,55 @@ def test_child_shards_fill_the_rows_already_there(db_url, monkeypatch):
             assert [row[2] for row in rows] == [row[3] for row in rows]
             assert [row[2] for row in rows].count('s3') == 3
             assert [row[2] for row in rows].count('s1') == 4
+    finally:
+        engine.dispose()
+
+
+def _lock_waits(conn):
+    if conn.dialect.name == 'postgresql':
+        query = 'SELECT count(*) FROM pg_locks WHERE NOT granted'
+    else:
+        query = ("SELECT count(*) FROM information_schema.innodb_trx "
+                 "WHERE trx_state = 'LOCK WAIT'")
+    return conn.execute(sa.text(query)).scalar()
+
+
+@pytest.mark.parametrize('db_url', conftest.BACKEND_PARAMS, indirect=True)
+def test_child_shards_fill_waits_for_a_node_writer(db_url):
+    """A service that holds a node (as a deletion does) and then writes
+    its port, while the fill's batch waits for that node, is not
+    deadlocked by the fill: the batch locks its nodes before its ports,
+    as the services do, so the service commits and the batch then ends."""
+    from ironic_lite.db import child_shards
+    engine = sa.create_engine(db_url)
+    try:
+        upgrade(engine, 'head')
+        with engine.begin() as conn:
+            _insert_shards(conn, '0000000003', ['s1'])
+            conn.execute(sa.text(
+                "INSERT INTO ports (uuid, address, node_id) SELECT "
+                "'00000000-0000-0000-0003-000000000000', "
+                "'52:54:00:00:07:00', id FROM nodes"))
+        pool = futures.ThreadPoolExecutor(1)
+        watcher = engine.connect().execution_options(
+            isolation_level='AUTOCOMMIT')
+        with engine.connect() as service, watcher:
+            service.begin()
+            service.execute(sa.text('SELECT id FROM nodes FOR UPDATE'))
+            with engine.connect().execution_options(
+                    isolation_level='AUTOCOMMIT') as filler:
+                filled = pool.submit(child_shards.fill, filler)
+                deadline = time.monotonic() + timeouts.HANG
+                while not _lock_waits(watcher) and not filled.done():
+                    assert time.monotonic() < deadline, 'fill never waited'
+                    # Above InnoDB's 0.1 s: its lock tables are refreshed
+                    # only once nobody has read them for that long.
+                    time.sleep(0.2)
+                service.execute(sa.text("UPDATE ports SET extra = '{}'"))
+                service.commit()
+                filled.result(timeout=timeouts.HANG)
+        with engine.begin() as conn:
+            assert conn.execute(sa.text(
+                'SELECT extra, shard FROM ports')).all() == [('{}', 's1')]
     finally:
         engine.dispose()
