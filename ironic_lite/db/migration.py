@@ -1,12 +1,15 @@
 """Schema migrations with alembic, and the per-table object versions."""
 
 import os
+import time
 
 from alembic import command as alembic_command
 from alembic import config as alembic_config
 from alembic import migration as alembic_migration
 from alembic import script as alembic_script
 from alembic import util as alembic_util
+from oslo_db import exception as db_exc
+from oslo_log import log
 import sqlalchemy as sa
 
 from ironic_lite.db import api
@@ -15,6 +18,11 @@ from ironic_lite.db import models
 from ironic_lite.db import shard_counts
 
 import ironic_lite
+
+LOG = log.getLogger(__name__)
+
+# Runs of a migration that lost a deadlock to the running services.
+DEADLOCK_RETRIES = 5
 
 
 def script_location():
@@ -46,7 +54,28 @@ def _run(func, *args, **kwargs):
 
 
 def upgrade(revision='head'):
-    _run(alembic_command.upgrade, revision or 'head')
+    """Migrate to ``revision``; a migration that loses a deadlock is run
+    again.
+
+    The services of the previous release keep writing during the
+    upgrade.  A migration that creates a trigger locks its table against
+    writers; a service's transaction that wrote that table and then
+    waits for one the migration already holds is a deadlock, and
+    PostgreSQL cancels the side that waited first, often the migration.
+    Its transaction is rolled back with its revision, the migrations
+    before it stay committed, and the 6.0 migrations finish a run cut
+    short, so the upgrade resumes there.
+    """
+    for attempt in range(DEADLOCK_RETRIES + 1):
+        try:
+            return _run(alembic_command.upgrade, revision or 'head')
+        except db_exc.DBDeadlock:
+            if attempt == DEADLOCK_RETRIES:
+                raise
+            LOG.warning('A migration lost a deadlock to a running '
+                        'service; running it again (%d of %d)',
+                        attempt + 1, DEADLOCK_RETRIES)
+            time.sleep(0.5 * (attempt + 1))
 
 
 def stamp(revision):

@@ -560,3 +560,42 @@ def test_child_shards_fill_waits_for_a_node_writer(db_url):
                 'SELECT extra, shard FROM ports')).all() == [('{}', 's1')]
     finally:
         engine.dispose()
+
+
+def test_upgrade_runs_a_migration_again_after_a_deadlock(postgresql_url,
+                                                         use_db):
+    """A service's transaction that wrote a node and then writes a port
+    while the migration that adds the ports' shard holds the ports and
+    waits for the nodes: PostgreSQL cancels the migration, which waited
+    first, and ``ironic-dbsync upgrade`` runs it again once the service
+    has committed."""
+    from ironic_lite.db import migration
+    use_db(postgresql_url, migrate=False)
+    migration.upgrade('d4b9e2a7c1f6')
+    engine = sa.create_engine(postgresql_url)
+    pool = futures.ThreadPoolExecutor(1)
+    try:
+        with engine.begin() as conn:
+            _insert_shards(conn, '0000000004', ['s1'])
+            conn.execute(sa.text(
+                "INSERT INTO ports (uuid, address, node_id) SELECT "
+                "'00000000-0000-0000-0004-000000000000', "
+                "'52:54:00:00:08:00', id FROM nodes"))
+        with engine.connect() as service, engine.connect() as watcher:
+            service.execute(sa.text("UPDATE nodes SET extra = '{}'"))
+            upgraded = pool.submit(migration.upgrade, 'e7c3a9d1b5f2')
+            deadline = time.monotonic() + timeouts.HANG
+            while not _lock_waits(watcher):
+                assert time.monotonic() < deadline, 'upgrade never waited'
+                watcher.rollback()
+                time.sleep(0.05)
+            service.execute(sa.text("UPDATE ports SET extra = '{}'"))
+            service.commit()
+            upgraded.result(timeout=timeouts.HANG)
+        assert migration.version() == 'e7c3a9d1b5f2'
+        with engine.begin() as conn:
+            assert conn.execute(sa.text(
+                'SELECT extra, shard FROM ports')).all() == [('{}', 's1')]
+    finally:
+        pool.shutdown()
+        engine.dispose()
