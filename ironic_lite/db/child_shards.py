@@ -24,9 +24,9 @@ On SQLite, whose writers are serialized, AFTER triggers do the same
 
 ``fill`` gives the rows already there their shard, in batches of ids
 each committed on its own, so that the previous release's services are
-never held back long: it writes each row's ``node_id`` unchanged, which
-fires the trigger above, share lock included, so that a node's shard
-changed meanwhile is never overwritten with the old one.
+never held back long: it share-locks a batch's nodes, then writes each
+row's ``node_id`` unchanged, which fires the trigger above, so that a
+node's shard changed meanwhile is never overwritten with the old one.
 """
 
 from oslo_db import api as oslo_db_api
@@ -36,10 +36,10 @@ from ironic_lite.db import exact
 
 CHILDREN = ('ports', 'portgroups')
 
-# Ids per batch of ``fill``: on PostgreSQL 0.2 s each, 1 s at worst
-# measured (a million nodes' 2.1 million rows took 185 s in batches of
-# 10,000, the longest 2 s; the writes of a batch's ports, and of their
-# nodes, wait for it).
+# Ids per batch of ``fill``: the writes of a batch's ports, and of their
+# nodes, wait for it.  On PostgreSQL 55 ms each, 0.3 s at worst, at a
+# million nodes (tools/benchmark/fill.py); batches of 10,000 had taken
+# up to 2 s on a slower machine.
 BATCH = 2000
 
 
