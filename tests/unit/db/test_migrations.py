@@ -512,13 +512,31 @@ def test_child_shards_fill_the_rows_already_there(db_url, monkeypatch):
         engine.dispose()
 
 
-def _lock_waits(conn):
-    if conn.dialect.name == 'postgresql':
+def _node_with_a_port(engine, suffix):
+    with engine.begin() as conn:
+        _insert_shards(conn, suffix, ['s1'])
+        conn.execute(sa.text(
+            "INSERT INTO ports (uuid, address, node_id) SELECT "
+            "'00000000-0000-0000-%s-000000000000', '52:54:00:00:%s:00', id "
+            "FROM nodes" % (suffix[-4:], suffix[-2:])))
+
+
+def _wait_for_a_lock_wait(engine, work):
+    """Until a transaction waits for a lock (or ``work`` has ended)."""
+    if engine.dialect.name == 'postgresql':
         query = 'SELECT count(*) FROM pg_locks WHERE NOT granted'
     else:
         query = ("SELECT count(*) FROM information_schema.innodb_trx "
                  "WHERE trx_state = 'LOCK WAIT'")
-    return conn.execute(sa.text(query)).scalar()
+    deadline = time.monotonic() + timeouts.HANG
+    with engine.connect().execution_options(
+            isolation_level='AUTOCOMMIT') as watcher:
+        while not watcher.execute(sa.text(query)).scalar():
+            assert not work.done() and time.monotonic() < deadline, (
+                'nothing waited for a lock')
+            # Above InnoDB's 0.1 s: its lock tables are refreshed only
+            # once nobody has read them for that long.
+            time.sleep(0.2)
 
 
 @pytest.mark.parametrize('db_url', conftest.BACKEND_PARAMS, indirect=True)
@@ -531,27 +549,15 @@ def test_child_shards_fill_waits_for_a_node_writer(db_url):
     engine = sa.create_engine(db_url)
     try:
         upgrade(engine, 'head')
-        with engine.begin() as conn:
-            _insert_shards(conn, '0000000003', ['s1'])
-            conn.execute(sa.text(
-                "INSERT INTO ports (uuid, address, node_id) SELECT "
-                "'00000000-0000-0000-0003-000000000000', "
-                "'52:54:00:00:07:00', id FROM nodes"))
+        _node_with_a_port(engine, '0000000003')
         pool = futures.ThreadPoolExecutor(1)
-        watcher = engine.connect().execution_options(
-            isolation_level='AUTOCOMMIT')
-        with engine.connect() as service, watcher:
+        with engine.connect() as service:
             service.begin()
             service.execute(sa.text('SELECT id FROM nodes FOR UPDATE'))
             with engine.connect().execution_options(
                     isolation_level='AUTOCOMMIT') as filler:
                 filled = pool.submit(child_shards.fill, filler)
-                deadline = time.monotonic() + timeouts.HANG
-                while not _lock_waits(watcher) and not filled.done():
-                    assert time.monotonic() < deadline, 'fill never waited'
-                    # Above InnoDB's 0.1 s: its lock tables are refreshed
-                    # only once nobody has read them for that long.
-                    time.sleep(0.2)
+                _wait_for_a_lock_wait(engine, filled)
                 service.execute(sa.text("UPDATE ports SET extra = '{}'"))
                 service.commit()
                 filled.result(timeout=timeouts.HANG)
@@ -575,20 +581,11 @@ def test_upgrade_runs_a_migration_again_after_a_deadlock(postgresql_url,
     engine = sa.create_engine(postgresql_url)
     pool = futures.ThreadPoolExecutor(1)
     try:
-        with engine.begin() as conn:
-            _insert_shards(conn, '0000000004', ['s1'])
-            conn.execute(sa.text(
-                "INSERT INTO ports (uuid, address, node_id) SELECT "
-                "'00000000-0000-0000-0004-000000000000', "
-                "'52:54:00:00:08:00', id FROM nodes"))
-        with engine.connect() as service, engine.connect() as watcher:
+        _node_with_a_port(engine, '0000000004')
+        with engine.connect() as service:
             service.execute(sa.text("UPDATE nodes SET extra = '{}'"))
             upgraded = pool.submit(migration.upgrade, 'e7c3a9d1b5f2')
-            deadline = time.monotonic() + timeouts.HANG
-            while not _lock_waits(watcher):
-                assert time.monotonic() < deadline, 'upgrade never waited'
-                watcher.rollback()
-                time.sleep(0.05)
+            _wait_for_a_lock_wait(engine, upgraded)
             service.execute(sa.text("UPDATE ports SET extra = '{}'"))
             service.commit()
             upgraded.result(timeout=timeouts.HANG)
