@@ -1,0 +1,144 @@
+"""Where a write's time goes, in the API and in the conductor.
+
+    .venv/bin/pip install py-spy
+    .venv/bin/python -m tools.benchmark.write_profile --path /v1/nodes
+    .venv/bin/python -m tools.benchmark.write_profile --path /v1/ports
+
+Starts the split layout (an API and a conductor over RabbitMQ) on a
+fresh PostgreSQL database holding a small fleet, sends one ``POST`` after
+another from one client for ``--seconds``, and samples both processes
+with ``py-spy`` meanwhile (``--idle``: a thread waiting counts, so the
+shares are of wall time; ``--nonblocking``: the processes are not
+paused).  It prints the median time of a request and, for the API's
+request threads and the conductor's RPC handlers, the share of their
+samples in each part of the path.
+
+It is a tool for people, not a test: it asserts nothing about timings.
+"""
+
+import argparse
+import collections
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+
+if __package__ in (None, ''):  # run as a file
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+
+from tools.benchmark import dataset  # noqa: E402
+from tools.benchmark import measure  # noqa: E402
+from tools.benchmark import services  # noqa: E402
+
+# (process, the frame that marks a request's samples, [(part, a frame
+# that marks it)]): the first part whose frame is in a stack takes it.
+PARTS = (
+    ('ironic-api', 'WSGITask.execute', (
+        ('broker probe (TCP connect)', '_check_broker'),
+        ('waiting for the reply', 'ReplyWaiter'),
+        ('publishing (with confirm)', 'publish'),
+        ('database', 'sqlalchemy'),
+        ('rendering', 'render'))),
+    ('ironic-conductor', 'RPCDispatcher.dispatch', (
+        ('database: commit', 'commit'),
+        ('database: connection check-out', '_checkout'),
+        ('database: statements', 'do_execute'),
+        ('database: other', 'sqlalchemy'),
+        ('objects (de)serialized', 'serializ'))),
+)
+MICROVERSION = '1.82'
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--path', choices=('/v1/nodes', '/v1/ports'),
+                        default='/v1/nodes')
+    parser.add_argument('--seconds', type=float, default=17.0)
+    parser.add_argument('--rate', type=int, default=200,
+                        help='py-spy samples per second')
+    parser.add_argument('--nodes', type=int, default=2000)
+    return parser.parse_args(argv)
+
+
+def shares(raw_path, marker, parts):
+    """(samples, Counter {part: samples}) of the stacks holding
+    ``marker`` in a py-spy raw (collapsed) file."""
+    counts, total = collections.Counter(), 0
+    with open(raw_path) as f:
+        for line in f:
+            stack, _, number = line.rstrip().rpartition(' ')
+            if marker not in stack:
+                continue
+            total += int(number)
+            part = next((name for name, frame in parts if frame in stack),
+                        'the rest')
+            counts[part] += int(number)
+    return total, counts
+
+
+def _body(path, node):
+    if path == '/v1/nodes':
+        return {'driver': 'fake-hardware',
+                'name': 'profiled-%s' % uuid.uuid4().hex[:12]}
+    return {'node_uuid': node, 'address': '52:54:%02x:%02x:%02x:%02x'
+            % tuple(os.urandom(4))}
+
+
+def _spy(proc, out, args):
+    return subprocess.Popen(
+        [os.path.join(os.path.dirname(sys.executable), 'py-spy'), 'record',
+         '-p', str(proc.proc.pid), '--idle', '--threads', '--nonblocking',
+         '-r', str(args.rate), '-f', 'raw', '-o', out,
+         '-d', str(int(args.seconds) + 3)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run(args, db, procs):
+    port = services.free_port()
+    config = services.write_config(os.path.join(db.tmpdir, 'ironic.conf'),
+                                   db.url, port, 'split')
+    dataset.dbsync_upgrade(config)
+    dataset.load(db.url, args.nodes, 10)
+    procs.extend(services.start('split', config, db.tmpdir))
+    services.wait_ready(procs, port)
+    client = measure.Client(port)
+    node = client.call('GET', '/v1/nodes?limit=1',
+                       version=MICROVERSION)[2]['nodes'][0]['uuid']
+    for _ in range(50):  # warm-up
+        client.call('POST', args.path, _body(args.path, node), MICROVERSION)
+    raw = {p.name: os.path.join(db.tmpdir, '%s.raw' % p.name)
+           for p in procs}
+    spies = [_spy(p, raw[p.name], args) for p in procs]
+    time.sleep(1)
+    times, end = [], time.monotonic() + args.seconds
+    while time.monotonic() < end:
+        times.append(client.call('POST', args.path, _body(args.path, node),
+                                 MICROVERSION)[0])
+    for spy in spies:
+        spy.wait()
+    print('POST %s: %d requests, median %.2f ms (one client)'
+          % (args.path, len(times), statistics.median(times) * 1e3))
+    for name, marker, parts in PARTS:
+        total, counts = shares(raw[name], marker, parts)
+        print('\n%s, %d samples in %s:' % (name, total, marker))
+        for part, samples in counts.most_common():
+            print('  %5.1f %%  %s' % (100.0 * samples / max(total, 1), part))
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    db = dataset.Database('postgresql')
+    procs = []
+    try:
+        run(args, db, procs)
+    finally:
+        services.stop(procs)
+        db.drop()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
