@@ -2,14 +2,15 @@
 
     .venv/bin/pip install py-spy
     .venv/bin/python -m tools.benchmark.write_profile --path /v1/nodes
-    .venv/bin/python -m tools.benchmark.write_profile --path /v1/ports
+    .venv/bin/python -m tools.benchmark.write_profile --write patch-node
 
 Starts the split layout (an API and a conductor over RabbitMQ) on a
 fresh PostgreSQL database holding a small fleet, sends one ``POST`` after
 another from one client for ``--seconds``, and samples both processes
 with ``py-spy`` meanwhile (``--idle``: a thread waiting counts, so the
 shares are of wall time; ``--nonblocking``: the processes are not
-paused).  It prints the median time of a request and, for the API's
+paused).  ``--write``: ``post-node``, ``post-port``, ``post-portgroup``
+or ``patch-node`` (of ``/extra/profiled`` on one node).  It prints the median time of a request and, for the API's
 request threads and the conductor's RPC handlers, the share of their
 samples in each part of the path.
 
@@ -54,8 +55,8 @@ MICROVERSION = '1.82'
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--path', choices=('/v1/nodes', '/v1/ports'),
-                        default='/v1/nodes')
+    parser.add_argument('--write', choices=sorted(WRITES),
+                        default='post-node')
     parser.add_argument('--seconds', type=float, default=17.0)
     parser.add_argument('--rate', type=int, default=200,
                         help='py-spy samples per second')
@@ -79,12 +80,38 @@ def shares(raw_path, marker, parts):
     return total, counts
 
 
-def _body(path, node):
-    if path == '/v1/nodes':
-        return {'driver': 'fake-hardware',
-                'name': 'profiled-%s' % uuid.uuid4().hex[:12]}
+def _node_body(_node):
+    return {'driver': 'fake-hardware',
+            'name': 'profiled-%s' % uuid.uuid4().hex[:12]}
+
+
+def _port_body(node):
     return {'node_uuid': node, 'address': '52:54:%02x:%02x:%02x:%02x'
             % tuple(os.urandom(4))}
+
+
+def _portgroup_body(node):
+    return dict(_port_body(node), name='pg-%s' % uuid.uuid4().hex[:12])
+
+
+def _patch_body(_node):
+    return [{'op': 'add', 'path': '/extra/profiled',
+             'value': uuid.uuid4().hex}]
+
+
+# --write: (method, path (%s: a node's UUID), body of a node's UUID)
+WRITES = {
+    'post-node': ('POST', '/v1/nodes', _node_body),
+    'post-port': ('POST', '/v1/ports', _port_body),
+    'post-portgroup': ('POST', '/v1/portgroups', _portgroup_body),
+    'patch-node': ('PATCH', '/v1/nodes/%s', _patch_body),
+}
+
+
+def _send(client, write, node):
+    method, path, body = WRITES[write]
+    path = path % node if '%s' in path else path
+    return client.call(method, path, body(node), MICROVERSION)[0]
 
 
 def _spy(proc, out, args):
@@ -108,19 +135,18 @@ def run(args, db, procs):
     node = client.call('GET', '/v1/nodes?limit=1',
                        version=MICROVERSION)[2]['nodes'][0]['uuid']
     for _ in range(50):  # warm-up
-        client.call('POST', args.path, _body(args.path, node), MICROVERSION)
+        _send(client, args.write, node)
     raw = {p.name: os.path.join(db.tmpdir, '%s.raw' % p.name)
            for p in procs}
     spies = [_spy(p, raw[p.name], args) for p in procs]
     time.sleep(1)
     times, end = [], time.monotonic() + args.seconds
     while time.monotonic() < end:
-        times.append(client.call('POST', args.path, _body(args.path, node),
-                                 MICROVERSION)[0])
+        times.append(_send(client, args.write, node))
     for spy in spies:
         spy.wait()
-    print('POST %s: %d requests, median %.2f ms (one client)'
-          % (args.path, len(times), statistics.median(times) * 1e3))
+    print('%s: %d requests, median %.2f ms (one client)'
+          % (args.write, len(times), statistics.median(times) * 1e3))
     for name, marker, parts in PARTS:
         total, counts = shares(raw[name], marker, parts)
         print('\n%s, %d samples in %s:' % (name, total, marker))
