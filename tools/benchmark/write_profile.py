@@ -1,18 +1,19 @@
 """Where a write's time goes, in the API and in the conductor.
 
     .venv/bin/pip install py-spy
-    .venv/bin/python -m tools.benchmark.write_profile --path /v1/nodes
+    .venv/bin/python -m tools.benchmark.write_profile --write post-node
     .venv/bin/python -m tools.benchmark.write_profile --write patch-node
 
 Starts the split layout (an API and a conductor over RabbitMQ) on a
-fresh PostgreSQL database holding a small fleet, sends one ``POST`` after
-another from one client for ``--seconds``, and samples both processes
-with ``py-spy`` meanwhile (``--idle``: a thread waiting counts, so the
-shares are of wall time; ``--nonblocking``: the processes are not
-paused).  ``--write``: ``post-node``, ``post-port``, ``post-portgroup``
-or ``patch-node`` (of ``/extra/profiled`` on one node).  It prints the median time of a request and, for the API's
-request threads and the conductor's RPC handlers, the share of their
-samples in each part of the path.
+fresh PostgreSQL database holding a small fleet, sends one write after
+another from one client for ``--seconds`` -- ``--write``: ``post-node``,
+``post-port``, ``post-portgroup`` or ``patch-node`` (of
+``/extra/profiled`` on one node) -- and samples both processes with
+``py-spy`` meanwhile (``--idle``: a thread waiting counts, so the shares
+are of wall time; ``--nonblocking``: the processes are not paused).  It
+prints the median time of a request and, for the API's request threads
+and the conductor's RPC handlers, the share of their samples in each
+part of the path.
 
 It is a tool for people, not a test: it asserts nothing about timings.
 """
@@ -50,7 +51,6 @@ PARTS = (
         ('database: other', 'sqlalchemy'),
         ('objects (de)serialized', 'serializ'))),
 )
-MICROVERSION = '1.82'
 
 
 def parse_args(argv):
@@ -111,7 +111,7 @@ WRITES = {
 def _send(client, write, node):
     method, path, body = WRITES[write]
     path = path % node if '%s' in path else path
-    return client.call(method, path, body(node), MICROVERSION)[0]
+    return client.call(method, path, body(node), measure.MICROVERSION)[0]
 
 
 def _spy(proc, out, args):
@@ -133,7 +133,7 @@ def run(args, db, procs):
     services.wait_ready(procs, port)
     client = measure.Client(port)
     node = client.call('GET', '/v1/nodes?limit=1',
-                       version=MICROVERSION)[2]['nodes'][0]['uuid']
+                       version=measure.MICROVERSION)[2]['nodes'][0]['uuid']
     for _ in range(50):  # warm-up
         _send(client, args.write, node)
     raw = {p.name: os.path.join(db.tmpdir, '%s.raw' % p.name)
