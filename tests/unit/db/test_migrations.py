@@ -547,10 +547,10 @@ def test_child_shards_fill_waits_for_a_node_writer(db_url):
     as the services do, so the service commits and the batch then ends."""
     from ironic_lite.db import child_shards
     engine = sa.create_engine(db_url)
+    pool = futures.ThreadPoolExecutor(1)
     try:
         upgrade(engine, 'head')
         _node_with_a_port(engine, '0000000003')
-        pool = futures.ThreadPoolExecutor(1)
         with engine.connect() as service:
             service.begin()
             service.execute(sa.text('SELECT id FROM nodes FOR UPDATE'))
@@ -565,6 +565,7 @@ def test_child_shards_fill_waits_for_a_node_writer(db_url):
             assert conn.execute(sa.text(
                 'SELECT extra, shard FROM ports')).all() == [('{}', 's1')]
     finally:
+        pool.shutdown()
         engine.dispose()
 
 
