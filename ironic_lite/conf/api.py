@@ -72,6 +72,12 @@ opts = [
                     'turn (each holds a worker thread while it waits); '
                     'beyond it they are answered 503, nothing done, and '
                     'may be retried.'),
+    cfg.BoolOpt('project_admin_can_manage_own_nodes', default=True,
+                mutable=True,
+                help='If a project scoped administrative user is permitted '
+                     'to create/delete baremetal nodes in their project '
+                     '(policies baremetal:node:create:self_owned_node and '
+                     'baremetal:node:delete:self_owned_node).'),
     cfg.IntOpt('large_list_threshold', default=100, min=1,
                help='A list page of nodes, ports or port groups is '
                     'large when it may hold more than this many items '
