@@ -210,8 +210,10 @@ POLICIES = [
     ('baremetal:chassis:delete', SYSTEM_ADMIN, 'Delete Chassis records',
      'DELETE /chassis/{chassis_id}', SYSTEM),
 
+    # Project scope as well, as Ironic: the service role of the service
+    # project passes with [DEFAULT]rbac_service_role_elevated_access.
     ('baremetal:conductor:get', SYSTEM_READER, 'Retrieve Conductor records',
-     'GET /conductors, GET /conductors/{hostname}', SYSTEM),
+     'GET /conductors, GET /conductors/{hostname}'),
 
     ('baremetal:driver:get', SYSTEM_READER, 'View list of available drivers',
      'GET /drivers, GET /drivers/{driver_name}', SYSTEM),
