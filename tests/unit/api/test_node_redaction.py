@@ -123,3 +123,20 @@ def test_a_patch_answer_is_redacted_too(basic):
     node = objects.Node.get_by_uuid(None, uuid)
     assert node.last_error == RAW['last_error']
     assert node.driver_info == RAW['driver_info']
+
+
+def test_a_patch_reveals_no_redacted_value(basic):
+    """A lessee admin may write instance_info, yet not copy the BMC's
+    address into it."""
+    uuid = _node(basic, reservation=None)
+    resp = basic.patch_json('/v1/nodes/' + uuid, [
+        {'op': 'copy', 'from': '/driver_info/redfish_address',
+         'path': '/instance_info/x'}], headers=_auth('lesseeadmin'))
+    assert resp.status_int == 400, resp.text
+    assert 'not shown' in utils.faultstring(resp)
+    assert 'x' not in objects.Node.get_by_uuid(None, uuid).instance_info
+    # The owner may (its GET shows the address).
+    resp = basic.patch_json('/v1/nodes/' + uuid, [
+        {'op': 'copy', 'from': '/driver_info/redfish_address',
+         'path': '/instance_info/x'}], headers=_auth('ownermember'))
+    assert resp.status_int == 200, resp.text

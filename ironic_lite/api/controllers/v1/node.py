@@ -350,7 +350,8 @@ class NodesController(object):
         node = self._node_to_patch(ctx, ident, patch)
         _check_new_names(patch, ident)
         doc = editable_document(node)
-        new_doc = utils.apply_patch(doc, patch, shown=node_render.shown_at)
+        new_doc = utils.apply_patch(doc, patch,
+                                   shown=node_render.shown_for(node))
         changes = utils.changed_fields(doc, new_doc)
         _check_changes(changes, new_doc)
         allocation.check_node_owner_change(node, changes)

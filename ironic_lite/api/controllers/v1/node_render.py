@@ -139,6 +139,27 @@ def _redact(body, node, req):
             body[name] = dict(text) if isinstance(text, dict) else text
 
 
+def shown_for(node):
+    """``shown_at`` for a patch of ``node``: a field redacted for the
+    caller reads as its redaction text, so that no copy, move or test
+    reveals it (driver_info is the only one a patch may read)."""
+    req = _request()
+    hidden = _hidden(node, req) if _filtered(req) else frozenset()
+    if not hidden:
+        return shown_at
+    texts = dict(REDACTIONS)
+
+    def shown(doc, pointer):
+        try:
+            parts = jsonpointer.JsonPointer(pointer).parts
+        except jsonpointer.JsonPointerException:
+            return None
+        if parts and parts[0] in hidden:
+            return utils.resolve({parts[0]: texts[parts[0]]}, parts)
+        return shown_at(doc, pointer)
+    return shown
+
+
 # -- the request's facts -----------------------------------------------------
 
 class _Request(object):
