@@ -94,6 +94,12 @@ opts = [
                help='Ignored.  (Until 6.0: how many large list requests '
                     'could wait for their turn before the next was '
                     'answered 503.)'),
+    cfg.BoolOpt('project_admin_can_manage_own_nodes', default=True,
+                mutable=True,
+                help='If a project scoped administrative user is permitted '
+                     'to create/delete baremetal nodes in their project '
+                     '(policies baremetal:node:create:self_owned_node and '
+                     'baremetal:node:delete:self_owned_node).'),
     cfg.IntOpt('large_list_threshold', default=100, min=1,
                help='A list page of nodes, ports or port groups is '
                     'large when it may hold more than this many items '
