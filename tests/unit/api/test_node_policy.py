@@ -153,6 +153,20 @@ def test_a_project_admin_creates_and_deletes_its_own_nodes(basic):
                         ).status_int == 204
 
 
+def test_a_project_admin_owns_its_node_at_an_old_version(basic):
+    """openstacksdk creates a node to be made available at 1.10 (before
+    the enroll state): the project admin's node is owned by its project
+    all the same, the owner field of 1.50 not being the caller's."""
+    resp = basic.post_json('/v1/nodes', {'driver': 'fake-hardware'},
+                           headers=dict(_auth('owneradmin'), **{
+                               'X-OpenStack-Ironic-API-Version': '1.10'}))
+    assert resp.status_int == 201, resp.text
+    assert resp.json['provision_state'] == 'available'
+    node = basic.get('/v1/nodes/' + resp.json['uuid'],
+                     headers=_auth('admin')).json
+    assert node['owner'] == 'proj-owner'
+
+
 def test_a_project_member_creates_no_node(basic):
     resp = basic.post_json('/v1/nodes', {'driver': 'fake-hardware'},
                            headers=_auth('ownermember'))

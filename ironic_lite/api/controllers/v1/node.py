@@ -164,21 +164,24 @@ def _authorize_create(ctx, values):
     project_admin_can_manage_own_nodes, a caller passing
     baremetal:node:create:self_owned_node (an admin or service role, of any
     scope) creates nodes, owned by its project unless system scoped (400
-    for another owner); any other caller needs baremetal:node:create."""
+    for another owner); any other caller needs baremetal:node:create.
+    The owner the node must get, or None: set once the body's fields have
+    been checked against the request's version (as Ironic: a project
+    admin's node is owned at any version, 1.50's owner field or not)."""
     if CONF.api.project_admin_can_manage_own_nodes and policy.check(
             'baremetal:node:create:self_owned_node',
             {'project_id': ctx.project_id}, ctx):
         if not policy.enabled() or getattr(ctx, 'system_scope', None) == 'all':
-            return
+            return None
         owner = values.get('owner')
         if owner and owner != ctx.project_id:
             raise exception.Invalid('Cannot create a node as a project '
                                     'scoped admin with an owner other than '
                                     'your own project.')
-        values['owner'] = ctx.project_id
-        return
+        return ctx.project_id
     policy.authorize('baremetal:node:create', _create_target(ctx, values),
                      ctx)
+    return None
 
 
 def _check_owner_provisioned(ctx, node, patch, target):
@@ -254,8 +257,10 @@ class NodesController(object):
     def post(self, body):
         ctx = pecan.request.context
         values = body
-        _authorize_create(ctx, values)
+        owner = _authorize_create(ctx, values)
         utils.check_new_fields(values, mv.NODE_FIELD_MIN_VERSION)
+        if owner is not None:
+            values['owner'] = owner
         self._check_shard_create(ctx, values)
         if values.get('name') is not None and not utils.allows(
                 mv.MINOR_5_NODE_NAME):
