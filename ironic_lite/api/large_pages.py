@@ -42,6 +42,7 @@ CONF = cfg.CONF
 
 _lock = threading.Lock()
 _gate = None
+_lane = None   # the HTTP server's lane, when it has one
 
 
 def _not_served(timeout):
@@ -111,11 +112,13 @@ def gate():
 def lane():
     """The HTTP server's admission lane for large pages, as configured
     (None: no bound)."""
+    global _lane
     if not CONF.api.max_concurrent_large_lists:
         return None
-    return admission.Lane(is_large_request,
-                          CONF.api.max_concurrent_large_lists,
-                          CONF.api.large_list_timeout)
+    _lane = admission.Lane(is_large_request,
+                           CONF.api.max_concurrent_large_lists,
+                           CONF.api.large_list_timeout)
+    return _lane
 
 
 # The collections whose large pages are bounded: {collection: whether
@@ -234,10 +237,13 @@ def return_memory():
     trim alone, 228 MB with the collection alone, 159 MB with both (113
     MB at start; tools/benchmark/heavy_lists.py).
     Done only when no other large page is rendered or waiting, which
-    only the gate knows: not with the bound off; and at most once per
-    ``RETURN_EVERY`` seconds (a later one is put off until then)."""
+    only the gate and the server's lane know: not with the bound off (a
+    burst waiting in the lane returns it once, after its last page); and
+    at most once per ``RETURN_EVERY`` seconds (a later one is put off
+    until then)."""
     the_gate = gate()
-    if the_gate is None or not the_gate.idle():
+    if the_gate is None or not the_gate.idle() or (
+            _lane is not None and _lane.waiting()):
         return
     with _return_lock:
         now = time.monotonic()

@@ -26,6 +26,10 @@ import collections
 import threading
 import time
 
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
 
 class Lane(object):
 
@@ -95,7 +99,12 @@ class Lane(object):
             deadline, channel, request = self._line[0]
             if deadline <= now or not channel.connected:
                 request.lane_state = 'expired'
-                self.expired += deadline <= now
+                if deadline <= now:
+                    self.expired += 1
+                    LOG.warning('A request waited %ss for its turn among '
+                                '%s running at once and is answered '
+                                'unserved (%s so far)', self.wait,
+                                self.running, self.expired)
             elif self.in_flight < self.running:
                 self._admit(request)
             else:

@@ -35,6 +35,7 @@ def fresh_returns(monkeypatch):
     RETURN_EVERY seconds)."""
     monkeypatch.setattr(large_pages, '_returned',
                         {'at': None, 'timer': None})
+    monkeypatch.setattr(large_pages, '_lane', None)
 
 
 @pytest.fixture
@@ -406,3 +407,22 @@ def test_memory_is_returned_at_most_once_a_second(monkeypatch):
     assert _wait_for(lambda: collect.call_count == 2)
     timer.join(timeouts.HANG)
     assert large_pages._returned['timer'] is None
+
+
+def test_no_memory_is_returned_while_pages_wait_in_the_lane(monkeypatch):
+    """A burst waiting in the server's lane returns the memory once,
+    after its last page, not after each (the gate is idle between two of
+    them: the next is handed over only once the previous is answered)."""
+    conftest.CONF.set_override('max_concurrent_large_lists', 2,
+                               group='api')
+    monkeypatch.setattr(large_pages, '_gate', None)
+    collect = mock.Mock()
+    monkeypatch.setattr(large_pages.gc, 'collect', collect)
+    waiting = [3]
+    monkeypatch.setattr(large_pages, '_lane', types.SimpleNamespace(
+        waiting=lambda: waiting[0]))
+    large_pages.return_memory()
+    assert not collect.called
+    waiting[0] = 0
+    large_pages.return_memory()
+    assert collect.call_count == 1
