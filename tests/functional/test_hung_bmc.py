@@ -67,7 +67,9 @@ def _config(directory, **conductor):
         'DEFAULT': {'state_path': os.path.join(directory, 'state'),
                     'host': conftest.CONDUCTOR_HOST,
                     'rpc_response_timeout': RPC_TIMEOUT},
-        'api': {'host_ip': '127.0.0.1', 'port': procs.free_port()},
+        # 64 clients at once from one address: no cap per client.
+        'api': {'host_ip': '127.0.0.1', 'port': procs.free_port(),
+                'max_connections': 200, 'max_connections_per_client': 0},
         'conductor': dict({'heartbeat_interval': 1,
                            'enabled_hardware_types': 'fake-hardware,redfish',
                            'sync_power_state_interval': 0}, **conductor),

@@ -93,7 +93,9 @@ def _config(args, workdir, port):
                'graceful_shutdown_timeout': 5}
     sections = {
         'DEFAULT': default,
-        'api': {'host_ip': '127.0.0.1', 'port': port},
+        # Every client comes from one address: no cap per client.
+        'api': {'host_ip': '127.0.0.1', 'port': port,
+                'max_connections': 200, 'max_connections_per_client': 0},
         'conductor': {'enabled_hardware_types': 'fake-hardware,redfish',
                       'sync_power_state_interval': 0},
         'redfish': {'read_timeout': args.read_timeout,
