@@ -170,8 +170,11 @@ def measure(base, light, nodes, limit):
 
     def hung(uuid):
         started = time.monotonic()
-        status, _ = http(base, 'GET', '/v1/nodes/%s/management/boot_device'
-                         % uuid, timeout=limit)
+        try:
+            status, _ = http(base, 'GET', '/v1/nodes/%s/management/'
+                             'boot_device' % uuid, timeout=limit)
+        except OSError:   # no answer within --limit: still pending
+            return
         results.append((status, round(time.monotonic() - started, 1)))
     threads = [threading.Thread(target=hung, args=(u,), daemon=True)
                for u in nodes]
