@@ -106,6 +106,16 @@ opts = [
                     '(its limit, or max_limit) and reads them whole: any '
                     'port or port group page, a node page that is '
                     'detailed or names its fields.'),
+    cfg.IntOpt('max_concurrent_hardware_calls', default=4, min=0,
+               help='How many requests that wait for a BMC\'s answer (boot '
+                    'device, indicators, NMI, interface validation, '
+                    'synchronous vendor passthru) this API serves at once; '
+                    'beyond it they are answered 503, nothing done, and '
+                    'may be retried.  Each waits in a worker thread for up '
+                    'to [DEFAULT]rpc_response_timeout seconds: keep it well '
+                    'below api_workers, so that BMCs that never answer '
+                    'leave threads to every other request.  0: no bound.  '
+                    'Not an Ironic option.'),
     cfg.BoolOpt('restrict_lookup', default=True,
                 help='Whether to restrict the lookup API (GET /v1/lookup) '
                      'to nodes in certain states (deploy, clean, inspect '
