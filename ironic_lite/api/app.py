@@ -9,6 +9,7 @@ from pecan.middleware import recursive
 
 from ironic_lite.api import auth
 from ironic_lite.api import hooks
+from ironic_lite.api import lanes
 from ironic_lite.api import large_pages
 from ironic_lite.api import middleware
 from ironic_lite import conf
@@ -136,6 +137,9 @@ def _wrap(app):
     # body, refused before it is read (or as soon as a chunked body is).
     # Reads and checks the JSON body: inside the size limit.
     app = middleware.RequestMiddleware(app)
+    # A request that waited in the server's lane too long: 503, before it
+    # is read or authenticated (nothing is done for it).
+    app = lanes.ExpiredRequests(app)
     app = sizelimit.RequestBodySizeLimiter(app)
     app = middleware.ParsableErrorMiddleware(app)
     app = middleware.VersionMiddleware(app)

@@ -5,14 +5,14 @@ and megabytes of memory: 16 of them at once took every worker thread of
 an API and made a one-node GET wait 8 to 17 seconds.  So at most
 ``[api]max_concurrent_large_lists`` large pages are read and rendered at
 once, and the others wait for their turn, up to
-``[api]large_list_timeout`` seconds; one that could not be served in
+``[api]request_queue_timeout`` seconds; one that could not be served in
 that time is answered with a retry-safe 503, nothing done.
 
 A burst is served, not refused: nova-computes and networking-baremetal
 agents restarted together ask for their pages at the same moment, and
 refusing the fifth (as the first bound did, with a line of 2) turned
 them away at four computes.  Under ironic-lite's own HTTP server the
-pages wait in the server's lane (``lane()``, common/admission.py),
+pages wait in the server's lane (``lane()``, api/lanes.py),
 holding no worker thread: the other threads stay free for light
 requests however many pages wait.  Under another WSGI server (uwsgi,
 mod_wsgi: api/wsgi.py) they wait in the gate below, each in its thread.
@@ -36,7 +36,6 @@ from oslo_config import cfg
 from ironic_lite.api import request_scope
 from ironic_lite.common import admission
 from ironic_lite.common import exception
-from ironic_lite.common import wsgi
 
 CONF = cfg.CONF
 
@@ -45,12 +44,12 @@ _gate = None
 _lane = None   # the HTTP server's lane, when it has one
 
 
-def _not_served(timeout):
-    return exception.ServiceUnavailable(reason=(
-        'Too many large list requests are being served: this one could '
-        'not be served within %ss ([api]large_list_timeout) and was not '
-        'carried out; retry later, or ask for smaller pages (?limit=).'
-        % timeout))
+def refusal(timeout):
+    """What a large page that could not be served in time is answered."""
+    return ('Too many large list requests are being served: this one '
+            'could not be served within %ss ([api]request_queue_timeout) '
+            'and was not carried out; retry later, or ask for smaller '
+            'pages (?limit=).' % timeout)
 
 
 class Gate(object):
@@ -76,7 +75,7 @@ class Gate(object):
                 self.in_line -= 1
                 self.refused += not acquired
         if not acquired:
-            raise _not_served(self.timeout)
+            raise exception.ServiceUnavailable(reason=refusal(self.timeout))
 
     @contextlib.contextmanager
     def held(self):
@@ -105,7 +104,7 @@ def gate():
     with _lock:
         if _gate is None:
             _gate = Gate(CONF.api.max_concurrent_large_lists,
-                         CONF.api.large_list_timeout)
+                         CONF.api.request_queue_timeout)
         return _gate
 
 
@@ -115,9 +114,10 @@ def lane():
     global _lane
     if not CONF.api.max_concurrent_large_lists:
         return None
+    timeout = CONF.api.request_queue_timeout
     _lane = admission.Lane(is_large_request,
-                           CONF.api.max_concurrent_large_lists,
-                           CONF.api.large_list_timeout)
+                           CONF.api.max_concurrent_large_lists, timeout,
+                           refusal(timeout))
     return _lane
 
 
@@ -196,8 +196,6 @@ def page(environ, collection, limit, detail, explicit_fields):
     a few fields each, do not pay for a full collection: it runs while
     the response is still being sent (a page of 1,000 plain ports took
     3 ms longer with it)."""
-    if environ.get(wsgi.LANE_KEY) == 'expired':
-        raise _not_served(CONF.api.large_list_timeout)
     large = is_large(limit, detail, explicit_fields, collection)
     counts = []
     with bounded(large):

@@ -3,7 +3,7 @@
 import sys
 
 from ironic_lite.api import app
-from ironic_lite.api import large_pages
+from ironic_lite.api import lanes
 from ironic_lite.common import config
 from ironic_lite.common import launcher
 from ironic_lite.common import wsgi
@@ -27,7 +27,7 @@ def api_service():
             request_read_timeout=CONF.api.request_read_timeout,
             max_connections_per_client=api_conf.connections_per_client(CONF),
             proxy_addresses=CONF.api.proxy_addresses,
-            lane=large_pages.lane())
+            lanes=lanes.server_lanes())
     except OSError as err:
         sys.exit('ERROR: cannot listen on %s:%s ([api]host_ip, [api]port): '
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))

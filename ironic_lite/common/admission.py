@@ -18,8 +18,9 @@ The server calls ``take`` (in its event loop) when a request of the
 class is ready, ``done`` (in the worker thread) when an admitted one is
 answered, and ``expire`` (in its event loop, once a turn) to hand over
 the ones whose wait is over.  ``dispatch`` hands a channel to the worker
-threads; each request carries its state in ``request.lane_state``:
-'slot' (admitted: counts against ``running``), 'expired', or 'done'.
+threads; each request carries its lane in ``request.lane`` and its state in
+``request.lane_state``: 'slot' (admitted: counts against ``running``),
+'expired', or 'done'.
 """
 
 import collections
@@ -33,14 +34,17 @@ LOG = logging.getLogger(__name__)
 
 class Lane(object):
 
-    def __init__(self, classify, running, wait, dispatch=None):
+    def __init__(self, classify, running, wait, refusal='', dispatch=None):
         """``classify(method, path, query)``: whether a request belongs
         to the lane; ``running``: how many run at once; ``wait``: the
-        longest wait in line, in seconds; ``dispatch(channel)``: hands a
-        channel to the worker threads (set by the server)."""
+        longest wait in line, in seconds; ``refusal``: what the
+        application answers a request that waited too long;
+        ``dispatch(channel)``: hands a channel to the worker threads (set
+        by the server)."""
         self.classify = classify
         self.running = running
         self.wait = wait
+        self.refusal = refusal
         self.dispatch = dispatch
         self._lock = threading.Lock()
         self._line = collections.deque()   # (deadline, channel, request)
@@ -58,6 +62,7 @@ class Lane(object):
     def take(self, channel, request):
         """Admit ``request`` (the next of ``channel``) at once -- True,
         the caller dispatches it -- or put it in line (False)."""
+        request.lane = self
         with self._lock:
             if self.in_flight < self.running and not self._line:
                 self._admit(request)

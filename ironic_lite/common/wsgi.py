@@ -33,14 +33,17 @@ the least to close, and refuses nobody merely for being many:
   only when all of the address's connections are busy.  The addresses
   of ``[api]proxy_addresses`` (load balancers) are not capped.
 
-Requests of one class -- large list pages, ``lane=`` -- are admitted by
-a Lane: at most its ``running`` of them are handed to the worker
-threads at once, the others wait in line holding no thread (only their
-parsed request) for up to ``wait`` seconds.  One that waited longer is
-handed over marked expired (``environ[LANE_KEY] == 'expired'``) and the
+Requests of a class the application names -- large list pages, calls
+that wait for a BMC: ``lanes=`` -- are admitted by a Lane each
+(common/admission.py): at most its ``running`` of them are handed to the
+worker threads at once, the others wait in line holding no thread (only
+their parsed request) for up to ``wait`` seconds.  One that waited longer
+is handed over marked expired (``environ[LANE_KEY] == 'expired'``, the
+lane's words for it in ``environ[LANE_REFUSAL_KEY]``) and the
 application answers it at once.  A burst of large pages is thus served
 in turn instead of refused, its memory is bounded by the pages rendered
-at once, and the other threads stay free for light requests.
+at once, BMCs that never answer hold a bounded number of threads, and
+the other threads stay free for light requests.
 
 A response that closes its connection (an error such as ``431`` for
 headers over 256 KiB or ``413`` for a body over 100 MiB, or
@@ -138,6 +141,7 @@ READ_GRACE = 1.0
 # through its lane: 'slot' (admitted) or 'expired' (waited past the lane's
 # deadline: answer it at once, doing nothing).
 LANE_KEY = 'ironic_lite.lane'
+LANE_REFUSAL_KEY = 'ironic_lite.lane_refusal'
 
 # Set once a server of this process has begun to stop (the health check
 # then answers 503 on the connections still open).
@@ -158,6 +162,7 @@ class _Task(w_task.WSGITask):
         state = getattr(self.request, 'lane_state', None)
         if state is not None:
             environ[LANE_KEY] = state
+            environ[LANE_REFUSAL_KEY] = self.request.lane.refusal
         return environ
 
     def build_response_header(self):
@@ -226,8 +231,8 @@ class _Channel(w_channel.HTTPChannel):
         try:
             super().service()
         finally:
-            lane = self.server.lane
-            if lane is not None and request is not None:
+            lane = getattr(request, 'lane', None)
+            if lane is not None:
                 lane.done(request)
 
     def read_rate(self, now):
@@ -290,16 +295,19 @@ class _Server(w_server.TcpWSGIServer):
     read_timeout = None   # [api]request_read_timeout
     per_client = 0        # [api]max_connections_per_client, 0: off
     uncapped = ()         # networks of [api]proxy_addresses
-    lane = None           # an admission.Lane, or None
+    lanes = ()            # admission.Lane, the first that fits
 
     def add_task(self, channel):
         """A channel's next request is ready: to the worker threads, or
         in its lane's line."""
-        lane = self.lane
         request = channel.requests[0] if channel.requests else None
-        if (lane is None or request is None or not lane.belongs(request)
-                or lane.take(channel, request)):
-            super().add_task(channel)
+        if request is not None:
+            for lane in self.lanes:
+                if lane.belongs(request):
+                    if not lane.take(channel, request):
+                        return   # in line
+                    break
+        super().add_task(channel)
 
     def same_address(self, channel):
         """The other open connections of ``channel``'s address."""
@@ -340,8 +348,8 @@ class _Server(w_server.TcpWSGIServer):
 
     def readable(self):
         # Called once a turn of the event loop (at least once a second).
-        if self.lane is not None:
-            self.lane.expire()
+        for lane in self.lanes:
+            lane.expire()
         # waitress stops accepting at the connection limit (counted in
         # its socket map, as here).  A client waiting to connect then
         # makes a connection close instead (_make_room).  It is marked,
@@ -423,7 +431,7 @@ class WSGIService(object):
                  shutdown_timeout=60, client_socket_timeout=60,
                  max_connections=100, request_read_timeout=30,
                  max_connections_per_client=0, proxy_addresses=(),
-                 lane=None):
+                 lanes=()):
         self.name = name
         self.shutdown_timeout = shutdown_timeout
         shortest = min(client_socket_timeout,
@@ -448,9 +456,9 @@ class WSGIService(object):
         self.server.read_timeout = request_read_timeout
         self.server.per_client = max_connections_per_client
         self.server.uncapped = _networks(proxy_addresses)
-        if lane is not None:
+        for lane in lanes:
             lane.dispatch = self.server.task_dispatcher.add_task
-        self.server.lane = lane
+        self.server.lanes = tuple(lanes)
         self._thread = None
 
     def start(self):

@@ -5,8 +5,11 @@ threads, for up to ``[DEFAULT]rpc_response_timeout`` seconds (the
 conductor answers a little earlier: ``hardware_calls.py``).  So that BMCs
 that never answer cannot take every request thread, at most
 ``[api]max_concurrent_hardware_calls`` requests of this process wait for
-one at once; a request beyond them is answered 503 at once, nothing sent,
-safe to retry -- the other threads stay free for every other request.
+one at once.  In ironic-lite's own HTTP server the others wait their turn
+in the server, holding no thread (api/lanes.py), and never wait here; under
+another WSGI server they wait here, in the server's threads, and one that
+gets no turn within ``[api]request_queue_timeout`` is answered 503,
+nothing sent, safe to retry.
 """
 
 import threading
@@ -41,16 +44,19 @@ def call(cctxt, context, method, **kwargs):
     """``cctxt.call(context, method, **kwargs)``, within the bound when
     ``method`` talks to a BMC.
 
-    :raises: ServiceUnavailable (503, nothing sent) at the bound.
+    :raises: ServiceUnavailable (503, nothing sent) when no turn comes
+        within [api]request_queue_timeout.
     """
     slots = _slots() if method in METHODS else None
     if slots is None:
         return cctxt.call(context, method, **kwargs)
-    if not slots.acquire(blocking=False):
+    timeout = CONF.api.request_queue_timeout
+    if not slots.acquire(timeout=timeout):
         raise exception.ServiceUnavailable(reason=(
             'Too many requests are waiting for a BMC to answer (at most %d '
-            'at once); the request was not carried out, please retry '
-            'later.' % CONF.api.max_concurrent_hardware_calls))
+            'at once): this one could not be served within %ss '
+            '([api]request_queue_timeout) and was not carried out; retry '
+            'later.' % (CONF.api.max_concurrent_hardware_calls, timeout)))
     try:
         return cctxt.call(context, method, **kwargs)
     finally:

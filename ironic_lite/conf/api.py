@@ -74,23 +74,26 @@ opts = [
                help='How many large list pages (see large_list_threshold) '
                     'are read and rendered at once; the others wait for '
                     'their turn, holding no worker thread, up to '
-                    'large_list_timeout seconds.  Keep it below '
+                    'request_queue_timeout seconds.  Keep it below '
                     'api_workers, so that light requests always find a '
                     'worker thread.  0: no bound.'),
-    cfg.IntOpt('large_list_timeout', default=30, min=1,
-               help='Seconds a large list request may wait for its turn; '
-                    'one that could not be served in that time is '
-                    'answered 503, nothing done, and may be retried.  '
-                    'Keep it below the clients\' and any load balancer\'s '
-                    'timeout (HAProxy\'s "timeout server" is often 60 s), '
-                    'so that the client reads the 503 rather than a '
-                    'proxy\'s 504.'),
+    cfg.IntOpt('request_queue_timeout', default=30, min=1,
+               help='Seconds a request held back by '
+                    'max_concurrent_large_lists or '
+                    'max_concurrent_hardware_calls may wait for its turn '
+                    '(holding no worker thread); one that could not be '
+                    'served in that time is answered 503, nothing done, '
+                    'and may be retried.  Keep it below the clients\' and '
+                    'any load balancer\'s timeout (HAProxy\'s "timeout '
+                    'server" is often 60 s), so that the client reads the '
+                    '503 rather than a proxy\'s 504.  Not an Ironic '
+                    'option.'),
     cfg.IntOpt('large_list_queue', default=2, min=0,
                deprecated_for_removal=True,
                deprecated_since='6.0',
                deprecated_reason='Large list requests are no longer '
                                  'refused when a few wait: they wait for '
-                                 'their turn up to large_list_timeout.',
+                                 'their turn up to request_queue_timeout.',
                help='Ignored.  (Until 6.0: how many large list requests '
                     'could wait for their turn before the next was '
                     'answered 503.)'),
@@ -110,11 +113,13 @@ opts = [
                help='How many requests that wait for a BMC\'s answer (boot '
                     'device, indicators, NMI, interface validation, '
                     'synchronous vendor passthru) this API serves at once; '
-                    'beyond it they are answered 503, nothing done, and '
-                    'may be retried.  Each waits in a worker thread for up '
-                    'to [DEFAULT]rpc_response_timeout seconds: keep it well '
-                    'below api_workers, so that BMCs that never answer '
-                    'leave threads to every other request.  0: no bound.  '
+                    'the others wait for their turn, holding no worker '
+                    'thread, up to request_queue_timeout seconds.  Each '
+                    'served one waits in a worker thread for up to '
+                    '[DEFAULT]rpc_response_timeout seconds: keep it, with '
+                    'max_concurrent_large_lists, below api_workers, so that '
+                    'BMCs that never answer leave threads to every other '
+                    'request.  0: no bound.  '
                     'Not an Ironic option.'),
     cfg.BoolOpt('restrict_lookup', default=True,
                 help='Whether to restrict the lookup API (GET /v1/lookup) '

@@ -23,10 +23,12 @@ from tests.functional import procs
 from tests import timeouts
 
 # The bound of the tests: a hung request ends within it (the conductor
-# answers a little earlier, at 8 s); a call with no bound would take the
-# redfish timeouts below times the attempts (5 x 10 s and more).
+# answers a little earlier, at 8 s), after waiting for its turn up to
+# QUEUE_TIMEOUT ([api]request_queue_timeout); a call with no bound would
+# take the redfish timeouts below times the attempts (10 x 10 s and more).
 RPC_TIMEOUT = 10
-REDFISH = {'connection_attempts': 5, 'connection_retry_interval': 1,
+QUEUE_TIMEOUT = 10
+REDFISH = {'connection_attempts': 10, 'connection_retry_interval': 1,
            'connect_timeout': 2, 'read_timeout': 10}
 
 
@@ -69,7 +71,8 @@ def _config(directory, **conductor):
                     'rpc_response_timeout': RPC_TIMEOUT},
         # 64 clients at once from one address: no cap per client.
         'api': {'host_ip': '127.0.0.1', 'port': procs.free_port(),
-                'max_connections': 200, 'max_connections_per_client': 0},
+                'max_connections': 200,
+                'request_queue_timeout': QUEUE_TIMEOUT},
         'conductor': dict({'heartbeat_interval': 1,
                            'enabled_hardware_types': 'fake-hardware,redfish',
                            'sync_power_state_interval': 0}, **conductor),
@@ -167,16 +170,17 @@ def _hung_requests_leave_the_api_serving(base, bmc, count):
         thread.join(timeouts.HANG)
     assert len(results) == count
     for status, body, seconds in results:
-        # A 503 in Ironic's error body: the BMC's timeout, or the bound
-        # on requests waiting for BMCs (nothing sent).
+        # A 503 in Ironic's error body: the BMC's timeout, or no turn
+        # among the requests waiting for BMCs in time (nothing sent).
         assert status == 503, body
         message = _faultstring(body)
         assert ('did not answer within' in message
                 or 'waiting for a BMC' in message), message
         assert 'Traceback' not in str(body)
-        # Generous slack over the bound, far below the redfish attempts
-        # (5 x 10 s) an unbounded call would take.
-        assert seconds < RPC_TIMEOUT + 30, seconds
+        # Generous slack over the bound (a turn, then the BMC's
+        # deadline), far below the redfish attempts (10 x 10 s) an
+        # unbounded call would take.
+        assert seconds < QUEUE_TIMEOUT + RPC_TIMEOUT + 30, seconds
     assert any('BMC of node' in _faultstring(body)
                for _s, body, _t in results)
 

@@ -7,7 +7,7 @@ pages admitted by the server's lane as ironic-api's are; large pages
 port or port group page) block on an event while reading.  No test
 times anything: a request that would wait for the blocked pages waits a
 hang's time (timeouts.HANG) and fails; a wait that must run out
-([api]large_list_timeout) is 1 s, and only its outcome is checked.
+([api]request_queue_timeout) is 1 s, and only its outcome is checked.
 """
 
 import http.client
@@ -73,7 +73,7 @@ def _serve(rpcapi, blocked, lane):
                                group='api')
     app = api_app.setup_app(rpcapi_factory=lambda: rpcapi)
     service = wsgi.WSGIService('test-api', app, '127.0.0.1', 0, threads=4,
-                               lane=large_pages.lane() if lane else None)
+                               lanes=[large_pages.lane()] if lane else ())
     service.start()
     return service
 
@@ -124,7 +124,7 @@ def test_a_burst_of_heavy_pages_is_served_in_turn(server, node, blocked):
     fifth page with a 503; without any bound the pages would take every
     thread and the GET would wait for them, a hang's time.)"""
     entered, release = blocked
-    lane = server.server.lane
+    lane = server.server.lanes[0]
     results = []
     threads = [_in_thread(server, HEAVY, results) for _ in range(10)]
     for _ in range(2):
@@ -146,11 +146,11 @@ def _fault(body):
 
 
 def test_a_page_not_served_in_time_is_answered_503(server, node, blocked):
-    """[api]large_list_timeout = 1: a page that waited that long while
+    """[api]request_queue_timeout = 1: a page that waited that long while
     the 2 slots stay busy is answered a retry-safe 503, nothing done;
     the pages that rendered are served."""
-    conftest.CONF.set_override('large_list_timeout', 1, group='api')
-    server.server.lane.wait = 1
+    conftest.CONF.set_override('request_queue_timeout', 1, group='api')
+    server.server.lanes[0].wait = 1
     entered, release = blocked
     results = []
     threads = [_in_thread(server, HEAVY, results) for _ in range(2)]
@@ -158,9 +158,9 @@ def test_a_page_not_served_in_time_is_answered_503(server, node, blocked):
         assert entered.acquire(timeout=timeouts.HANG)
     status, body = _get(server, HEAVY)
     assert status == 503, body
-    assert 'large_list_timeout' in _fault(body)
+    assert 'request_queue_timeout' in _fault(body)
     assert 'not carried out' in _fault(body)
-    assert server.server.lane.expired == 1
+    assert server.server.lanes[0].expired == 1
     assert not entered.acquire(blocking=False), 'the late page rendered'
     release.set()
     for thread in threads:
@@ -172,7 +172,7 @@ def test_without_the_lane_pages_wait_in_the_gate(bare_server, node,
                                                  blocked):
     """Under another WSGI server (no lane), the application's gate still
     renders 2 at once: a third page waits in its thread and is served
-    once a slot frees; with large_list_timeout = 1 a page that cannot get
+    once a slot frees; with request_queue_timeout = 1 a page that cannot get
     a slot in time is answered 503."""
     entered, release = blocked
     results = []
@@ -183,7 +183,7 @@ def test_without_the_lane_pages_wait_in_the_gate(bare_server, node,
     assert _wait_for(lambda: gate.in_line == 1)
     gate.timeout = 1
     status, body = _get(bare_server, HEAVY)
-    assert status == 503 and 'large_list_timeout' in _fault(body), body
+    assert status == 503 and 'request_queue_timeout' in _fault(body), body
     assert gate.refused == 1
     release.set()
     for thread in threads:
@@ -309,14 +309,14 @@ def test_port_pages_wait_in_the_node_pages_line(server, node, blocked):
     threads.append(_in_thread(server, PORT_PAGES[0], results))
     threads.append(_in_thread(server, '/v1/portgroups/detail?limit=2',
                               results))
-    assert _wait_for(lambda: server.server.lane.waiting() == 2)
+    assert _wait_for(lambda: server.server.lanes[0].waiting() == 2)
     status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body
     release.set()
     for thread in threads:
         thread.join(timeouts.HANG)
     assert [status for status, _ in results] == [200] * 4
-    assert server.server.lane.high_water == 2
+    assert server.server.lanes[0].high_water == 2
 
 
 @pytest.fixture
@@ -324,7 +324,7 @@ def full_gate(bare_server, blocked):
     """Every slot of the application's gate held, a page waits 1 s at
     most (and no page blocked in its reading)."""
     blocked[1].set()
-    conftest.CONF.set_override('large_list_timeout', 1, group='api')
+    conftest.CONF.set_override('request_queue_timeout', 1, group='api')
     large_pages._gate = None
     gate = large_pages.gate()
     with gate.held(), gate.held():

@@ -103,6 +103,9 @@ def test_the_api_threads_waiting_for_bmcs_are_bounded(
         config, rpc_api, context, make_node, hung):
     config.set_override('rpc_response_timeout', 30)
     config.set_override('max_concurrent_hardware_calls', 2, 'api')
+    # Under another WSGI server than ironic-lite's (no lane), a request
+    # waits for its turn in its thread, 1 s here.
+    config.set_override('request_queue_timeout', 1, 'api')
     release, entered = hung
     nodes = [make_node() for _ in range(3)]
     errors = []
@@ -120,6 +123,7 @@ def test_the_api_threads_waiting_for_bmcs_are_bounded(
         with pytest.raises(exception.ServiceUnavailable) as err:
             rpc_api.get_boot_device(context, nodes[2])
         assert 'not carried out' in str(err.value)
+        assert 'request_queue_timeout' in str(err.value)
         assert len(entered) == 2   # nothing was sent
         # Calls that talk to no BMC are not bounded.
         assert rpc_api.vif_list(context, nodes[2]) == []
