@@ -11,6 +11,7 @@ loopback port.  Where Keystone cannot be installed the tests are skipped
 with the reason (a failure with ``CI=true``).
 """
 
+import contextlib
 import grp
 import json
 import os
@@ -280,6 +281,32 @@ class Identity(object):
         self.ks.call('POST', '/endpoints', {'endpoint': {
             'service_id': service, 'interface': 'public', 'url': url,
             'region_id': REGION}})
+
+
+@contextlib.contextmanager
+def with_baremetal(directory):
+    """A Keystone started in ``directory``, ironic-lite in its catalog as
+    service type ``baremetal`` at a free port (``ks.lite_port``), where
+    ironic-lite is to listen; yields (the Keystone, its Identity)."""
+    ks = Keystone(install(), directory)
+    ks.setup()
+    ks.start()
+    try:
+        ident = Identity(ks)
+        ks.lite_port = procs.free_port()
+        ident.register_baremetal('http://127.0.0.1:%d' % ks.lite_port)
+        yield ks, ident
+    finally:
+        ks.stop()
+
+
+def authtoken_section(ks, password):
+    """ironic-lite's [keystone_authtoken], as the user ``ironic`` (role
+    ``service`` in project ``service``) with ``password``."""
+    return {'www_authenticate_uri': ks.url, 'auth_url': ks.url,
+            'auth_type': 'password', 'username': 'ironic',
+            'password': password, 'user_domain_name': 'Default',
+            'project_name': 'service', 'project_domain_name': 'Default'}
 
 
 def clouds_yaml(path, keystone, users):

@@ -37,15 +37,8 @@ SHARD = 'shard-nova'
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     """A Keystone with the personas and ironic-lite in its catalog."""
-    bindir = keystone.install()
     directory = str(tmp_path_factory.mktemp('keystone'))
-    ks = keystone.Keystone(bindir, directory)
-    ks.setup()
-    ks.start()
-    try:
-        ident = keystone.Identity(ks)
-        lite_port = procs.free_port()
-        ident.register_baremetal('http://127.0.0.1:%d' % lite_port)
+    with keystone.with_baremetal(directory) as (ks, ident):
         users = {'sysadmin': ('admin', keystone.ADMIN_PASSWORD, None)}
         for name, (user, role, project) in PERSONAS.items():
             if name != 'sysadmin':
@@ -55,18 +48,12 @@ def cloud(tmp_path_factory):
         ident.user('ironic', PASSWORD, 'service', 'service')
         ks.clouds = keystone.clouds_yaml(
             os.path.join(directory, 'clouds.yaml'), ks, users)
-        ks.lite_port = lite_port
         ks.projects = ident.projects
         yield ks
-    finally:
-        ks.stop()
 
 
 def authtoken_section(ks):
-    return {'www_authenticate_uri': ks.url, 'auth_url': ks.url,
-            'auth_type': 'password', 'username': 'ironic',
-            'password': PASSWORD, 'user_domain_name': 'Default',
-            'project_name': 'service', 'project_domain_name': 'Default'}
+    return keystone.authtoken_section(ks, PASSWORD)
 
 
 @pytest.fixture(scope='module')

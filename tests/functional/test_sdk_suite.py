@@ -35,15 +35,8 @@ SUITE = 'openstack.tests.functional.baremetal'
 @pytest.fixture(scope='module')
 def cloud(tmp_path_factory):
     """A Keystone with devstack's clouds and ironic-lite in its catalog."""
-    bindir = keystone.install()
     directory = str(tmp_path_factory.mktemp('sdk-keystone'))
-    ks = keystone.Keystone(bindir, directory)
-    ks.setup()
-    ks.start()
-    try:
-        ident = keystone.Identity(ks)
-        ks.lite_port = procs.free_port()
-        ident.register_baremetal('http://127.0.0.1:%d' % ks.lite_port)
+    with keystone.with_baremetal(directory) as (ks, ident):
         for user in ('demo', 'alt_demo'):
             ident.user(user, PASSWORD, 'member', user)
         ident.user('ironic', PASSWORD, 'service', 'service')
@@ -56,8 +49,6 @@ def cloud(tmp_path_factory):
                 'devstack': ('demo', PASSWORD, 'demo'),
                 'devstack-alt': ('alt_demo', PASSWORD, 'alt_demo')})
         yield ks
-    finally:
-        ks.stop()
 
 
 @pytest.fixture(scope='module')
@@ -69,11 +60,7 @@ def lite(cloud, tmp_path_factory):
                     'state_path': os.path.join(directory, 'state'),
                     'host': 'lite-sdk-suite'},
         'api': {'host_ip': '127.0.0.1', 'port': cloud.lite_port},
-        'keystone_authtoken': {
-            'www_authenticate_uri': cloud.url, 'auth_url': cloud.url,
-            'auth_type': 'password', 'username': 'ironic',
-            'password': PASSWORD, 'user_domain_name': 'Default',
-            'project_name': 'service', 'project_domain_name': 'Default'},
+        'keystone_authtoken': keystone.authtoken_section(cloud, PASSWORD),
     })
     service = procs.Service('ironic-lite', config, directory)
     service.base = 'http://127.0.0.1:%d' % cloud.lite_port

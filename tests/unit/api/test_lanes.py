@@ -12,7 +12,6 @@ request that would wait for the blocked ones waits a hang's time
 outcome is checked.
 """
 
-import http.client
 import json
 import threading
 
@@ -23,6 +22,7 @@ from ironic_lite.api import lanes
 from ironic_lite.common import wsgi
 from tests import timeouts
 from tests.unit.api import conftest
+from tests.unit.api import served
 
 
 @pytest.fixture
@@ -55,34 +55,11 @@ def server(client, rpcapi, node, slow_bmc):
     service.stop()
 
 
-def _get(service, path):
-    conn = http.client.HTTPConnection(
-        '127.0.0.1', service.server.effective_port, timeout=timeouts.HANG)
-    try:
-        conn.request('GET', path, headers={
-            'X-OpenStack-Ironic-API-Version': conftest.LATEST})
-        resp = conn.getresponse()
-        return resp.status, resp.read()
-    finally:
-        conn.close()
-
-
 def _in_threads(service, path, count):
     results = []
-    threads = [threading.Thread(target=lambda: results.append(
-        _get(service, path)), daemon=True) for _ in range(count)]
-    for thread in threads:
-        thread.start()
+    threads = [served.in_thread(service, path, results)
+               for _ in range(count)]
     return threads, results
-
-
-def _wait_for(predicate):
-    done = threading.Event()
-    for _ in range(int(timeouts.HANG / 0.01)):
-        if predicate():
-            return True
-        done.wait(0.01)
-    return False
 
 
 def _hardware_lane(service):
@@ -101,8 +78,8 @@ def test_a_burst_of_bmc_calls_is_served_in_turn(server, node, slow_bmc):
     threads, results = _in_threads(server, path, 6)
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
-    assert _wait_for(lambda: lane.waiting() == 4)
-    status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert served.wait_for(lambda: lane.waiting() == 4)
+    status, body = served.get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body
     assert not entered.acquire(blocking=False), 'a third call reached it'
     release.set()
@@ -121,7 +98,7 @@ def test_a_bmc_call_without_a_turn_in_time_is_answered_503(server, node,
     threads, results = _in_threads(server, path, 2)
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
-    status, body = _get(server, path)
+    status, body = served.get(server, path)
     assert status == 503, body
     fault = json.loads(json.loads(body)['error_message'])['faultstring']
     assert 'waiting for a BMC' in fault and 'not carried out' in fault

@@ -10,7 +10,6 @@ hang's time (timeouts.HANG) and fails; a wait that must run out
 ([api]request_queue_timeout) is 1 s, and only its outcome is checked.
 """
 
-import http.client
 import json
 import threading
 import types
@@ -25,6 +24,7 @@ from ironic_lite.api import large_pages
 from ironic_lite.common import wsgi
 from tests import timeouts
 from tests.unit.api import conftest
+from tests.unit.api import served
 
 HEAVY = '/v1/nodes/detail?limit=2'
 
@@ -97,25 +97,6 @@ def bare_server(client, rpcapi, node, blocked):
     service.stop()
 
 
-def _get(service, path):
-    conn = http.client.HTTPConnection(
-        '127.0.0.1', service.server.effective_port, timeout=timeouts.HANG)
-    try:
-        conn.request('GET', path, headers={
-            'X-OpenStack-Ironic-API-Version': conftest.LATEST})
-        resp = conn.getresponse()
-        return resp.status, resp.read()
-    finally:
-        conn.close()
-
-
-def _in_thread(service, path, results):
-    thread = threading.Thread(
-        target=lambda: results.append(_get(service, path)), daemon=True)
-    thread.start()
-    return thread
-
-
 def test_a_burst_of_heavy_pages_is_served_in_turn(server, node, blocked):
     """4 worker threads; 10 large pages asked for at once: 2 render
     (blocked), 8 wait in the server's lane holding no thread -- a
@@ -126,11 +107,11 @@ def test_a_burst_of_heavy_pages_is_served_in_turn(server, node, blocked):
     entered, release = blocked
     lane = server.server.lanes[0]
     results = []
-    threads = [_in_thread(server, HEAVY, results) for _ in range(10)]
+    threads = [served.in_thread(server, HEAVY, results) for _ in range(10)]
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
-    assert _wait_for(lambda: lane.waiting() == 8)
-    status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert served.wait_for(lambda: lane.waiting() == 8)
+    status, body = served.get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body
     assert not entered.acquire(blocking=False), 'a third page rendered'
     release.set()
@@ -153,10 +134,10 @@ def test_a_page_not_served_in_time_is_answered_503(server, node, blocked):
     server.server.lanes[0].wait = 1
     entered, release = blocked
     results = []
-    threads = [_in_thread(server, HEAVY, results) for _ in range(2)]
+    threads = [served.in_thread(server, HEAVY, results) for _ in range(2)]
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
-    status, body = _get(server, HEAVY)
+    status, body = served.get(server, HEAVY)
     assert status == 503, body
     assert 'request_queue_timeout' in _fault(body)
     assert 'not carried out' in _fault(body)
@@ -176,28 +157,19 @@ def test_without_the_lane_pages_wait_in_the_gate(bare_server, node,
     a slot in time is answered 503."""
     entered, release = blocked
     results = []
-    threads = [_in_thread(bare_server, HEAVY, results) for _ in range(3)]
+    threads = [served.in_thread(bare_server, HEAVY, results) for _ in range(3)]
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
     gate = large_pages.gate()
-    assert _wait_for(lambda: gate.in_line == 1)
+    assert served.wait_for(lambda: gate.in_line == 1)
     gate.timeout = 1
-    status, body = _get(bare_server, HEAVY)
+    status, body = served.get(bare_server, HEAVY)
     assert status == 503 and 'request_queue_timeout' in _fault(body), body
     assert gate.refused == 1
     release.set()
     for thread in threads:
         thread.join(timeouts.HANG)
     assert [status for status, _ in results] == [200] * 3
-
-
-def _wait_for(predicate):
-    done = threading.Event()
-    for _ in range(int(timeouts.HANG / 0.01)):
-        if predicate():
-            return True
-        done.wait(0.01)
-    return False
 
 
 def test_small_and_plain_pages_are_not_bounded(server, blocked):
@@ -208,7 +180,7 @@ def test_small_and_plain_pages_are_not_bounded(server, blocked):
     assert not large_pages.is_large(1000, False, False)
     assert large_pages.is_large(1000, False, True)
     assert not large_pages.is_large(1, True, False)
-    status, _ = _get(server, '/v1/nodes/detail?limit=1')
+    status, _ = served.get(server, '/v1/nodes/detail?limit=1')
     assert status == 200
 
 
@@ -237,20 +209,20 @@ def test_memory_is_returned_after_the_last_large_page(server, node, heavy,
     # Called once a response is written (after the client has it).
     calls = mock.Mock(wraps=large_pages.return_memory)
     monkeypatch.setattr(large_pages, 'return_memory', calls)
-    status, _ = _get(server, '/v1/nodes/%s' % node['uuid'])
+    status, _ = served.get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200
     results = []
-    first = _in_thread(server, heavy, results)
+    first = served.in_thread(server, heavy, results)
     assert entered.acquire(timeout=timeouts.HANG)
     with large_pages.gate().held():   # another large page in flight
         release.set()
         first.join(timeouts.HANG)
         assert results[0][0] == 200
-        assert _wait_for(lambda: calls.call_count == 1)
+        assert served.wait_for(lambda: calls.call_count == 1)
         assert not collect.called
-    status, _ = _get(server, heavy)
+    status, _ = served.get(server, heavy)
     assert status == 200
-    assert _wait_for(lambda: calls.call_count == 2)
+    assert served.wait_for(lambda: calls.call_count == 2)
     assert collect.call_count == 1
 
 
@@ -267,9 +239,9 @@ def test_a_short_page_of_a_large_limit_keeps_its_memory(server, node,
     collect = mock.Mock()
     monkeypatch.setattr(large_pages.gc, 'collect', collect)
     for path in (HEAVY, '/v1/ports?limit=2', '/v1/portgroups?limit=2'):
-        status, _ = _get(server, path)
+        status, _ = served.get(server, path)
         assert status == 200, path
-    status, _ = _get(server, '/v1/nodes/%s' % node['uuid'])
+    status, _ = served.get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200
     assert not calls.called and not collect.called
 
@@ -281,12 +253,12 @@ def test_a_plain_port_page_keeps_its_memory(server, two_of_each, blocked,
     blocked[1].set()
     calls = mock.Mock(wraps=large_pages.return_memory)
     monkeypatch.setattr(large_pages, 'return_memory', calls)
-    status, body = _get(server, '/v1/ports?limit=2')
+    status, body = served.get(server, '/v1/ports?limit=2')
     assert status == 200 and len(json.loads(body)['ports']) == 2
     assert not calls.called
-    status, _ = _get(server, '/v1/ports/detail?limit=2')
+    status, _ = served.get(server, '/v1/ports/detail?limit=2')
     assert status == 200
-    assert _wait_for(lambda: calls.call_count == 1)
+    assert served.wait_for(lambda: calls.call_count == 1)
 
 
 PORT_PAGES = ['/v1/ports/detail?limit=2', '/v1/ports?limit=2',
@@ -303,14 +275,14 @@ def test_port_pages_wait_in_the_node_pages_line(server, node, blocked):
     would let as many more heavy pages take the threads."""
     entered, release = blocked
     results = []
-    threads = [_in_thread(server, HEAVY, results) for _ in range(2)]
+    threads = [served.in_thread(server, HEAVY, results) for _ in range(2)]
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
-    threads.append(_in_thread(server, PORT_PAGES[0], results))
-    threads.append(_in_thread(server, '/v1/portgroups/detail?limit=2',
+    threads.append(served.in_thread(server, PORT_PAGES[0], results))
+    threads.append(served.in_thread(server, '/v1/portgroups/detail?limit=2',
                               results))
-    assert _wait_for(lambda: server.server.lanes[0].waiting() == 2)
-    status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
+    assert served.wait_for(lambda: server.server.lanes[0].waiting() == 2)
+    status, body = served.get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body
     release.set()
     for thread in threads:
@@ -343,7 +315,7 @@ def test_large_port_and_portgroup_pages_are_bounded(bare_server,
     """Plain lists too: a port or port group list reads whole rows
     whatever it renders.  The server's lane sees them as the
     application does."""
-    status, body = _get(bare_server, path)
+    status, body = served.get(bare_server, path)
     assert status == 503, body
     assert full_gate.refused == 1
     assert _large_request(path)
@@ -357,7 +329,7 @@ def test_other_pages_are_not_bounded(bare_server, full_gate, path):
     """Pages within the threshold, plain node lists (a few columns), and
     the few rows of chassis and conductors never wait for the gate, nor
     in the server's lane."""
-    status, body = _get(bare_server, path)
+    status, body = served.get(bare_server, path)
     assert status == 200, body
     assert full_gate.refused == 0
     assert not _large_request(path)
@@ -369,11 +341,11 @@ def test_an_instance_lookup_is_never_queued(bare_server, full_gate):
     does not wait behind the computes' large pages."""
     fields = 'uuid,power_state,provision_state,instance_uuid,traits'
     big = '/v1/nodes?fields=%s&limit=1000' % fields
-    status, _ = _get(bare_server, big)
+    status, _ = served.get(bare_server, big)
     assert status == 503 and full_gate.refused == 1
     lookup = '/v1/nodes?instance_uuid=%s&fields=%s' % (
         '6f1d5a0e-2b8c-4c2e-9d4f-0a1b2c3d4e5f', fields)
-    status, body = _get(bare_server, lookup)
+    status, body = served.get(bare_server, lookup)
     assert status == 200, body
     assert json.loads(body) == {'nodes': []}
     assert full_gate.refused == 1
@@ -404,7 +376,7 @@ def test_memory_is_returned_at_most_once_a_second(monkeypatch):
     timer = large_pages._returned['timer']
     assert timer is not None
     clock[0] = 101.0    # the deferred return finds the second passed
-    assert _wait_for(lambda: collect.call_count == 2)
+    assert served.wait_for(lambda: collect.call_count == 2)
     timer.join(timeouts.HANG)
     assert large_pages._returned['timer'] is None
 
