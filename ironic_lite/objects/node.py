@@ -3,8 +3,10 @@ import functools
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 
+from ironic_lite.common import exception
 from ironic_lite.common import interfaces
 from ironic_lite.db import node as db_node
+from ironic_lite.db import port as db_port
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
 from ironic_lite.objects import node_history
@@ -192,6 +194,18 @@ class Node(base.CrudMixin, base.IronicObject):
     @classmethod
     def get_by_name(cls, context, name):
         return cls._get_by(context, 'name', name)
+
+    @classmethod
+    def get_by_port_addresses(cls, context, addresses):
+        """The one node with a port of one of ``addresses`` (Ironic's):
+        NodeNotFound for none and for several.  Two statements, however
+        many addresses."""
+        node_ids = db_port.get_node_ids_by_port_addresses(addresses)
+        if len(node_ids) != 1:
+            raise exception.NodeNotFound(
+                node='with the port addresses given (%d nodes)'
+                     % len(node_ids))
+        return cls.get_by_id(context, node_ids[0])
 
     @classmethod
     def uuids_by_id(cls, context, ids):
