@@ -191,6 +191,15 @@ def test_lookup_of_too_many_addresses_is_400_before_any_statement(
         assert seen == []
 
 
+def test_invalid_addresses_are_logged_bounded(client, waiting, caplog):
+    junk = ['x' * 1000] * 200
+    resp = _lookup(client, 'addresses=' + ','.join(junk + [MAC]))
+    assert resp.status_int == 200, resp.text
+    logged = [r.getMessage() for r in caplog.records
+              if 'are invalid' in r.getMessage()]
+    assert len(logged) == 1 and len(logged[0]) < 1200, len(logged[0])
+
+
 def test_lookup_before_1_62_hands_out_no_token(client, waiting, rpcapi):
     resp = _lookup(client, 'addresses=%s' % MAC, version='1.61')
     assert resp.status_int == 200, resp.text

@@ -24,6 +24,7 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api.schemas import ramdisk as schema
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite.common import policy
 from ironic_lite.common import states
 from ironic_lite.common import utils as common_utils
@@ -83,8 +84,10 @@ def valid_macs(addresses):
         except exception.InvalidMAC:
             invalid.append(addr)
     if invalid:
+        # Bounded: the lookup is public, one line per request at most.
         LOG.warning('The following MAC addresses "%s" are invalid and will '
-                    'be ignored by the lookup request', ', '.join(invalid))
+                    'be ignored by the lookup request',
+                    messages.safe(', '.join(invalid), limit=1024))
     return valid
 
 
