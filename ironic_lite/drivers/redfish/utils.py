@@ -69,7 +69,8 @@ def _address(node, address):
     if not isinstance(address, str):
         raise _invalid('Invalid Redfish address %(address)s set in '
                        'driver_info/redfish_address on node %(node)s',
-                       address=address, node=node.uuid)
+                       address=messages.safe(address, limit=255),
+                       node=node.uuid)
     if '://' not in address:
         address = 'https://%s' % address
     try:

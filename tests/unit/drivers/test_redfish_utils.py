@@ -194,3 +194,11 @@ def test_restoring_the_boot_device_logs_no_credentials(caplog):
     for message in logged:
         assert len(message) <= 4096 + 200
         assert 'pw-secret' not in message and basic not in message
+
+
+def test_an_address_of_another_type_is_shown_without_credentials():
+    node = _node(redfish_address=['https://u:pw-secret@bmc'])
+    with pytest.raises(exception.InvalidParameterValue) as raised:
+        utils.parse_driver_info(node)
+    assert 'pw-secret' not in str(raised.value)
+    assert "['https://bmc']" in str(raised.value)
