@@ -113,7 +113,6 @@ update_opt_defaults  # conf/opts.py: oslo-config-generator
 OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py
 
 # -- read by the tests only, kept as the objects' and the pool's API --
-_.in_flight  # conductor/worker_pool.py: the slots claimed
 
 # -- release 4.0: called by name (conductor/rescue.py; conductor/steps.py
 #    reads the clean and deploy steps of an interface; task.driver.interface()

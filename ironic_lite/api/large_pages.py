@@ -1,13 +1,21 @@
-"""A bound on the large list pages rendered at once (issue 20).
+"""A bound on the large list pages rendered at once (issues 20, 34).
 
 A detailed page of 1,000 nodes takes a worker thread for a long while
 and megabytes of memory: 16 of them at once took every worker thread of
 an API and made a one-node GET wait 8 to 17 seconds.  So at most
 ``[api]max_concurrent_large_lists`` large pages are read and rendered at
-once; up to ``[api]large_list_queue`` more wait for their turn (each in
-its worker thread), and the ones beyond are refused with a retry-safe
-503, nothing done.  The other worker threads stay free for light
-requests -- as long as the two add up to fewer than ``[api]api_workers``.
+once, and the others wait for their turn, up to
+``[api]large_list_timeout`` seconds; one that could not be served in
+that time is answered with a retry-safe 503, nothing done.
+
+A burst is served, not refused: nova-computes and networking-baremetal
+agents restarted together ask for their pages at the same moment, and
+refusing the fifth (as the first bound did, with a line of 2) turned
+them away at four computes.  Under ironic-lite's own HTTP server the
+pages wait in the server's lane (``lane()``, common/admission.py),
+holding no worker thread: the other threads stay free for light
+requests however many pages wait.  Under another WSGI server (uwsgi,
+mod_wsgi: api/wsgi.py) they wait in the gate below, each in its thread.
 
 Pages of nodes, ports and port groups share the one gate: what it
 protects -- the worker threads and the memory -- is shared, and
@@ -21,24 +29,37 @@ import ctypes.util
 import gc
 import threading
 import time
+import urllib.parse
 
 from oslo_config import cfg
 
 from ironic_lite.api import request_scope
+from ironic_lite.common import admission
 from ironic_lite.common import exception
+from ironic_lite.common import wsgi
 
 CONF = cfg.CONF
 
 _lock = threading.Lock()
 _gate = None
+_lane = None   # the HTTP server's lane, when it has one
+
+
+def _not_served(timeout):
+    return exception.ServiceUnavailable(reason=(
+        'Too many large list requests are being served: this one could '
+        'not be served within %ss ([api]large_list_timeout) and was not '
+        'carried out; retry later, or ask for smaller pages (?limit=).'
+        % timeout))
 
 
 class Gate(object):
-    """``running`` holders at once, ``waiting`` more in line."""
+    """``running`` holders at once; the others wait up to ``timeout``
+    seconds for their turn."""
 
-    def __init__(self, running, waiting):
+    def __init__(self, running, timeout):
         self.running = running
-        self.waiting = waiting
+        self.timeout = timeout
         self._slots = threading.Semaphore(running)
         self._lock = threading.Lock()
         self.in_line = 0
@@ -47,18 +68,15 @@ class Gate(object):
 
     def _wait_in_line(self):
         with self._lock:
-            if self.in_line >= self.waiting:
-                self.refused += 1
-                raise exception.ServiceUnavailable(reason=(
-                    'Too many large list requests are being served; the '
-                    'request was not carried out: retry later, or ask '
-                    'for smaller pages (?limit=).'))
             self.in_line += 1
         try:
-            self._slots.acquire()
+            acquired = self._slots.acquire(timeout=self.timeout)
         finally:
             with self._lock:
                 self.in_line -= 1
+                self.refused += not acquired
+        if not acquired:
+            raise _not_served(self.timeout)
 
     @contextlib.contextmanager
     def held(self):
@@ -87,8 +105,20 @@ def gate():
     with _lock:
         if _gate is None:
             _gate = Gate(CONF.api.max_concurrent_large_lists,
-                         CONF.api.large_list_queue)
+                         CONF.api.large_list_timeout)
         return _gate
+
+
+def lane():
+    """The HTTP server's admission lane for large pages, as configured
+    (None: no bound)."""
+    global _lane
+    if not CONF.api.max_concurrent_large_lists:
+        return None
+    _lane = admission.Lane(is_large_request,
+                           CONF.api.max_concurrent_large_lists,
+                           CONF.api.large_list_timeout)
+    return _lane
 
 
 # The collections whose large pages are bounded: {collection: whether
@@ -108,6 +138,38 @@ def is_large(limit, detail, explicit_fields, collection='nodes'):
     if collection not in BOUNDED or limit <= CONF.api.large_list_threshold:
         return False
     return bool(detail or explicit_fields or BOUNDED[collection])
+
+
+_TRUE = ('1', 't', 'true', 'on', 'y', 'yes')
+
+
+def is_large_request(method, path, query):
+    """is_large() of a request as the HTTP server has it, before any
+    parsing by the application: a GET of a collection
+    (``/v1/nodes[/detail]``, ``/v1/nodes/<n>/ports[/detail]`` ...) whose
+    ``limit`` (or [api]max_limit) is above the threshold.  An invalid
+    query is the application's to refuse; here it only decides which
+    line the request waits in."""
+    if method != 'GET':
+        return False
+    parts = [p for p in path.split('/') if p]
+    detail = bool(parts) and parts[-1] == 'detail'
+    if detail:
+        parts.pop()
+    if len(parts) < 2 or parts[0] != 'v1' or parts[-1] not in BOUNDED:
+        return False
+    params = urllib.parse.parse_qs(query)
+    if 'instance_uuid' in params:
+        return False   # one node at most (node_list.list_body)
+    detail = detail or (params.get('detail') or [''])[-1].lower() in _TRUE
+    try:
+        limit = int((params.get('limit') or ['0'])[-1])
+    except ValueError:
+        limit = 0
+    if limit <= 0:
+        limit = CONF.api.max_limit
+    return is_large(min(limit, CONF.api.max_limit), detail,
+                    'fields' in params, parts[-1])
 
 
 @contextlib.contextmanager
@@ -134,6 +196,8 @@ def page(environ, collection, limit, detail, explicit_fields):
     a few fields each, do not pay for a full collection: it runs while
     the response is still being sent (a page of 1,000 plain ports took
     3 ms longer with it)."""
+    if environ.get(wsgi.LANE_KEY) == 'expired':
+        raise _not_served(CONF.api.large_list_timeout)
     large = is_large(limit, detail, explicit_fields, collection)
     counts = []
     with bounded(large):
@@ -173,10 +237,13 @@ def return_memory():
     trim alone, 228 MB with the collection alone, 159 MB with both (113
     MB at start; tools/benchmark/heavy_lists.py).
     Done only when no other large page is rendered or waiting, which
-    only the gate knows: not with the bound off; and at most once per
-    ``RETURN_EVERY`` seconds (a later one is put off until then)."""
+    only the gate and the server's lane know: not with the bound off (a
+    burst waiting in the lane returns it once, after its last page); and
+    at most once per ``RETURN_EVERY`` seconds (a later one is put off
+    until then)."""
     the_gate = gate()
-    if the_gate is None or not the_gate.idle():
+    if the_gate is None or not the_gate.idle() or (
+            _lane is not None and _lane.waiting()):
         return
     with _return_lock:
         now = time.monotonic()

@@ -3,6 +3,7 @@
 import sys
 
 from ironic_lite.api import app
+from ironic_lite.api import large_pages
 from ironic_lite.common import config
 from ironic_lite.common import launcher
 from ironic_lite.common import wsgi
@@ -25,7 +26,8 @@ def api_service():
             max_connections=CONF.api.max_connections,
             request_read_timeout=CONF.api.request_read_timeout,
             max_connections_per_client=api_conf.connections_per_client(CONF),
-            proxy_addresses=CONF.api.proxy_addresses)
+            proxy_addresses=CONF.api.proxy_addresses,
+            lane=large_pages.lane())
     except OSError as err:
         sys.exit('ERROR: cannot listen on %s:%s ([api]host_ip, [api]port): '
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))

@@ -264,6 +264,15 @@ class ServiceUnavailable(IronicException):
     code = http_client.SERVICE_UNAVAILABLE
 
 
+class HardwareTimeout(IronicException):
+    """A BMC did not answer within the bound of a synchronous call
+    ([DEFAULT]rpc_response_timeout): an outage of that BMC."""
+    _msg_fmt = ('The BMC of node %(node)s did not answer within %(timeout)s '
+                'seconds; the request was abandoned and may or may not have '
+                'been carried out: please check the node before you retry.')
+    code = http_client.SERVICE_UNAVAILABLE
+
+
 class InstanceDeployFailure(IronicException):
     _msg_fmt = 'Failed to deploy instance: %(reason)s'
 

@@ -17,77 +17,25 @@ import threading
 import time
 
 from oslo_policy import policy
+from oslo_utils import strutils
 
 from ironic_lite.common import exception
 from ironic_lite.common import interfaces
+# The personas (Ironic's check strings), in their own module.
+from ironic_lite.common.policy_personas import (
+    ALLOCATION_CREATOR, ALLOCATION_MEMBER, ALLOCATION_READER,
+    API_READER, OWNER_ADMIN, SYSTEM, SYSTEM_ADMIN, SYSTEM_ADMIN_OR_OWNER_ADMIN,
+    SYSTEM_ADMIN_OR_SERVICE, SYSTEM_AND_PROJECT, SYSTEM_MEMBER,
+    SYSTEM_MEMBER_OR_OWNER_ADMIN, SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN,
+    SYSTEM_MEMBER_OR_OWNER_MEMBER,
+    SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN, SYSTEM_OR_OWNER_READER,
+    SYSTEM_OR_PROJECT_MEMBER, SYSTEM_OR_PROJECT_READER, SYSTEM_READER,
+    TARGET_PROPERTIES_READER)
 from ironic_lite import conf
 
 CONF = conf.CONF
 _ENFORCER = None
 _CREATING = threading.Lock()
-
-# -- personas (Ironic's check strings) ------------------------------------
-SYSTEM_ADMIN = 'role:admin and system_scope:all'
-# ``rule:service_role``: the service role in the service project, when
-# [DEFAULT]rbac_service_role_elevated_access is on (the context adds
-# ``config.service_project_name`` to the target only then).
-SYSTEM_MEMBER = '(role:member and system_scope:all) or rule:service_role'
-SYSTEM_READER = ('(role:reader and system_scope:all) or '
-                 '(role:service and system_scope:all) or rule:service_role')
-SYSTEM_SERVICE = 'role:service and system_scope:all'
-PROJECT_MEMBER = ('role:member and (project_id:%(node.owner)s or '
-                  'project_id:%(node.lessee)s)')
-PROJECT_READER = ('role:reader and (project_id:%(node.owner)s or '
-                  'project_id:%(node.lessee)s)')
-PROJECT_SERVICE = 'role:service and project_id:%(node.owner)s'
-OWNER_ADMIN = 'role:admin and project_id:%(node.owner)s'
-OWNER_MANAGER = 'role:manager and project_id:%(node.owner)s'
-OWNER_MEMBER = 'role:member and project_id:%(node.owner)s'
-LESSEE_ADMIN = 'role:admin and project_id:%(node.lessee)s'
-LESSEE_MANAGER = 'role:manager and project_id:%(node.lessee)s'
-
-
-def _any(*checks):
-    return ' or '.join('(%s)' % c for c in checks)
-
-
-SYSTEM_ADMIN_OR_SERVICE = _any(SYSTEM_ADMIN, SYSTEM_SERVICE)
-SYSTEM_OR_PROJECT_MEMBER = _any(SYSTEM_MEMBER, PROJECT_MEMBER, SYSTEM_SERVICE)
-SYSTEM_OR_PROJECT_READER = _any(SYSTEM_READER, PROJECT_READER,
-                                PROJECT_SERVICE)
-# Ironic's: the owner's readers, not the lessee's.
-SYSTEM_OR_OWNER_READER = _any(SYSTEM_READER, SYSTEM_SERVICE,
-                              'role:reader and project_id:%(node.owner)s',
-                              PROJECT_SERVICE)
-SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN = _any(
-    SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_MEMBER, LESSEE_ADMIN,
-    LESSEE_MANAGER, PROJECT_SERVICE)
-SYSTEM_ADMIN_OR_OWNER_ADMIN = _any(SYSTEM_ADMIN, SYSTEM_SERVICE, OWNER_ADMIN,
-                                   OWNER_MANAGER, PROJECT_SERVICE)
-SYSTEM_MEMBER_OR_OWNER_ADMIN = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
-                                    OWNER_ADMIN, OWNER_MANAGER,
-                                    PROJECT_SERVICE)
-SYSTEM_MEMBER_OR_OWNER_MEMBER = _any(SYSTEM_MEMBER, SYSTEM_SERVICE,
-                                     OWNER_MEMBER, PROJECT_SERVICE)
-API_READER = '(role:reader) or (role:service)'
-# Allocations: the system, or a member (reader) of the owning project.
-ALLOCATION_MEMBER = _any(SYSTEM_MEMBER,
-                         'role:member and project_id:%(allocation.owner)s')
-ALLOCATION_READER = _any(SYSTEM_READER,
-                         'role:reader and project_id:%(allocation.owner)s')
-ALLOCATION_CREATOR = _any(SYSTEM_MEMBER, 'role:member')
-# Volume records (release 4.0).
-SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN = _any(
-    SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_ADMIN, OWNER_MANAGER, LESSEE_ADMIN,
-    LESSEE_MANAGER, PROJECT_SERVICE)
-TARGET_PROPERTIES_READER = _any(SYSTEM_READER, 'role:admin')
-# Node history (release 5.0): the system, or the owner's readers.
-SYSTEM_OR_OWNER_READER = _any(SYSTEM_READER, SYSTEM_SERVICE,
-                              'role:reader and project_id:%(node.owner)s',
-                              PROJECT_SERVICE)
-
-SYSTEM = ('system',)
-SYSTEM_AND_PROJECT = ('system', 'project')
 
 legacy_rules = [
     policy.RuleDefault('show_password', '!',
@@ -262,8 +210,10 @@ POLICIES = [
     ('baremetal:chassis:delete', SYSTEM_ADMIN, 'Delete Chassis records',
      'DELETE /chassis/{chassis_id}', SYSTEM),
 
+    # Project scope as well, as Ironic: the service role of the service
+    # project passes with [DEFAULT]rbac_service_role_elevated_access.
     ('baremetal:conductor:get', SYSTEM_READER, 'Retrieve Conductor records',
-     'GET /conductors, GET /conductors/{hostname}', SYSTEM),
+     'GET /conductors, GET /conductors/{hostname}'),
 
     ('baremetal:driver:get', SYSTEM_READER, 'View list of available drivers',
      'GET /drivers, GET /drivers/{driver_name}', SYSTEM),
@@ -374,6 +324,36 @@ POLICIES += [
      SYSTEM),
 ]
 
+# Issue 35: the rules Ironic 39 has for a field or action of this API.
+# The node fields hidden from a caller outside the owner project: a
+# caller failing filter_threshold (the system readers pass) has each
+# field checked against its own rule (see api/controllers/v1/node_render).
+_GOVERNS = ('Governs if the node %s field is masked from API clients with '
+            'insufficient privileges.')
+POLICIES += [
+    ('baremetal:node:get:filter_threshold', SYSTEM_READER,
+     'Filter to allow operators to govern the threshold where information '
+     'should be filtered. Non-authorized users will be subjected to '
+     'additional API policy checks for API content response bodies.',
+     'GET ' + _N),
+] + [('baremetal:node:get:' + field, SYSTEM_OR_OWNER_READER,
+      _GOVERNS % field, 'GET ' + _N)
+     for field in ('last_error', 'reservation', 'driver_internal_info',
+                   'driver_info')] + [
+    ('baremetal:node:disable_cleaning', SYSTEM_ADMIN,
+     'Disable Node disk cleaning', 'PATCH ' + _N),
+    ('baremetal:node:update_owner_provisioned', SYSTEM_ADMIN,
+     'Update Node owner even when Node is provisioned', 'PATCH ' + _N,
+     SYSTEM),
+    # [api]project_admin_can_manage_own_nodes (API 1.80).
+    ('baremetal:node:create:self_owned_node', '(role:admin) or (role:service)',
+     'Create node records which will be tracked as owned by the associated '
+     'user project.', 'POST /nodes'),
+    ('baremetal:node:delete:self_owned_node', OWNER_ADMIN,
+     'Delete node records which are associated with the requesting '
+     'project.', 'DELETE ' + _N),
+]
+
 # Patching a field listed here checks its rule as well as the generic
 # baremetal:node:update (as Ironic).
 NODE_UPDATE_FIELD_RULES = {
@@ -397,19 +377,45 @@ for _field in interfaces.INTERFACE_FIELDS:
     NODE_UPDATE_FIELD_RULES[_field] = NODE_UPDATE_FIELD_RULES['driver']
 
 
-def node_patch_rules(roots):
-    """The rules a node PATCH touching ``roots`` must pass, as Ironic.
+def _disables_cleaning(op):
+    """Whether a patch operation may set ``automated_clean`` to false.
 
-    Each field with its own rule checks that rule; any other field (or a
-    patch with none) checks the generic ``baremetal:node:update``.
+    As Ironic: a value its bool_from_string reads as false.  A copy or
+    move gives it another field's value, unseen here: treated as false
+    (Ironic answers 500 there).
     """
+    if op['path'].split('/')[1] != 'automated_clean' or op['op'] == 'remove':
+        return False
+    if op['op'] in ('copy', 'move'):
+        return True
+    return strutils.bool_from_string(op.get('value'), default=None) is False
+
+
+def node_patch_rules(patch):
+    """The rules a node PATCH must pass, as Ironic.
+
+    Each field with its own rule checks that rule; setting
+    ``automated_clean`` to false checks ``baremetal:node:disable_cleaning``
+    (a system admin's, by default); any other field (or a patch with none)
+    checks the generic ``baremetal:node:update``.
+    """
+    found = set()     # (root field, its rule), checked in field order
+    generic = not patch
+    for op in patch:
+        roots = [op['path'].split('/')[1]]
+        if 'from' in op and op['op'] == 'move':
+            roots.append(str(op['from']).split('/')[1])
+        for root in roots:
+            rule = NODE_UPDATE_FIELD_RULES.get(root)
+            if root == 'automated_clean' and _disables_cleaning(op):
+                rule = 'baremetal:node:disable_cleaning'
+            if rule is None:
+                generic = True
+            else:
+                found.add((root, rule))
     rules = []
-    generic = not roots
-    for root in sorted(roots):
-        rule = NODE_UPDATE_FIELD_RULES.get(root)
-        if rule is None:
-            generic = True
-        elif rule not in rules:
+    for _root, rule in sorted(found):
+        if rule not in rules:
             rules.append(rule)
     if generic:
         rules.insert(0, 'baremetal:node:update')

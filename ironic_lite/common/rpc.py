@@ -170,6 +170,22 @@ def _register_transport_opts():
             CONF.register_opts(opts)
 
 
+def response_timeout():
+    """``[DEFAULT]rpc_response_timeout``: how long an API waits for a
+    conductor's answer (oslo.messaging's option, as Ironic's)."""
+    _register_transport_opts()
+    return CONF.rpc_response_timeout
+
+
+def hardware_call_timeout():
+    """Seconds a conductor waits for a BMC on behalf of a synchronous call
+    (and of the power state sync, per node): a little less than
+    ``[DEFAULT]rpc_response_timeout``, so that the API gets the
+    conductor's clear answer (HardwareTimeout) before it stops waiting."""
+    total = float(response_timeout())
+    return max(1.0, total - min(5.0, total / 5))
+
+
 def set_default_transport_url(url):
     """Change the default of ``[DEFAULT]/transport_url`` (before parsing)."""
     _register_transport_opts()

@@ -7,19 +7,40 @@ waits, an idle keep-alive connection -- holds no worker, and is closed after
 ``[api]client_socket_timeout`` seconds without activity.  Connections are
 HTTP/1.1 keep-alive.
 
-A client must not be able to hold connections for ever either (issue 20):
+A client must not be able to hold connections for ever either (issue
+20), and a protection must not refuse a legitimate client (issue 34):
+many connections from one address are normal (an openstacksdk process
+keeps a pool per ``Connection``, devstack and NAT put a whole cloud
+behind one address).  So the server makes room by closing what costs
+the least to close, and refuses nobody merely for being many:
 
 * a request's headers and body must arrive within
   ``[api]request_read_timeout`` seconds of its first byte, however busy
   the client keeps the connection (one byte every few seconds is
   activity, and never reaches ``client_socket_timeout``);
-* at ``[api]max_connections`` a new connection closes the idle
-  keep-alive connection (no request in progress) that has been idle the
-  longest, rather than waiting for it to time out;
-* one client address holds at most ``[api]max_connections_per_client``
-  connections; the addresses of ``[api]proxy_addresses`` (load
-  balancers) are not capped.  A connection over the cap is closed at
-  once.
+* at ``[api]max_connections``, a client waiting to connect makes room:
+  first the keep-alive connection idle the longest (no request in
+  progress) is closed -- its client opens a new one when it needs it,
+  as after any idle timeout; when none is idle, the connection still
+  reading its request with the slowest progress (bytes per second since
+  its first byte, after READ_GRACE seconds of reading) is closed: a
+  request that trickles in is an attacker's or a dead link's, and a
+  distributed slow attack (one trickling connection per address) cannot
+  make new clients wait for the read deadline;
+* ``[api]max_connections_per_client`` (0, no cap, by default) caps one
+  address; at the cap a new connection of that address closes the
+  address's own longest-idle connection first, and is itself closed
+  only when all of the address's connections are busy.  The addresses
+  of ``[api]proxy_addresses`` (load balancers) are not capped.
+
+Requests of one class -- large list pages, ``lane=`` -- are admitted by
+a Lane: at most its ``running`` of them are handed to the worker
+threads at once, the others wait in line holding no thread (only their
+parsed request) for up to ``wait`` seconds.  One that waited longer is
+handed over marked expired (``environ[LANE_KEY] == 'expired'``) and the
+application answers it at once.  A burst of large pages is thus served
+in turn instead of refused, its memory is bounded by the pages rendered
+at once, and the other threads stay free for light requests.
 
 A response that closes its connection (an error such as ``431`` for
 headers over 256 KiB or ``413`` for a body over 100 MiB, or
@@ -73,6 +94,7 @@ The access log is the application's (``ironic_lite.api.middleware``), so
 that it is the same under any WSGI server.
 """
 
+import collections
 import ipaddress
 import select
 import socket
@@ -83,6 +105,8 @@ from oslo_log import log as logging
 from waitress import channel as w_channel
 from waitress import server as w_server
 from waitress import task as w_task
+
+from ironic_lite.common import admission
 
 LOG = logging.getLogger(__name__)
 
@@ -104,6 +128,17 @@ _DRAIN_POLL = 0.05
 LINGER_SECONDS = 5
 _LINGER_READ = 64 * 1024
 
+# A connection reading its request for less than this many seconds is
+# never closed to make room (a legitimate request arrives within
+# milliseconds; one still arriving after READ_GRACE is measured by its
+# progress).
+READ_GRACE = 1.0
+
+# The WSGI environ key that tells the application how its request went
+# through its lane: 'slot' (admitted) or 'expired' (waited past the lane's
+# deadline: answer it at once, doing nothing).
+LANE_KEY = 'ironic_lite.lane'
+
 # Set once a server of this process has begun to stop (the health check
 # then answers 503 on the connections still open).
 DRAINING = threading.Event()
@@ -117,6 +152,13 @@ def _capitalized(name):
 class _Task(w_task.WSGITask):
     """A response that closes its connection once the server drains, and
     whose header names keep the application's spelling."""
+
+    def get_environment(self):
+        environ = super().get_environment()
+        state = getattr(self.request, 'lane_state', None)
+        if state is not None:
+            environ[LANE_KEY] = state
+        return environ
 
     def build_response_header(self):
         if self.channel.server.draining:
@@ -134,8 +176,10 @@ class _Task(w_task.WSGITask):
 class _Channel(w_channel.HTTPChannel):
     task_class = _Task
     # time.monotonic() when the first byte of the request being read
-    # (self.request, not complete yet) arrived; None between requests.
+    # (self.request, not complete yet) arrived; None between requests;
+    # and how many bytes of it have arrived since.
     read_began = None
+    read_bytes = 0
     # Whether the connection closes after a response (lingering).
     closes_after_response = False
     # time.monotonic() until which a closing connection's input is read
@@ -145,12 +189,19 @@ class _Channel(w_channel.HTTPChannel):
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map=map)
         if server.over_client_cap(self):
-            LOG.warning('Closing a connection from %s: it already holds '
-                        '[api]max_connections_per_client (%s) connections',
-                        addr[0], server.per_client)
             # Closed by the event loop's next turn (a channel that will
-            # close is writable, and neither read nor served).
-            self.will_close = True
+            # close is writable, and neither read nor served): the
+            # address's own connection idle the longest, or this one.
+            idle = _longest_idle(server.same_address(self))
+            if idle is not None:
+                LOG.debug('At [api]max_connections_per_client: closing '
+                          'the connection of %s idle longest', addr[0])
+                idle.will_close = True
+            else:
+                LOG.warning('Closing a connection from %s: it already '
+                            'holds [api]max_connections_per_client (%s) '
+                            'busy connections', addr[0], server.per_client)
+                self.will_close = True
 
     def received(self, data):
         partial = self.request
@@ -159,9 +210,34 @@ class _Channel(w_channel.HTTPChannel):
         result = super().received(data)
         if self.request is None:
             self.read_began = None
-        else:   # the rest of a request, or the start of the next one
-            self.read_began = began if self.request is partial else now
+        elif self.request is partial:   # the rest of a request
+            self.read_began = began
+            self.read_bytes += len(data)
+        else:   # the start of the next one
+            self.read_began = now
+            self.read_bytes = len(data)
         return result
+
+    def service(self):
+        # The request served now: an admitted one frees its lane's slot
+        # once answered (the next request of a pipelining client, if
+        # any, has been given to add_task meanwhile).
+        request = self.requests[0] if self.requests else None
+        try:
+            super().service()
+        finally:
+            lane = self.server.lane
+            if lane is not None and request is not None:
+                lane.done(request)
+
+    def read_rate(self, now):
+        """Bytes per second of the request being read, once it has been
+        read for READ_GRACE seconds; None otherwise."""
+        began = self.read_began
+        if (began is None or self.requests or self.will_close
+                or now - began < READ_GRACE):
+            return None
+        return self.read_bytes / (now - began)
 
     # -- the lingering close ------------------------------------------------
 
@@ -214,6 +290,23 @@ class _Server(w_server.TcpWSGIServer):
     read_timeout = None   # [api]request_read_timeout
     per_client = 0        # [api]max_connections_per_client, 0: off
     uncapped = ()         # networks of [api]proxy_addresses
+    lane = None           # an admission.Lane, or None
+
+    def add_task(self, channel):
+        """A channel's next request is ready: to the worker threads, or
+        in its lane's line."""
+        lane = self.lane
+        request = channel.requests[0] if channel.requests else None
+        if (lane is None or request is None or not lane.belongs(request)
+                or lane.take(channel, request)):
+            super().add_task(channel)
+
+    def same_address(self, channel):
+        """The other open connections of ``channel``'s address."""
+        host = channel.addr[0]
+        return [c for c in self.active_channels.values()
+                if c is not channel and c.addr and c.addr[0] == host
+                and not c.will_close]
 
     def over_client_cap(self, channel):
         """Whether ``channel`` takes its address over the cap."""
@@ -226,9 +319,7 @@ class _Server(w_server.TcpWSGIServer):
             return False
         if any(address in net for net in self.uncapped):
             return False
-        same = [c for c in self.active_channels.values()
-                if c.addr and c.addr[0] == host and not c.will_close]
-        return len(same) > self.per_client
+        return len(self.same_address(channel)) >= self.per_client
 
     def maintenance(self, now):
         """waitress's idle timeout, then the read deadline: a request
@@ -248,18 +339,21 @@ class _Server(w_server.TcpWSGIServer):
                 channel.will_close = True
 
     def readable(self):
+        # Called once a turn of the event loop (at least once a second).
+        if self.lane is not None:
+            self.lane.expire()
         # waitress stops accepting at the connection limit (counted in
         # its socket map, as here).  A client waiting to connect then
-        # makes the longest-idle keep-alive connection close instead.
-        # It is marked, not closed here: the loop is building its poll
-        # set from a copy of the map, and the socket's number could be
-        # reused by an accept in this very turn.  The next turn closes
-        # it (the trigger wakes the loop), the one after accepts.
+        # makes a connection close instead (_make_room).  It is marked,
+        # not closed here: the loop is building its poll set from a copy
+        # of the map, and the socket's number could be reused by an
+        # accept in this very turn.  The next turn closes it (the
+        # trigger wakes the loop), the one after accepts.
         if (self.accepting and not self.draining
                 and len(self.socket_map) >= self.adj.connection_limit):
             if any(c.will_close for c in self.active_channels.values()):
                 return False   # closing: accept once closed
-            if self.someone_waits() and self._close_longest_idle():
+            if self.someone_waits() and self._make_room():
                 self.trigger.pull_trigger()
                 return False
         return super().readable()
@@ -270,16 +364,40 @@ class _Server(w_server.TcpWSGIServer):
         poller.register(self.socket, select.POLLIN)
         return bool(poller.poll(0))
 
-    def _close_longest_idle(self):
-        """Mark the longest-idle connection to close; whether one was."""
-        idle = [c for c in self.active_channels.values() if not _busy(c)]
-        if not idle:
-            return False
-        oldest = min(idle, key=lambda c: c.last_activity)
-        LOG.debug('At [api]max_connections: closing the connection idle '
-                  'longest, from %s', oldest.addr[0])
-        oldest.will_close = True
+    def _make_room(self):
+        """Mark a connection to close for a newcomer: the one idle the
+        longest, else the slowest still reading its request; whether
+        one was."""
+        channels = list(self.active_channels.values())
+        victim = _longest_idle(channels)
+        if victim is not None:
+            LOG.debug('At [api]max_connections: closing the connection '
+                      'idle longest, from %s', victim.addr[0])
+        else:
+            victim = _slowest_reader(channels)
+            if victim is None:
+                return False
+            LOG.info('At [api]max_connections: closing the connection '
+                     'from %s, still reading its request at %.0f bytes/s',
+                     victim.addr[0], victim.read_rate(time.monotonic()))
+        victim.will_close = True
         return True
+
+
+def _longest_idle(channels):
+    """Of ``channels``, the keep-alive connection idle the longest (None
+    if all are busy)."""
+    idle = [c for c in channels if not _busy(c)]
+    return min(idle, key=lambda c: c.last_activity) if idle else None
+
+
+def _slowest_reader(channels):
+    """Of ``channels``, the one reading its request with the slowest
+    progress (None if none has been reading for READ_GRACE seconds)."""
+    now = time.monotonic()
+    rates = [(rate, c.read_began, i, c) for i, c in enumerate(channels)
+             for rate in [c.read_rate(now)] if rate is not None]
+    return min(rates)[-1] if rates else None
 
 
 def _busy(channel):
@@ -304,7 +422,8 @@ class WSGIService(object):
     def __init__(self, name, app, host, port, threads=8,
                  shutdown_timeout=60, client_socket_timeout=60,
                  max_connections=100, request_read_timeout=30,
-                 max_connections_per_client=0, proxy_addresses=()):
+                 max_connections_per_client=0, proxy_addresses=(),
+                 lane=None):
         self.name = name
         self.shutdown_timeout = shutdown_timeout
         shortest = min(client_socket_timeout,
@@ -329,6 +448,9 @@ class WSGIService(object):
         self.server.read_timeout = request_read_timeout
         self.server.per_client = max_connections_per_client
         self.server.uncapped = _networks(proxy_addresses)
+        if lane is not None:
+            lane.dispatch = self.server.task_dispatcher.add_task
+        self.server.lane = lane
         self._thread = None
 
     def start(self):

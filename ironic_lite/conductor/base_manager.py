@@ -12,6 +12,7 @@ conductor offline.
 import threading
 import time
 
+import futurist
 from futurist import periodics
 from oslo_log import log as logging
 
@@ -68,7 +69,9 @@ class BaseConductorManager(object):
         objects.register_all()
         self._drivers = factory.enabled_hardware_types()
         factory.check_default_interfaces(self._drivers)
-        self._pool = worker_pool.WorkerPool(CONF.conductor.workers_pool_size)
+        self._pool = worker_pool.WorkerPool(
+            CONF.conductor.workers_pool_size,
+            CONF.conductor.reserved_workers_pool_percentage)
         recovery.recover_own_nodes(self._context, self.host)
 
     def register(self):
@@ -180,7 +183,12 @@ class BaseConductorManager(object):
                 spacing, run_immediately=now)(task), (), {}))
         if not callables:
             return
-        self._periodic_worker = periodics.PeriodicWorker(callables)
+        # Each task in a thread of its own (up to periodic_max_workers):
+        # a power sync waiting for BMCs does not delay the takeover of a
+        # dead conductor's nodes.
+        self._periodic_worker = periodics.PeriodicWorker(
+            callables, executor_factory=lambda: futurist.ThreadPoolExecutor(
+                max_workers=CONF.conductor.periodic_max_workers))
         self._periodic_thread = threading.Thread(
             target=self._periodic_worker.start, name='conductor-periodics',
             daemon=True)
@@ -246,7 +254,7 @@ class BaseConductorManager(object):
 
     def _sync_power_states(self):
         try:
-            power.sync_power_states(self._context, self.host)
+            power.sync_power_states(self._context, self.host, self._pool)
         except Exception:
             LOG.exception('Power state sync failed')
 

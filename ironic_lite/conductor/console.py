@@ -5,6 +5,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import hardware_calls
 from ironic_lite.conductor import task_manager
 
 LOG = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class ConsoleMixin(object):
                                    exception.UnsupportedDriverExtension,
                                    exception.InvalidParameterValue,
                                    exception.DriverOperationError)
+    @hardware_calls.bounded
     def inject_nmi(self, context, node_id):
         """Send the node an NMI, through its management interface."""
         LOG.debug('RPC inject_nmi called for node %s', node_id)

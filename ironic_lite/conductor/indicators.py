@@ -5,6 +5,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import hardware_calls
 from ironic_lite.conductor import task_manager
 
 LOG = logging.getLogger(__name__)
@@ -23,6 +24,7 @@ class IndicatorsMixin(object):
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.UnsupportedDriverExtension,
                                    exception.InvalidParameterValue)
+    @hardware_calls.bounded
     def get_supported_indicators(self, context, node_id, component=None):
         """{component: {indicator: {'readonly': bool, 'states': [...]}}},
         of one component when given."""
@@ -35,6 +37,7 @@ class IndicatorsMixin(object):
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.UnsupportedDriverExtension,
                                    exception.InvalidParameterValue)
+    @hardware_calls.bounded
     def get_indicator_state(self, context, node_id, component, indicator):
         """The state of an indicator (``common.indicator_states``)."""
         with task_manager.acquire(context, node_id, shared=True,
@@ -45,6 +48,7 @@ class IndicatorsMixin(object):
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.UnsupportedDriverExtension,
                                    exception.InvalidParameterValue)
+    @hardware_calls.bounded
     def set_indicator_state(self, context, node_id, component, indicator,
                             state):
         """Set an indicator, under the node's lock (what the driver

@@ -20,6 +20,7 @@ from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import console
 from ironic_lite.conductor import deployments
+from ironic_lite.conductor import hardware_calls
 from ironic_lite.conductor import indicators
 from ironic_lite.conductor import inspection
 from ironic_lite.conductor import management
@@ -458,6 +459,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
 
     @messaging.expected_exceptions(exception.NodeNotFound,
                                    exception.DriverNotFound)
+    @hardware_calls.bounded
     def validate_driver_interfaces(self, context, node_id):
         with task_manager.acquire(context, node_id, shared=True,
                                   purpose='driver interface validation'
@@ -469,6 +471,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                                    exception.InvalidParameterValue,
                                    exception.UnsupportedDriverExtension,
                                    exception.DriverOperationError)
+    @hardware_calls.bounded
     def set_boot_device(self, context, node_id, device, persistent=False):
         with task_manager.acquire(context, node_id,
                                   purpose='setting boot device') as task:
@@ -479,6 +482,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                                    exception.InvalidParameterValue,
                                    exception.UnsupportedDriverExtension,
                                    exception.DriverOperationError)
+    @hardware_calls.bounded
     def get_boot_device(self, context, node_id):
         with task_manager.acquire(context, node_id, shared=True,
                                   purpose='getting boot device') as task:
@@ -488,6 +492,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                                    exception.InvalidParameterValue,
                                    exception.UnsupportedDriverExtension,
                                    exception.DriverOperationError)
+    @hardware_calls.bounded
     def get_supported_boot_devices(self, context, node_id):
         with task_manager.acquire(context, node_id, shared=True,
                                   purpose='getting supported boot devices'

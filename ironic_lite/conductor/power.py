@@ -1,14 +1,20 @@
 """Power actions, and the periodic power state sync."""
 
+import collections
+import time
+
+from futurist import waiters
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
 from ironic_lite.common import messages
+from ironic_lite.common import rpc
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
+from ironic_lite.conductor import worker_pool
 from ironic_lite import objects
 
 CONF = conf.CONF
@@ -68,29 +74,87 @@ def power_state_error_handler(exc, task, power_state):
     node.save()
 
 
-def sync_power_states(context, host):
+def sync_power_states(context, host, pool=None):
     """Periodic: read the power state of the nodes this host owns.
 
     A node whose ``power_state`` is unknown gets the one read; a node whose
     hardware disagrees with the recorded state is set back to it (Ironic's
     ``force_power_state_during_sync``).  Nodes in maintenance, locked, in a
     power action or in a state excluded from sync are skipped.
+
+    Up to ``[conductor]sync_power_state_workers`` nodes are synced at once,
+    in workers of ``pool`` (the conductor's, outside its reserved part; a
+    pool of its own when None).  A node whose sync has not ended within
+    ``rpc.hardware_call_timeout()`` (a BMC that never answers) is left
+    behind: its worker finishes on its own, keeping the node's lock, and
+    the sync goes on with the other nodes.
     """
-    nodes = objects.Node.list(context, filters={'maintenance': False,
-                                                'reserved': False})
-    for node in nodes:
-        if (node.provision_state in states.SYNC_EXCLUDED_STATES
-                or node.target_power_state
-                or not utils.is_owner(context, node, host)):
-            continue
-        try:
-            with task_manager.acquire(context, node.uuid, retry=False,
-                                      purpose='power state sync') as task:
-                _sync_one(task)
-        except (exception.NodeLocked, exception.NodeNotFound):
-            continue
-        except Exception:
-            LOG.exception('Power state sync of node %s failed', node.uuid)
+    nodes = [node for node in objects.Node.list(
+        context, filters={'maintenance': False, 'reserved': False})
+        if node.provision_state not in states.SYNC_EXCLUDED_STATES
+        and not node.target_power_state
+        and utils.is_owner(context, node, host)]
+    if not nodes:
+        return
+    own = pool is None
+    if own:
+        pool = worker_pool.WorkerPool(
+            CONF.conductor.sync_power_state_workers + 2)
+    try:
+        _sync_in_batches(context, nodes, pool)
+    finally:
+        if own:
+            pool.shutdown(wait=False)
+
+
+def _left_behind(running, timeout):
+    """Drop from ``running`` ({future: (node, deadline)}) the syncs that
+    ended, and those past their deadline (logged)."""
+    now = time.monotonic()
+    for future, (uuid, at) in list(running.items()):
+        if future.done():
+            del running[future]
+        elif now >= at:
+            del running[future]
+            LOG.warning('Power state sync of node %s did not end within %g '
+                        'seconds (its BMC does not answer); going on without '
+                        'it', uuid, timeout)
+
+
+def _sync_in_batches(context, nodes, pool):
+    timeout = rpc.hardware_call_timeout()
+    width = CONF.conductor.sync_power_state_workers
+    pending = collections.deque(nodes)
+    running = {}
+    while pending or running:
+        _left_behind(running, timeout)
+        while pending and len(running) < width:
+            uuid = pending.popleft().uuid
+            try:
+                future = pool.submit_bounded(timeout, _sync_node, context,
+                                             uuid, reserved=False)
+            except exception.NoFreeConductorWorker:
+                LOG.warning('No free conductor worker for the power state '
+                            'sync: %d node(s) left for its next run',
+                            len(pending) + 1)
+                pending.clear()
+                break
+            running[future] = (uuid, time.monotonic() + timeout)
+        if running:
+            first = min(at for _uuid, at in running.values())
+            waiters.wait_for_any(
+                list(running), timeout=max(0.01, first - time.monotonic()))
+
+
+def _sync_node(context, uuid):
+    try:
+        with task_manager.acquire(context, uuid, retry=False,
+                                  purpose='power state sync') as task:
+            _sync_one(task)
+    except (exception.NodeLocked, exception.NodeNotFound):
+        pass
+    except Exception:
+        LOG.exception('Power state sync of node %s failed', uuid)
 
 
 # Node UUID -> failed reads of its power state in a row (Ironic keeps the

@@ -15,6 +15,7 @@ from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi_agent
+from ironic_lite.conductor import rpcapi_hardware
 from ironic_lite.conductor import rpcapi_management
 from ironic_lite.conductor import rpcapi_raid_vendor
 from ironic_lite.objects import base as objects_base
@@ -295,7 +296,7 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
         nothing sent) while this service is pinned below ``version``."""
         self.check_can_send(version, what)
         cctxt = self._prepare(context, node, version, host=host)
-        return cctxt.call(context, method, **kwargs)
+        return rpcapi_hardware.call(cctxt, context, method, **kwargs)
 
     def call_node_method(self, context, node, version, method, what,
                          **kwargs):
@@ -388,7 +389,8 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
     def _call_1_2(self, context, node, method, **kwargs):
         self.check_can_send('1.2', 'This request')
         cctxt = self._prepare(context, node, '1.2')
-        return cctxt.call(context, method, node_id=node.uuid, **kwargs)
+        return rpcapi_hardware.call(cctxt, context, method,
+                                    node_id=node.uuid, **kwargs)
 
     @_rpc_errors
     def add_node_traits(self, context, node, traits, replace=False):

@@ -10,6 +10,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import hardware_calls
 from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
@@ -142,6 +143,7 @@ class VendorMixin(object):
     """The RPC 1.9 endpoints of vendor passthru."""
 
     @messaging.expected_exceptions(*_EXPECTED)
+    @hardware_calls.bounded
     def vendor_passthru(self, context, node_id, driver_method, http_method,
                         info):
         """Call a node's vendor method: {'return', 'async', 'attach'}.

@@ -1,19 +1,37 @@
-"""The bounded pool of threads running node operations.
+"""The bounded pool of threads running node operations and BMC calls.
 
 A request first *claims* a slot (failing fast with NoFreeConductorWorker,
 503, when ``[conductor]workers_pool_size`` operations are in flight) and
 only then changes the node, so a refused request has written nothing.
+``[conductor]reserved_workers_pool_percentage`` of the slots are kept for
+requests of the API: the power state sync (and other periodic work)
+claims only the others, as in Ironic.
+
+Threads are made as work arrives and dropped when idle (futurist's
+DynamicThreadPoolExecutor, as Ironic's conductor): a pool of 300 costs
+threads only while 300 things run.
+
+``run_bounded`` runs a call that talks to a BMC with a deadline: at the
+deadline the caller gets HardwareTimeout and goes on; the worker thread
+finishes the call on its own (a BMC that never answers costs it the
+redfish timeouts, attempts stop once the deadline passed) and keeps its
+slot until then, so what hung BMCs take is counted and bounded.
 """
 
 import threading
+import time
 
 import futurist
 from futurist import waiters
 from oslo_log import log as logging
 
+from ironic_lite.common import deadline as deadline_mod
 from ironic_lite.common import exception
 
 LOG = logging.getLogger(__name__)
+
+# Threads kept even when idle.
+MIN_THREADS = 4
 
 
 class Slot(object):
@@ -34,9 +52,11 @@ class Slot(object):
 
 
 class WorkerPool(object):
-    def __init__(self, size):
+    def __init__(self, size, reserved_percentage=0):
         self.size = size
-        self._executor = futurist.ThreadPoolExecutor(max_workers=size)
+        self.reserved = int(size * reserved_percentage / 100)
+        self._executor = futurist.DynamicThreadPoolExecutor(
+            max_workers=size, min_workers=min(MIN_THREADS, size - 1))
         self._lock = threading.Lock()
         self._claimed = 0
         self._futures = set()
@@ -47,13 +67,15 @@ class WorkerPool(object):
         with self._lock:
             return self._claimed
 
-    def claim(self):
-        """Reserve a worker.
+    def claim(self, reserved=True):
+        """Reserve a worker; ``reserved=False`` (periodic work) leaves the
+        reserved part of the pool to the API's requests.
 
         :raises: NoFreeConductorWorker when the pool is full or stopping.
         """
+        limit = self.size if reserved else self.size - self.reserved
         with self._lock:
-            if not self._accepting or self._claimed >= self.size:
+            if not self._accepting or self._claimed >= limit:
                 raise exception.NoFreeConductorWorker()
             self._claimed += 1
         return Slot(self)
@@ -77,6 +99,43 @@ class WorkerPool(object):
             self._futures.add(future)
         future.add_done_callback(self._forget)
         return future
+
+    def submit_bounded(self, timeout, func, *args, reserved=True, **kwargs):
+        """Start ``func`` in a worker whose thread has a deadline
+        ``timeout`` seconds from now (``common/deadline.py``); its future.
+
+        :raises: NoFreeConductorWorker when the pool is full.
+        """
+        at = time.monotonic() + timeout
+
+        def bounded():
+            # The error goes to whoever waits, if anyone does: it is the
+            # call's answer (a 404, a BMC error), not a worker's failure.
+            with deadline_mod.until(at):
+                try:
+                    return func(*args, **kwargs), None
+                except Exception as err:
+                    return None, err
+        return self.claim(reserved=reserved).submit(bounded)
+
+    def run_bounded(self, timeout, node, func, *args, **kwargs):
+        """``func(*args, **kwargs)`` in a worker; its result, or its
+        exception, if it ends within ``timeout`` seconds.
+
+        :raises: HardwareTimeout (503) at the deadline; the worker goes on.
+        :raises: NoFreeConductorWorker when the pool is full.
+        """
+        future = self.submit_bounded(timeout, func, *args, **kwargs)
+        done, _ = waiters.wait_for_any([future], timeout=timeout)
+        if not done:
+            LOG.warning('A call to the BMC of node %s did not end within %s '
+                        'seconds; it is abandoned (%s)', node, timeout,
+                        getattr(func, '__name__', func))
+            raise exception.HardwareTimeout(node=node, timeout='%g' % timeout)
+        result, err = future.result()
+        if err is not None:
+            raise err
+        return result
 
     def _forget(self, future):
         with self._lock:

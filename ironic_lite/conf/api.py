@@ -36,8 +36,11 @@ opts = [
                help='Maximum number of client connections ironic-api keeps '
                     'open at once.  At the limit, a new connection closes '
                     'the keep-alive connection that has been idle the '
-                    'longest; when none is idle, it waits in the listen '
-                    'backlog until one closes.'),
+                    'longest; when none is idle, the connection that has '
+                    'been reading its request for over a second with the '
+                    'slowest progress (a trickling client); when every '
+                    'connection is busy being served, it waits in the '
+                    'listen backlog until one closes.'),
     cfg.IntOpt('request_read_timeout', default=30, min=0,
                help='Seconds within which a request\'s headers and body '
                     'must have arrived, counted from its first byte; '
@@ -47,12 +50,18 @@ opts = [
                     'default [oslo_middleware]max_request_body_size) '
                     'through a link of 300 kbit/s; raise it with the body '
                     'size limit.  0 disables the deadline.'),
-    cfg.IntOpt('max_connections_per_client', min=0,
+    cfg.IntOpt('max_connections_per_client', default=0, min=0,
                help='Maximum number of connections one client address '
-                    'may hold; a connection beyond it is closed at once.  '
-                    'Unset: a quarter of max_connections.  0: no cap.  '
-                    'The addresses of proxy_addresses are not capped, '
-                    'and neither is any address when '
+                    'may hold; 0 (the default): no cap.  Many '
+                    'connections from one address are normal (a client '
+                    'library\'s pools, devstack, a NAT gateway), and '
+                    'max_connections already makes room by closing idle '
+                    'and trickling connections whatever their address.  '
+                    'At the cap, a new connection of the address closes '
+                    'that address\'s own connection idle the longest; '
+                    'only when all of them are busy is the new one closed '
+                    'at once.  The addresses of proxy_addresses are not '
+                    'capped, and neither is any address when '
                     '[oslo_middleware]enable_proxy_headers_parsing is '
                     'on (the API is then behind a balancer, every '
                     'connection comes from it).'),
@@ -63,21 +72,50 @@ opts = [
                      'max_connections_per_client.'),
     cfg.IntOpt('max_concurrent_large_lists', default=2, min=0,
                help='How many large list pages (see large_list_threshold) '
-                    'are read and rendered at once; the others wait, up '
-                    'to large_list_queue of them.  Keep the two well '
-                    'below api_workers, so that light requests always '
-                    'find a worker thread.  0: no bound.'),
+                    'are read and rendered at once; the others wait for '
+                    'their turn, holding no worker thread, up to '
+                    'large_list_timeout seconds.  Keep it below '
+                    'api_workers, so that light requests always find a '
+                    'worker thread.  0: no bound.'),
+    cfg.IntOpt('large_list_timeout', default=30, min=1,
+               help='Seconds a large list request may wait for its turn; '
+                    'one that could not be served in that time is '
+                    'answered 503, nothing done, and may be retried.  '
+                    'Keep it below the clients\' and any load balancer\'s '
+                    'timeout (HAProxy\'s "timeout server" is often 60 s), '
+                    'so that the client reads the 503 rather than a '
+                    'proxy\'s 504.'),
     cfg.IntOpt('large_list_queue', default=2, min=0,
-               help='How many large list requests may wait for their '
-                    'turn (each holds a worker thread while it waits); '
-                    'beyond it they are answered 503, nothing done, and '
-                    'may be retried.'),
+               deprecated_for_removal=True,
+               deprecated_since='6.0',
+               deprecated_reason='Large list requests are no longer '
+                                 'refused when a few wait: they wait for '
+                                 'their turn up to large_list_timeout.',
+               help='Ignored.  (Until 6.0: how many large list requests '
+                    'could wait for their turn before the next was '
+                    'answered 503.)'),
+    cfg.BoolOpt('project_admin_can_manage_own_nodes', default=True,
+                mutable=True,
+                help='If a project scoped administrative user is permitted '
+                     'to create/delete baremetal nodes in their project '
+                     '(policies baremetal:node:create:self_owned_node and '
+                     'baremetal:node:delete:self_owned_node).'),
     cfg.IntOpt('large_list_threshold', default=100, min=1,
                help='A list page of nodes, ports or port groups is '
                     'large when it may hold more than this many items '
                     '(its limit, or max_limit) and reads them whole: any '
                     'port or port group page, a node page that is '
                     'detailed or names its fields.'),
+    cfg.IntOpt('max_concurrent_hardware_calls', default=4, min=0,
+               help='How many requests that wait for a BMC\'s answer (boot '
+                    'device, indicators, NMI, interface validation, '
+                    'synchronous vendor passthru) this API serves at once; '
+                    'beyond it they are answered 503, nothing done, and '
+                    'may be retried.  Each waits in a worker thread for up '
+                    'to [DEFAULT]rpc_response_timeout seconds: keep it well '
+                    'below api_workers, so that BMCs that never answer '
+                    'leave threads to every other request.  0: no bound.  '
+                    'Not an Ironic option.'),
     cfg.BoolOpt('restrict_lookup', default=True,
                 help='Whether to restrict the lookup API (GET /v1/lookup) '
                      'to nodes in certain states (deploy, clean, inspect '
@@ -95,10 +133,7 @@ def connections_per_client(conf):
     conf.register_opts(http_proxy_to_wsgi.OPTS, group='oslo_middleware')
     if conf.oslo_middleware.enable_proxy_headers_parsing:
         return 0
-    cap = conf.api.max_connections_per_client
-    if cap is None:
-        return max(1, conf.api.max_connections // 4)
-    return cap
+    return conf.api.max_connections_per_client
 
 
 def register_opts(conf):

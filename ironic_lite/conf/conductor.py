@@ -8,9 +8,29 @@ opts = [
                     'a conductor.  A conductor is considered inactive when '
                     'this time has been exceeded; its reservations are then '
                     'released by the others and its nodes move to them.'),
-    cfg.IntOpt('workers_pool_size', default=16, min=3,
+    cfg.IntOpt('workers_pool_size', default=300, min=3,
                help='The size of the worker thread pool running node '
-                    'operations.'),
+                    'operations and the calls to BMCs of API requests and '
+                    'of the power state sync.  Threads are made as work '
+                    'arrives and dropped when idle.  A call to a BMC that '
+                    'does not answer keeps its worker until the redfish '
+                    'timeouts end it, even after the request was answered; '
+                    'beyond the pool, requests are answered 503.'),
+    cfg.IntOpt('reserved_workers_pool_percentage', default=5, min=0, max=50,
+               help='The percentage of the whole workers pool that will be '
+                    'kept for API requests and other important tasks. '
+                    'This part of the pool will not be used for periodic '
+                    'tasks (the power state sync). Set to 0 to disable.'),
+    cfg.IntOpt('sync_power_state_workers', default=8, min=1,
+               help='The maximum number of nodes whose power state is '
+                    'synced at once by the periodic power state sync.  A '
+                    'node whose BMC does not answer within '
+                    '[DEFAULT]rpc_response_timeout is left behind (its '
+                    'worker finishes on its own) and the sync goes on.'),
+    cfg.IntOpt('periodic_max_workers', default=8, min=1,
+               help='Maximum number of periodic tasks running at once: the '
+                    'power state sync does not delay the takeover of a '
+                    'dead conductor\'s nodes, which runs beside it.'),
     cfg.IntOpt('sync_power_state_interval', default=60, min=0,
                help='Seconds between power state syncs. 0 disables it.'),
     cfg.IntOpt('check_provision_state_interval', default=60, min=0,

@@ -219,7 +219,8 @@ def test_operator_rotation_counts_samples_errors_and_skips():
 def test_consumers_of_a_step():
     args = types.SimpleNamespace(period_scale=0.1, compute_period=60.0,
                                  lookup_period=10.0, agent_period=30.0,
-                                 max_late=1.0, stale_lookups=1)
+                                 max_late=1.0, stale_lookups=1,
+                                 together=False)
     targets = {'shards': ['a', 'b'], 'instances': ['i'], 'nodes': ['n']}
     consumers = cloudsim_load.build_consumers(6385, targets, 3, 1, args, 0)
     names = sorted(c.log.name for c in consumers)
@@ -229,6 +230,10 @@ def test_consumers_of_a_step():
     periods = {c.log.name.split('#')[0]: c.log.period for c in consumers}
     assert periods == {'compute': 6.0, 'instance-lookup': 1.0, 'agent': 3.0}
     assert all(0 <= c.phase < c.log.period for c in consumers)
+    # --together: every first cycle at the start, as after a restart.
+    args.together = True
+    consumers = cloudsim_load.build_consumers(6385, targets, 3, 1, args, 0)
+    assert [c.phase for c in consumers] == [0.0] * 7
 
 
 def test_defaults_follow_the_issue():

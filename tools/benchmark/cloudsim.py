@@ -57,6 +57,12 @@ def _fleet_args(parser):
     parser.add_argument('--ironic-version', default=ironic_env.IRONIC_VERSION)
     parser.add_argument('--only', choices=(IRONIC, LITE))
     parser.add_argument('--keep', action='store_true')
+    parser.add_argument('--lite-option', action='append', default=[],
+                        metavar='SECTION.OPTION=VALUE',
+                        help='a setting added to ironic-lite\'s '
+                             'ironic.conf, e.g. '
+                             'api.max_concurrent_large_lists=0 (the bound '
+                             'off); repeatable')
 
 
 def _consumer_args(parser):
@@ -78,6 +84,10 @@ def _consumer_args(parser):
                         help='seconds between two operator requests')
     parser.add_argument('--pool', type=int, default=20,
                         help='nodes the operator works on')
+    parser.add_argument('--together', action='store_true',
+                        help='every consumer starts its first cycle at '
+                             'the start of a step (as after a restart), '
+                             'not at a random phase of its period')
     parser.add_argument('--instances', type=int, default=50,
                         help='nodes given an instance_uuid to look up')
 
@@ -203,7 +213,9 @@ def header(args):
                 args.db, args.nodes, args.shards, args.layout,
                 args.compute_period, args.lookup_period, args.agent_period,
                 args.period_scale, args.duration, args.agents_per_compute,
-                args.p99_limit, os.cpu_count(), os.getloadavg()[0]))
+                args.p99_limit, os.cpu_count(), os.getloadavg()[0])
+            + ('; consumers start together' if args.together else '')
+            + ''.join('; lite %s' % o for o in args.lite_option))
 
 
 def main(argv=None):

@@ -325,8 +325,11 @@ def build_consumers(port, targets, computes, agents, args, seed):
     out = []
 
     def add(name, period, cycle):
-        out.append(Consumer(name, period, rnd.uniform(0, period), cycle,
-                            args.max_late, port))
+        # --together: every consumer's first cycle at the start, as
+        # after a restart of the cloud's services.
+        phase = 0.0 if args.together else rnd.uniform(0, period)
+        out.append(Consumer(name, period, phase, cycle, args.max_late,
+                            port))
     for i in range(computes):
         add('compute#%d' % i, args.compute_period * scale,
             compute_cycle(shards[i % len(shards)]))

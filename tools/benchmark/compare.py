@@ -96,7 +96,7 @@ def prepare_lite(side, args):
     mode = 'lite' if args.layout == 'aio' else 'split'
     side.config = services.write_config(
         os.path.join(side.db.tmpdir, 'ironic.conf'), side.db.url, side.port,
-        mode)
+        mode, extra=getattr(args, 'lite_option', None) or ())
     dataset.dbsync_upgrade(side.config)
     counts, side.load_seconds = dataset.load(
         side.db.url, args.nodes, args.shards, args.unsharded,

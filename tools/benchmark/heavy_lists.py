@@ -12,8 +12,8 @@ and the API's resident memory before, at the end and 2 s after.
     .venv/bin/python -m tools.benchmark.heavy_lists \
         --heavy-path '/v1/ports/detail?limit=1000'   # ports (2 per node)
 
-``--max-large`` and ``--queue`` set ``[api]max_concurrent_large_lists``
-and ``[api]large_list_queue`` (0: no bound, as before the bound).  A
+``--max-large`` and ``--timeout`` set ``[api]max_concurrent_large_lists``
+(0: no bound, as before the bound) and ``[api]large_list_timeout``.  A
 tool for people, not a test: it asserts nothing about timings.
 """
 
@@ -47,7 +47,8 @@ def parse_args(argv):
     parser.add_argument('--seconds', type=float, default=20.0)
     parser.add_argument('--api-threads', type=int, default=8)
     parser.add_argument('--max-large', type=int, default=2)
-    parser.add_argument('--queue', type=int, default=2)
+    parser.add_argument('--timeout', type=int, default=30,
+                        help='[api]large_list_timeout')
     parser.add_argument('--heavy-path', default=HEAVY,
                         help='what the heavy clients ask for')
     return parser.parse_args(argv)
@@ -86,7 +87,7 @@ def _config(tmp, port, args):
     with open(config, 'a') as f:
         f.write('[DEFAULT]\nstate_path = %s\n' % tmp)
         f.write('[api]\nmax_concurrent_large_lists = %d\n'
-                'large_list_queue = %d\n' % (args.max_large, args.queue))
+                'large_list_timeout = %d\n' % (args.max_large, args.timeout))
     return config
 
 
@@ -139,9 +140,9 @@ def main(argv=None):
         finally:
             services.stop(procs)
     print('%d nodes, %d heavy clients of %s, %d API threads, '
-          'max_concurrent_large_lists=%d, large_list_queue=%d, %ss'
+          'max_concurrent_large_lists=%d, large_list_timeout=%d, %ss'
           % (args.nodes, args.heavy, args.heavy_path, args.api_threads,
-             args.max_large, args.queue, args.seconds))
+             args.max_large, args.timeout, args.seconds))
     for key, value in result.items():
         print('%-14s %s' % (key, value if not isinstance(value, float)
                             else '%.1f' % value))

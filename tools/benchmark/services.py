@@ -33,8 +33,9 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def write_config(path, db_url, port, mode, api_threads=8):
-    """The ironic.conf of the run; returns its path."""
+def write_config(path, db_url, port, mode, api_threads=8, extra=()):
+    """The ironic.conf of the run; returns its path.  ``extra``:
+    "section.option=value" settings added to it (--lite-option)."""
     run = 'bench%d%d' % (os.getpid(), port)
     sections = {
         'DEFAULT': {
@@ -44,17 +45,20 @@ def write_config(path, db_url, port, mode, api_threads=8):
             'control_exchange': 'ironic_%s' % run,
             'use_stderr': 'true',
         },
-        # Every client of a benchmark connects from 127.0.0.1, standing
-        # for many hosts (a cloud's computes and agents): no per-address
-        # cap, which would count them all as one client.
+        # The API's own defaults otherwise (no per-address cap: every
+        # client of a benchmark connects from 127.0.0.1, standing for
+        # many hosts).
         'api': {'host_ip': '127.0.0.1', 'port': port,
-                'api_workers': api_threads,
-                'max_connections_per_client': 0},
+                'api_workers': api_threads},
         'conductor': {'topic': 'ironic.conductor_manager.%s' % run,
                       'sync_power_state_interval': 0,
                       'check_provision_state_interval': 0},
         'database': {'connection': db_url},
     }
+    for setting in extra:
+        name, _, value = setting.partition('=')
+        section, _, option = name.rpartition('.')
+        sections.setdefault(section or 'DEFAULT', {})[option] = value
     with open(path, 'w') as f:
         for section, values in sections.items():
             f.write('[%s]\n' % section)

@@ -20,6 +20,7 @@ from oslo_log import log as logging
 from oslo_utils import strutils
 import sushy
 
+from ironic_lite.common import deadline
 from ironic_lite.common import exception
 from ironic_lite.common import messages
 from ironic_lite import conf
@@ -261,8 +262,10 @@ def call(node, func, *args):
     """``func(client, *args)`` with the node's cached sushy client.
 
     A connection error is retried ([redfish]connection_attempts, every
-    connection_retry_interval seconds); a failed client is dropped from
-    the cache.
+    connection_retry_interval seconds) until the deadline of the worker
+    that runs the call, if it has one (``common/deadline.py``); each
+    attempt is bounded by [redfish]connect_timeout and read_timeout.  A
+    failed client is dropped from the cache.
 
     :raises: RedfishConnectionError when the BMC cannot be reached.
     :raises: RedfishError on any other failure of the BMC or sushy.
@@ -278,7 +281,8 @@ def call(node, func, *args):
             LOG.warning('Redfish call for node %s failed (attempt %d of '
                         '%d): %s', node.uuid, attempt, attempts, error)
             retry = isinstance(err, sushy.exceptions.ConnectionError)
-            if not retry or attempt == attempts:
+            # Nobody waits for the answer any more: no other attempt.
+            if not retry or attempt == attempts or deadline.passed():
                 raise error from None
         except AttributeError as err:
             # A stale session (sushy surfaces it so): a new client next.

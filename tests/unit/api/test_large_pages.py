@@ -1,10 +1,13 @@
-"""Large list pages cannot take every worker thread (issue 20).
+"""Large list pages cannot take every worker thread (issue 20), and a
+burst of them is served in turn, not refused (issue 34).
 
-The API runs in the real HTTP server with 4 worker threads; large pages
+The API runs in the real HTTP server with 4 worker threads, its large
+pages admitted by the server's lane as ironic-api's are; large pages
 (more than [api]large_list_threshold items: detailed node pages, any
 port or port group page) block on an event while reading.  No test
 times anything: a request that would wait for the blocked pages waits a
-hang's time (timeouts.HANG) and fails.
+hang's time (timeouts.HANG) and fails; a wait that must run out
+([api]large_list_timeout) is 1 s, and only its outcome is checked.
 """
 
 import http.client
@@ -32,6 +35,7 @@ def fresh_returns(monkeypatch):
     RETURN_EVERY seconds)."""
     monkeypatch.setattr(large_pages, '_returned',
                         {'at': None, 'timer': None})
+    monkeypatch.setattr(large_pages, '_lane', None)
 
 
 @pytest.fixture
@@ -63,15 +67,31 @@ def blocked(monkeypatch):
     release.set()
 
 
-@pytest.fixture
-def server(client, rpcapi, node, blocked):
+def _serve(rpcapi, blocked, lane):
     conftest.CONF.set_override('large_list_threshold', 1, group='api')
     conftest.CONF.set_override('max_concurrent_large_lists', 2,
                                group='api')
-    conftest.CONF.set_override('large_list_queue', 1, group='api')
     app = api_app.setup_app(rpcapi_factory=lambda: rpcapi)
-    service = wsgi.WSGIService('test-api', app, '127.0.0.1', 0, threads=4)
+    service = wsgi.WSGIService('test-api', app, '127.0.0.1', 0, threads=4,
+                               lane=large_pages.lane() if lane else None)
     service.start()
+    return service
+
+
+@pytest.fixture
+def server(client, rpcapi, node, blocked):
+    """The API in ironic-lite's own server: large pages wait in its lane."""
+    service = _serve(rpcapi, blocked, lane=True)
+    yield service
+    blocked[1].set()
+    service.stop()
+
+
+@pytest.fixture
+def bare_server(client, rpcapi, node, blocked):
+    """The API in a server with no lane (as under uwsgi or mod_wsgi):
+    large pages wait in the application's gate, each in its thread."""
+    service = _serve(rpcapi, blocked, lane=False)
     yield service
     blocked[1].set()
     service.stop()
@@ -96,31 +116,79 @@ def _in_thread(service, path, results):
     return thread
 
 
-def test_heavy_pages_leave_threads_for_light_requests(server, node,
-                                                      blocked):
-    """4 worker threads; 4 large pages asked for: 2 render (blocked), 1
-    waits its turn, the 4th is refused at once with a retry-safe 503 --
-    and a one-node GET is answered while the 3 hold their threads.
-    Without the bound the 4 large pages would take every thread and the
-    GET would wait for them (a hang's time)."""
+def test_a_burst_of_heavy_pages_is_served_in_turn(server, node, blocked):
+    """4 worker threads; 10 large pages asked for at once: 2 render
+    (blocked), 8 wait in the server's lane holding no thread -- a
+    one-node GET is answered meanwhile -- and once released all 10 are
+    served, never more than 2 at once.  (The first bound refused the
+    fifth page with a 503; without any bound the pages would take every
+    thread and the GET would wait for them, a hang's time.)"""
     entered, release = blocked
+    lane = server.server.lane
     results = []
-    threads = [_in_thread(server, HEAVY, results) for _ in range(3)]
+    threads = [_in_thread(server, HEAVY, results) for _ in range(10)]
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
-    gate = large_pages.gate()
-    assert _wait_for(lambda: gate.in_line == 1)
-    status, body = _get(server, HEAVY)
-    assert status == 503, body
-    fault = json.loads(json.loads(body)['error_message'])['faultstring']
-    assert 'not carried out' in fault and gate.refused == 1
+    assert _wait_for(lambda: lane.waiting() == 8)
     status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body
     assert not entered.acquire(blocking=False), 'a third page rendered'
     release.set()
     for thread in threads:
         thread.join(timeouts.HANG)
-    assert sorted(status for status, _ in results) == [200, 200, 200]
+    assert [status for status, _ in results] == [200] * 10
+    assert lane.high_water == 2 and lane.waited == 8
+    assert lane.expired == 0 and large_pages.gate().refused == 0
+
+
+def _fault(body):
+    return json.loads(json.loads(body)['error_message'])['faultstring']
+
+
+def test_a_page_not_served_in_time_is_answered_503(server, node, blocked):
+    """[api]large_list_timeout = 1: a page that waited that long while
+    the 2 slots stay busy is answered a retry-safe 503, nothing done;
+    the pages that rendered are served."""
+    conftest.CONF.set_override('large_list_timeout', 1, group='api')
+    server.server.lane.wait = 1
+    entered, release = blocked
+    results = []
+    threads = [_in_thread(server, HEAVY, results) for _ in range(2)]
+    for _ in range(2):
+        assert entered.acquire(timeout=timeouts.HANG)
+    status, body = _get(server, HEAVY)
+    assert status == 503, body
+    assert 'large_list_timeout' in _fault(body)
+    assert 'not carried out' in _fault(body)
+    assert server.server.lane.expired == 1
+    assert not entered.acquire(blocking=False), 'the late page rendered'
+    release.set()
+    for thread in threads:
+        thread.join(timeouts.HANG)
+    assert [status for status, _ in results] == [200, 200]
+
+
+def test_without_the_lane_pages_wait_in_the_gate(bare_server, node,
+                                                 blocked):
+    """Under another WSGI server (no lane), the application's gate still
+    renders 2 at once: a third page waits in its thread and is served
+    once a slot frees; with large_list_timeout = 1 a page that cannot get
+    a slot in time is answered 503."""
+    entered, release = blocked
+    results = []
+    threads = [_in_thread(bare_server, HEAVY, results) for _ in range(3)]
+    for _ in range(2):
+        assert entered.acquire(timeout=timeouts.HANG)
+    gate = large_pages.gate()
+    assert _wait_for(lambda: gate.in_line == 1)
+    gate.timeout = 1
+    status, body = _get(bare_server, HEAVY)
+    assert status == 503 and 'large_list_timeout' in _fault(body), body
+    assert gate.refused == 1
+    release.set()
+    for thread in threads:
+        thread.join(timeouts.HANG)
+    assert [status for status, _ in results] == [200] * 3
 
 
 def _wait_for(predicate):
@@ -230,74 +298,86 @@ PORT_PAGES = ['/v1/ports/detail?limit=2', '/v1/ports?limit=2',
 
 
 def test_port_pages_wait_in_the_node_pages_line(server, node, blocked):
-    """One gate for every kind: with 2 node pages rendering, a port page
-    waits its turn and a port group page is refused -- not a pool each,
-    which would let as many more heavy pages take the threads."""
+    """One line for every kind: with 2 node pages rendering, a port page
+    and a port group page wait their turn -- not a pool each, which
+    would let as many more heavy pages take the threads."""
     entered, release = blocked
     results = []
     threads = [_in_thread(server, HEAVY, results) for _ in range(2)]
     for _ in range(2):
         assert entered.acquire(timeout=timeouts.HANG)
     threads.append(_in_thread(server, PORT_PAGES[0], results))
-    gate = large_pages.gate()
-    assert _wait_for(lambda: gate.in_line == 1)
-    status, body = _get(server, '/v1/portgroups/detail?limit=2')
-    assert status == 503, body
+    threads.append(_in_thread(server, '/v1/portgroups/detail?limit=2',
+                              results))
+    assert _wait_for(lambda: server.server.lane.waiting() == 2)
     status, body = _get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body
     release.set()
     for thread in threads:
         thread.join(timeouts.HANG)
-    assert sorted(status for status, _ in results) == [200, 200, 200]
+    assert [status for status, _ in results] == [200] * 4
+    assert server.server.lane.high_water == 2
 
 
 @pytest.fixture
-def full_gate(server, blocked):
-    """Every slot of the gate held and no room in line (and no page
-    blocked in its reading)."""
+def full_gate(bare_server, blocked):
+    """Every slot of the application's gate held, a page waits 1 s at
+    most (and no page blocked in its reading)."""
     blocked[1].set()
-    conftest.CONF.set_override('large_list_queue', 0, group='api')
+    conftest.CONF.set_override('large_list_timeout', 1, group='api')
     large_pages._gate = None
     gate = large_pages.gate()
     with gate.held(), gate.held():
         yield gate
 
 
+def _large_request(path):
+    """What the HTTP server's lane makes of ``path``."""
+    path, _, query = path.partition('?')
+    return large_pages.is_large_request('GET', path, query)
+
+
 @pytest.mark.parametrize('path', PORT_PAGES)
-def test_large_port_and_portgroup_pages_are_bounded(server, full_gate,
-                                                    path):
+def test_large_port_and_portgroup_pages_are_bounded(bare_server,
+                                                    full_gate, path):
     """Plain lists too: a port or port group list reads whole rows
-    whatever it renders."""
-    status, body = _get(server, path)
+    whatever it renders.  The server's lane sees them as the
+    application does."""
+    status, body = _get(bare_server, path)
     assert status == 503, body
     assert full_gate.refused == 1
+    assert _large_request(path)
 
 
 @pytest.mark.parametrize('path', [
     '/v1/ports/detail?limit=1', '/v1/portgroups?limit=1',
     '/v1/nodes?limit=2', '/v1/chassis/detail?limit=2',
     '/v1/conductors?limit=2'])
-def test_other_pages_are_not_bounded(server, full_gate, path):
+def test_other_pages_are_not_bounded(bare_server, full_gate, path):
     """Pages within the threshold, plain node lists (a few columns), and
-    the few rows of chassis and conductors never wait for the gate."""
-    status, body = _get(server, path)
+    the few rows of chassis and conductors never wait for the gate, nor
+    in the server's lane."""
+    status, body = _get(bare_server, path)
     assert status == 200, body
     assert full_gate.refused == 0
+    assert not _large_request(path)
 
 
-def test_an_instance_lookup_is_never_queued(server, full_gate):
+def test_an_instance_lookup_is_never_queued(bare_server, full_gate):
     """nova looks a node up by instance (with its field list, at the
     default limit) for every instance action: one node at most, so it
     does not wait behind the computes' large pages."""
     fields = 'uuid,power_state,provision_state,instance_uuid,traits'
     big = '/v1/nodes?fields=%s&limit=1000' % fields
-    status, _ = _get(server, big)
+    status, _ = _get(bare_server, big)
     assert status == 503 and full_gate.refused == 1
-    status, body = _get(server, '/v1/nodes?instance_uuid=%s&fields=%s'
-                        % ('6f1d5a0e-2b8c-4c2e-9d4f-0a1b2c3d4e5f', fields))
+    lookup = '/v1/nodes?instance_uuid=%s&fields=%s' % (
+        '6f1d5a0e-2b8c-4c2e-9d4f-0a1b2c3d4e5f', fields)
+    status, body = _get(bare_server, lookup)
     assert status == 200, body
     assert json.loads(body) == {'nodes': []}
     assert full_gate.refused == 1
+    assert _large_request(big) and not _large_request(lookup)
 
 
 def test_memory_is_returned_at_most_once_a_second(monkeypatch):
@@ -327,3 +407,22 @@ def test_memory_is_returned_at_most_once_a_second(monkeypatch):
     assert _wait_for(lambda: collect.call_count == 2)
     timer.join(timeouts.HANG)
     assert large_pages._returned['timer'] is None
+
+
+def test_no_memory_is_returned_while_pages_wait_in_the_lane(monkeypatch):
+    """A burst waiting in the server's lane returns the memory once,
+    after its last page, not after each (the gate is idle between two of
+    them: the next is handed over only once the previous is answered)."""
+    conftest.CONF.set_override('max_concurrent_large_lists', 2,
+                               group='api')
+    monkeypatch.setattr(large_pages, '_gate', None)
+    collect = mock.Mock()
+    monkeypatch.setattr(large_pages.gc, 'collect', collect)
+    waiting = [3]
+    monkeypatch.setattr(large_pages, '_lane', types.SimpleNamespace(
+        waiting=lambda: waiting[0]))
+    large_pages.return_memory()
+    assert not collect.called
+    waiting[0] = 0
+    large_pages.return_memory()
+    assert collect.call_count == 1

@@ -73,8 +73,13 @@ def test_from_needs_the_write_policy_of_a_move_and_field_rules(basic, node):
 
 
 def test_copy_of_what_a_read_shows_is_allowed(basic, node):
-    resp = _patch(basic, node, [{'op': 'copy', 'from': '/driver_info/'
-                                 'ipmi_address', 'path': '/extra/bmc'}])
+    copy = [{'op': 'copy', 'from': '/driver_info/ipmi_address',
+             'path': '/extra/bmc'}]
+    # Issue 35: a lessee's read shows driver_info redacted (Ironic's
+    # baremetal:node:get:driver_info), so its copy is refused; the
+    # owner's read shows the address.
+    assert _patch(basic, node, copy).status_int == 400
+    resp = _patch(basic, node, copy, user='owner')
     assert resp.status_int == 200, resp.text
     assert resp.json['extra'] == {'bmc': '10.0.0.9'}
     # The admin may still rearrange secrets inside the same field.

@@ -127,9 +127,9 @@ def test_proxy_addresses_are_not_capped():
 def test_connections_per_client_as_it_applies(conf_fixture):
     from ironic_lite import conf
     from ironic_lite.conf import api as api_conf
+    # No cap by default (issue 34: one openstacksdk process, devstack or
+    # a NAT gateway holds more than a quarter of max_connections).
     conf_fixture.config(max_connections=100, group='api')
-    assert api_conf.connections_per_client(conf.CONF) == 25
-    conf_fixture.config(max_connections_per_client=0, group='api')
     assert api_conf.connections_per_client(conf.CONF) == 0
     conf_fixture.config(max_connections_per_client=7, group='api')
     assert api_conf.connections_per_client(conf.CONF) == 7

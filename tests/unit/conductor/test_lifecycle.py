@@ -59,13 +59,13 @@ def test_heartbeat(context, conductor, wait_for):
 def test_heartbeat_not_delayed_by_a_long_periodic_task(
         context, config, monkeypatch, wait_for):
     """A power sync that runs long must not stop the heartbeat: the
-    periodic worker runs its tasks one after another, so the heartbeat
-    has a thread of its own (else a busy conductor looks dead)."""
+    heartbeat has a thread of its own (else a busy conductor looks
+    dead)."""
     from ironic_lite.conductor import power
     entered, release = threading.Event(), threading.Event()
     finished = threading.Event()
 
-    def slow_sync(ctx, host):
+    def slow_sync(ctx, host, pool=None):
         entered.set()
         release.wait(timeouts.HANG)
         finished.set()
@@ -82,6 +82,38 @@ def test_heartbeat_not_delayed_by_a_long_periodic_task(
             what='a heartbeat while the power sync runs')
         # The heartbeat came while the sync still ran (not once it ended).
         assert not finished.is_set()
+    finally:
+        release.set()
+        cond.stop()
+
+
+def test_takeover_not_delayed_by_a_stuck_power_sync(
+        context, config, monkeypatch):
+    """The periodic tasks run beside each other (issue 35): a power sync
+    stuck on a BMC that never answers does not hold back the check for
+    dead conductors, which takes their nodes over."""
+    from ironic_lite.conductor import power
+    from ironic_lite.conductor import recovery
+    stuck, release = threading.Event(), threading.Event()
+    checked = threading.Event()
+
+    def stuck_sync(ctx, host, pool=None):
+        stuck.set()
+        release.wait(timeouts.HANG)
+
+    def dead_check(ctx, host):
+        if stuck.is_set():
+            checked.set()
+
+    monkeypatch.setattr(power, 'sync_power_states', stuck_sync)
+    monkeypatch.setattr(recovery, 'recover_dead_conductors', dead_check)
+    config.set_override('sync_power_state_interval', 1, 'conductor')
+    config.set_override('check_provision_state_interval', 1, 'conductor')
+    cond = conftest.Conductor().start()
+    try:
+        assert stuck.wait(timeouts.HANG), 'the power sync never ran'
+        assert checked.wait(timeouts.HANG), (
+            'no check for dead conductors while the power sync was stuck')
     finally:
         release.set()
         cond.stop()

@@ -70,17 +70,9 @@ def _backfill_node(values):
     try:
         return node_lookup.fetch_authorized('baremetal:node:get', ident)
     except exception.NodeNotFound as err:
-        if err.code == 404 and _exists(ident):
-            raise   # hidden from the caller: Ironic's 404
+        # One answer, Ironic's 400, for a node that does not exist and for
+        # one the caller may not see: no existence oracle.
         raise exception.NodeNotFound(str(err), code=400)
-
-
-def _exists(ident):
-    try:
-        node_lookup.get_node(ident)
-        return True
-    except exception.IronicException:
-        return False
 
 
 def _candidates(values):

@@ -26,8 +26,10 @@ from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite.common import states
+from ironic_lite import conf
 from ironic_lite import objects
 
+CONF = conf.CONF
 MAX_DESCRIPTION = 4096
 # A PATCH is applied to the node as read, and saved only if the fields it
 # changes did not change meanwhile (compare-and-swap in the conductor);
@@ -157,6 +159,42 @@ def _create_target(ctx, values):
             'project_id': ctx.project_id}
 
 
+def _authorize_create(ctx, values):
+    """Ironic's create rules (1.80): with [api]
+    project_admin_can_manage_own_nodes, a caller passing
+    baremetal:node:create:self_owned_node (an admin or service role, of any
+    scope) creates nodes, owned by its project unless system scoped (400
+    for another owner); any other caller needs baremetal:node:create.
+    The owner the node must get, or None: set once the body's fields have
+    been checked against the request's version (as Ironic: a project
+    admin's node is owned at any version, 1.50's owner field or not)."""
+    if CONF.api.project_admin_can_manage_own_nodes and policy.check(
+            'baremetal:node:create:self_owned_node',
+            {'project_id': ctx.project_id}, ctx):
+        if not policy.enabled() or getattr(ctx, 'system_scope', None) == 'all':
+            return None
+        owner = values.get('owner')
+        if owner and owner != ctx.project_id:
+            raise exception.Invalid('Cannot create a node as a project '
+                                    'scoped admin with an owner other than '
+                                    'your own project.')
+        return ctx.project_id
+    policy.authorize('baremetal:node:create', _create_target(ctx, values),
+                     ctx)
+    return None
+
+
+def _check_owner_provisioned(ctx, node, patch, target):
+    """A deployed node's owner changes only with
+    baremetal:node:update_owner_provisioned (Ironic's 409 otherwise)."""
+    if (node.provision_state == states.ACTIVE
+            and _patch_values(patch, 'owner') and not policy.check(
+                'baremetal:node:update_owner_provisioned', target, ctx)):
+        raise exception.Conflict(
+            'Cannot update owner of node "%s" while it is in state "%s".'
+            % (node.uuid, states.ACTIVE))
+
+
 def _set_changes(node, changes):
     """Set the changes (normalized) on the node, not saved; return
     {field: value read} of the fields that do change ({} for none)."""
@@ -219,9 +257,10 @@ class NodesController(object):
     def post(self, body):
         ctx = pecan.request.context
         values = body
-        policy.authorize('baremetal:node:create',
-                         _create_target(ctx, values), ctx)
+        owner = _authorize_create(ctx, values)
         utils.check_new_fields(values, mv.NODE_FIELD_MIN_VERSION)
+        if owner is not None:
+            values['owner'] = owner
         self._check_shard_create(ctx, values)
         if values.get('name') is not None and not utils.allows(
                 mv.MINOR_5_NODE_NAME):
@@ -253,7 +292,14 @@ class NodesController(object):
         return node_render.render(node)
 
     def delete(self, ident):
-        node = node_lookup.fetch_authorized('baremetal:node:delete', ident)
+        try:
+            node = node_lookup.fetch_authorized('baremetal:node:delete',
+                                                ident)
+        except exception.HTTPForbidden:
+            if not CONF.api.project_admin_can_manage_own_nodes:
+                raise
+            node = node_lookup.fetch_authorized(
+                'baremetal:node:delete:self_owned_node', ident)
         pecan.request.rpcapi.destroy_node(pecan.request.context, node)
         pecan.response.status = 204
         return ''
@@ -309,7 +355,8 @@ class NodesController(object):
         node = self._node_to_patch(ctx, ident, patch)
         _check_new_names(patch, ident)
         doc = editable_document(node)
-        new_doc = utils.apply_patch(doc, patch, shown=node_render.shown_at)
+        new_doc = utils.apply_patch(doc, patch,
+                                   shown=node_render.shown_for(node))
         changes = utils.changed_fields(doc, new_doc)
         _check_changes(changes, new_doc)
         allocation.check_node_owner_change(node, changes)
@@ -318,13 +365,14 @@ class NodesController(object):
     def _node_to_patch(self, ctx, ident, patch):
         """The node, once the caller may change every field the patch
         touches and the node's state allows an update."""
-        rules = policy.node_patch_rules(utils.patch_roots(patch))
+        rules = policy.node_patch_rules(patch)
         node = node_lookup.fetch_authorized(rules[0], ident)
         target = policy.node_target(node, ctx)
         for rule in rules[1:]:
             policy.authorize(rule, target, ctx)
         if not _frees_instance_in_maintenance(node, patch):
             self._check_updatable(node, ident)
+            _check_owner_provisioned(ctx, node, patch, target)
         return node
 
     @staticmethod

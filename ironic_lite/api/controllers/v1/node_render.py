@@ -87,18 +87,95 @@ def shown_at(doc, pointer):
     return utils.resolve(_mask_keys(value, keys), rest)
 
 
+# -- redaction for callers outside the owner project ------------------------
+#
+# Ironic's node_sanitize: a caller failing baremetal:node:get:filter_threshold
+# (by default anyone but the system readers) has each of these fields
+# checked against its own rule on the node (by default: the system, or the
+# owner project's readers), and sees the text below in its place when the
+# rule says no -- a lessee sees neither the BMC's address and credentials
+# nor a conductor's name nor an error text.  The value is replaced even
+# when empty (as Ironic).
+_REDACTED = '** Redacted - requires baremetal:node:get:%s permission. **'
+REDACTIONS = (
+    ('last_error', '** Value Redacted - Requires baremetal:node:get:'
+                   'last_error permission. **'),
+    ('reservation', _REDACTED % 'reservation'),
+    ('driver_internal_info', {'content': '** Redacted - Requires baremetal:'
+                              'node:get:driver_internal_info permission. **'}),
+    ('driver_info', {'content': _REDACTED % 'driver_info'}),
+)
+
+
+def _filtered(req):
+    """Whether this request's caller has node fields checked one by one
+    (baremetal:node:get:filter_threshold fails): once per request."""
+    if req.filtered is None:
+        req.filtered = not policy.check(
+            'baremetal:node:get:filter_threshold',
+            {'project_id': req.context.project_id}, req.context)
+    return req.filtered
+
+
+def _hidden(node, req):
+    """The fields (of REDACTIONS) this caller may not see on ``node``:
+    looked up once per request and owner/lessee pair (a list's nodes share
+    a handful)."""
+    key = (node.owner, node.lessee)
+    hidden = req.hidden.get(key)
+    if hidden is None:
+        target = policy.node_target(node, req.context)
+        hidden = req.hidden[key] = frozenset(
+            name for name, _text in REDACTIONS if not policy.check(
+                'baremetal:node:get:' + name, target, req.context))
+    return hidden
+
+
+def _redact(body, node, req):
+    """Replace in ``body`` the fields the caller may not see on ``node``."""
+    hidden = _hidden(node, req)
+    for name, text in REDACTIONS:
+        if name in hidden and name in body:
+            body[name] = dict(text) if isinstance(text, dict) else text
+
+
+def shown_for(node):
+    """``shown_at`` for a patch of ``node``: a field redacted for the
+    caller reads as its redaction text, so that no copy, move or test
+    reveals it (driver_info is the only one a patch may read)."""
+    req = _request()
+    hidden = _hidden(node, req) if _filtered(req) else frozenset()
+    if not hidden:
+        return shown_at
+    texts = dict(REDACTIONS)
+
+    def shown(doc, pointer):
+        try:
+            parts = jsonpointer.JsonPointer(pointer).parts
+        except jsonpointer.JsonPointerException:
+            return None
+        if parts and parts[0] in hidden:
+            return utils.resolve({parts[0]: texts[parts[0]]}, parts)
+        return shown_at(doc, pointer)
+    return shown
+
+
 # -- the request's facts -----------------------------------------------------
 
 class _Request(object):
     """What the API values of a request's nodes depend on."""
 
-    __slots__ = ('context', 'minor', 'shows')
+    __slots__ = ('context', 'minor', 'shows', 'filtered', 'hidden')
 
     def __init__(self):
         self.context = pecan.request.context
         self.minor = utils.minor()
         # rule -> whether the caller sees that secret unmasked
         self.shows = {}
+        # whether fields are redacted one by one (None: not known yet), and
+        # (owner, lessee) -> the fields redacted on such a node
+        self.filtered = None
+        self.hidden = {}
 
 
 def _request():
@@ -308,6 +385,8 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
             body[name] = _stored(node, name)
         else:
             body[name] = kind(node, req, chassis_cache)
+    if _filtered(req):
+        _redact(body, node, req)
     uuid = stored.get('_obj_uuid') or node.uuid
     for sub in links:
         args = uuid if sub == 'links' else '%s/%s' % (uuid, sub)

@@ -1,0 +1,57 @@
+"""The API's side of the synchronous calls that talk to a BMC.
+
+The API waits for their answer in one of its ``[api]api_workers`` request
+threads, for up to ``[DEFAULT]rpc_response_timeout`` seconds (the
+conductor answers a little earlier: ``hardware_calls.py``).  So that BMCs
+that never answer cannot take every request thread, at most
+``[api]max_concurrent_hardware_calls`` requests of this process wait for
+one at once; a request beyond them is answered 503 at once, nothing sent,
+safe to retry -- the other threads stay free for every other request.
+"""
+
+import threading
+
+from ironic_lite.common import exception
+from ironic_lite import conf
+
+CONF = conf.CONF
+
+# The RPC methods whose conductor side calls a BMC while the API waits.
+METHODS = frozenset([
+    'get_boot_device', 'set_boot_device', 'get_supported_boot_devices',
+    'validate_driver_interfaces', 'inject_nmi', 'get_supported_indicators',
+    'get_indicator_state', 'set_indicator_state', 'vendor_passthru',
+])
+
+_lock = threading.Lock()
+_gate = {'size': None, 'slots': None}
+
+
+def _slots():
+    """The semaphore of the configured bound (None: no bound)."""
+    size = CONF.api.max_concurrent_hardware_calls
+    with _lock:
+        if _gate['size'] != size:
+            _gate['size'] = size
+            _gate['slots'] = threading.BoundedSemaphore(size) if size else None
+        return _gate['slots']
+
+
+def call(cctxt, context, method, **kwargs):
+    """``cctxt.call(context, method, **kwargs)``, within the bound when
+    ``method`` talks to a BMC.
+
+    :raises: ServiceUnavailable (503, nothing sent) at the bound.
+    """
+    slots = _slots() if method in METHODS else None
+    if slots is None:
+        return cctxt.call(context, method, **kwargs)
+    if not slots.acquire(blocking=False):
+        raise exception.ServiceUnavailable(reason=(
+            'Too many requests are waiting for a BMC to answer (at most %d '
+            'at once); the request was not carried out, please retry '
+            'later.' % CONF.api.max_concurrent_hardware_calls))
+    try:
+        return cctxt.call(context, method, **kwargs)
+    finally:
+        slots.release()
