@@ -135,7 +135,8 @@ def _macs(count, start=0x100):
 
 
 def _statements(run):
-    """The SELECT statements ``run()`` sends to the database, and its result."""
+    """The SELECT statements ``run()`` sends to the database, and its
+    result."""
     import sqlalchemy as sa
 
     from ironic_lite.db import api as db_api
