@@ -218,6 +218,14 @@ class NodeLocked(Conflict):
                 'after the current operation is completed.')
 
 
+class DatabaseWriteRefused(IronicException):
+    """The database refused a write for what it held (a value too long for
+    its column, a constraint): never its SQL or values in the message,
+    which may be stored (a node's last_error) or shown."""
+    _msg_fmt = ('The database refused to store the changes of %(kind)s '
+                '%(ident)s; the service log has the reason.')
+
+
 class NodeLockLost(Conflict):
     _msg_fmt = ('Node %(node)s is no longer locked by this operation of '
                 'conductor %(host)s (its lock was broken; now held by '

@@ -21,6 +21,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import task_manager
@@ -39,7 +40,7 @@ def _failed(allocation, reason):
     try:
         allocation.node_id = None
         allocation.state = ERROR
-        allocation.last_error = str(reason)
+        allocation.last_error = messages.safe(reason)
         allocation.save()
     except exception.AllocationNotFound:
         LOG.debug('Allocation %s was deleted while being processed',

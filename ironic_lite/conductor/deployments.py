@@ -6,6 +6,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import bios
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import phase_secrets
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.drivers import steps as drivers_steps
 
@@ -13,8 +14,7 @@ LOG = logging.getLogger(__name__)
 
 # The agent's token and callback URL (Ironic's wipe_token_and_url): wiped
 # when a deploy starts, ends or fails, so a token is good for one deploy.
-AGENT_TOKEN_KEYS = ('agent_secret_token', 'agent_secret_token_pregenerated',
-                    'agent_url', 'agent_verify_ca')
+AGENT_TOKEN_KEYS = phase_secrets.AGENT_TOKEN_KEYS
 # driver_internal_info keys an instance leaves behind.
 _INSTANCE_INTERNAL_KEYS = ('instance', 'root_uuid_or_disk_id',
                            'is_whole_disk_image', 'is_source_a_path',

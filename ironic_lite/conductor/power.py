@@ -7,6 +7,7 @@ from futurist import waiters
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite.common import rpc
 from ironic_lite.common import states
 from ironic_lite import conf
@@ -45,12 +46,13 @@ def node_power_action(task, new_state, timeout=None):
         else:
             power.set_power_state(task, new_state, timeout=timeout)
     except Exception as err:
+        error = messages.safe(err, *messages.node_secrets(node))
         LOG.error('Power action %s on node %s failed: %s', new_state,
-                  node.uuid, err)
+                  node.uuid, error)
         node.last_error = ("Failed to change power state to '%(target)s' "
                            "by '%(new)s'. Error: %(err)s"
                            % {'target': target, 'new': new_state,
-                              'err': err})
+                              'err': error})
         node.target_power_state = states.NOSTATE
         node.save()
         return

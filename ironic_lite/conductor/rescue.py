@@ -4,8 +4,9 @@ rescue -> unrescuing -> active.
 The rescue password is kept in the node's ``instance_info`` while the
 node is rescued or being rescued, with its hash, as Ironic keeps them
 (``rescue_password``, ``hashed_rescue_password``, SHA-256 crypt as
-Ironic's default; the API masks both), and removed by unrescue, a failed
-rescue and a tear down (which empties ``instance_info``).
+Ironic's default; the API masks both), and removed on every transition
+out of rescue (``phase_secrets``): an unrescue, a failed rescue, a rescue
+failed by the conductor that took over a dead one's node.
 """
 
 from oslo_log import log as logging
@@ -14,12 +15,13 @@ from oslo_utils import secretutils
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
+from ironic_lite.conductor import phase_secrets
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 
 LOG = logging.getLogger(__name__)
 
-PASSWORD_KEYS = ('rescue_password', 'hashed_rescue_password')
+PASSWORD_KEYS = phase_secrets.RESCUE_PASSWORD_KEYS
 
 
 def _hash(password):

@@ -4,6 +4,8 @@ import functools
 import random
 import socket
 
+from amqp import exceptions as amqp_exceptions
+from kombu import exceptions as kombu_exceptions
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
@@ -125,6 +127,16 @@ _TRANSPORT_FAILURES = (
 )
 
 
+# What the broker's client library raises itself when the broker fails
+# mid-call (a partition: a channel closed, a queue whose node is gone, a
+# socket reset) and oslo.messaging lets through unwrapped.
+_BROKER_ERRORS = (amqp_exceptions.AMQPError, kombu_exceptions.KombuError,
+                  OSError)
+_BROKER_FAILED = ('The message broker failed while the request was sent '
+                  '(%s); it may or may not have been carried out: please '
+                  'check the resource before you retry.')
+
+
 def _error_name(err):
     """The class name of a messaging error: the conductor's own for a
     RemoteError (an error raised there)."""
@@ -182,6 +194,9 @@ def _rpc_errors(func):
             raise _without_remote_traceback(err) from None
         except messaging.MessagingException as err:
             raise _error_for(err, self.version_cap)
+        except _BROKER_ERRORS as err:
+            raise exception.ServiceUnavailable(
+                reason=_BROKER_FAILED % type(err).__name__) from None
     return wrapper
 
 

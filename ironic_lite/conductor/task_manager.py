@@ -30,6 +30,7 @@ import sqlalchemy.exc as sa_exc
 from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import phase_secrets
 from ironic_lite.drivers import factory
 from ironic_lite import objects
 
@@ -337,6 +338,7 @@ class TaskManager(object):
             node.last_error = last_error
         LOG.info('Node %s moved from %s to %s (event %s)', node.uuid,
                  node.provision_state, new_state, event)
+        phase_secrets.drop_left_behind(node, node.provision_state, new_state)
         node.provision_state = new_state
         node.target_provision_state = target
         self._unsaved_end = event if event in _END_EVENTS else None

@@ -4,6 +4,7 @@ the rules of a node update that Ironic's conductor enforces."""
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite.common import states
 from ironic_lite.conductor import hash_ring
 
@@ -58,7 +59,8 @@ def fail_node(exc, task):
                                   % task.purpose)
     # An error that carries its own last_error (Ironic's wording of a
     # deploy step failure) is recorded as it is.
-    message = getattr(exc, 'last_error', None) or template % exc
+    message = messages.safe(getattr(exc, 'last_error', None)
+                            or template % exc, *messages.node_secrets(node))
     try:
         if state == states.DEPLOYING and task.driver is not None:
             _power_off_quietly(task)

@@ -90,6 +90,13 @@ opts = [
                      'Unsafe: the older services cannot read what the '
                      'unpinned one writes or sends.  Meant only for '
                      'recovering from a stale services table.'),
+    cfg.IntOpt('log_in_db_max_size',
+               default=4096, min=256,
+               help='Max number of characters of any node last_error/'
+                    'maintenance_reason (and allocation last_error) pushed '
+                    'to the database; the same bound applies to a BMC\'s '
+                    'error text in the service log.  Credentials found in '
+                    'such a text are masked as well.'),
     cfg.IntOpt('graceful_shutdown_timeout',
                default=60,
                help='Seconds a service may take to stop when it is asked '

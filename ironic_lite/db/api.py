@@ -290,6 +290,32 @@ def add_identity_filter(query, model, value):
     return query.filter(model.uuid == value)
 
 
+# oslo.db's errors that are no refusal of the values written: an outage
+# (retry_on_db_errors retries it, the API answers 503) or a duplicate (the
+# resource's own error).
+_NOT_REFUSALS = (db_exc.DBConnectionError, db_exc.DBDeadlock,
+                 db_exc.DBDuplicateEntry)
+
+
+def refused(err, kind, ident):
+    """DatabaseWriteRefused for oslo.db's ``err`` on a write of ``kind``
+    ``ident``; ``err`` itself for an outage or a duplicate.
+
+    The reason is logged as the database worded it (its first line: no
+    statement, no parameters, no PostgreSQL ``DETAIL`` with the row): the
+    exception's message is generic, as it may end up in a node's
+    ``last_error`` or an API answer.  Raise the result ``from None``: a
+    logged traceback would show the statement.
+    """
+    if isinstance(err, _NOT_REFUSALS):
+        return err
+    orig = getattr(getattr(err, 'inner_exception', None), 'orig', None)
+    reason = str(orig if orig is not None else type(err).__name__)
+    LOG.error('The database refused a write of %s %s: %s', kind, ident,
+              reason.splitlines()[0][:300] if reason else type(err).__name__)
+    return exception.DatabaseWriteRefused(kind=kind, ident=ident)
+
+
 def create_row(model, values, on_duplicate):
     """Insert a row of ``model`` from ``values`` (a UUID made if none).
 
@@ -306,6 +332,8 @@ def create_row(model, values, on_duplicate):
             session.flush()
     except db_exc.DBDuplicateEntry as err:
         on_duplicate(err, values)
+    except db_exc.DBError as err:
+        raise refused(err, model.__name__.lower(), values['uuid']) from None
     return row
 
 
@@ -342,6 +370,8 @@ def update_row(model, kind, ident, values, known_version, not_found,
         if on_duplicate is None:
             raise
         on_duplicate(err, values)
+    except db_exc.DBError as err:
+        raise refused(err, kind, ident) from None
     return row
 
 

@@ -1,16 +1,27 @@
 import functools
 
+from oslo_log import log as logging
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 
+from ironic_lite.common import exception
 from ironic_lite.common import interfaces
+from ironic_lite.common import messages
 from ironic_lite.db import node as db_node
+from ironic_lite.db import port as db_port
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
 from ironic_lite.objects import node_history
 
+LOG = logging.getLogger(__name__)
+
 # The changes that may make a node history event (objects/node_history.py).
 _HISTORY_FIELDS = frozenset(('provision_state', 'last_error'))
+
+# The texts a BMC, an agent or a driver may write: bounded to [DEFAULT]
+# log_in_db_max_size and scrubbed of credentials on every write (Ironic
+# bounds the same two).
+MESSAGE_FIELDS = ('last_error', 'maintenance_reason')
 
 # What Node.list(fields=...) always reads (Ironic's list too).
 LIST_MANDATORY_FIELDS = frozenset(('id', 'uuid', 'created_at', 'updated_at',
@@ -133,6 +144,24 @@ class Node(base.CrudMixin, base.IronicObject):
                 node_history.events_for_update, self)
         return options
 
+    def _make_messages_safe(self):
+        """What a BMC, an agent or a driver wrote into the node's messages
+        (``MESSAGE_FIELDS``), bounded and without credentials before it is
+        stored (and shown, and recorded in the node's history): here, the
+        one place every write of a node goes through."""
+        changed = self.obj_what_changed()
+        for name in MESSAGE_FIELDS:
+            text = getattr(self, name) if name in changed else None
+            if not text:
+                continue
+            secrets, users = messages.node_secrets(self)
+            safe = messages.safe(text, secrets, users)
+            if safe != text:
+                LOG.info('The %s of node %s is stored shortened to %d '
+                         'characters and with its credentials masked',
+                         name, self.uuid, len(safe))
+                setattr(self, name, safe)
+
     def destroy(self, context=None):
         if self.lock_fence is None:
             return super().destroy(context)
@@ -141,6 +170,7 @@ class Node(base.CrudMixin, base.IronicObject):
         self.obj_reset_changes()
 
     def do_version_changes_for_db(self):
+        self._make_messages_safe()
         changes = super().do_version_changes_for_db()
         for name in self.STORED_ELSEWHERE:
             changes.pop(name, None)
@@ -192,6 +222,18 @@ class Node(base.CrudMixin, base.IronicObject):
     @classmethod
     def get_by_name(cls, context, name):
         return cls._get_by(context, 'name', name)
+
+    @classmethod
+    def get_by_port_addresses(cls, context, addresses):
+        """The one node with a port of one of ``addresses`` (Ironic's):
+        NodeNotFound for none and for several.  Two statements, however
+        many addresses."""
+        node_ids = db_port.get_node_ids_by_port_addresses(addresses)
+        if len(node_ids) != 1:
+            raise exception.NodeNotFound(
+                node='with the port addresses given (%d nodes)'
+                     % len(node_ids))
+        return cls.get_by_id(context, node_ids[0])
 
     @classmethod
     def uuids_by_id(cls, context, ids):

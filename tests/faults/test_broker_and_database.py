@@ -67,6 +67,41 @@ def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
     assert not failed, [r.error for r in failed]
 
 
+def test_a_heartbeat_during_a_broker_partition_is_a_retry_safe_503(
+        scanned):
+    """The broker silent (a partition: connections open, nothing goes
+    through): an agent's heartbeat gets a retry-safe 503, never a 500,
+    and gets through again once the broker is back.
+
+    Each API has reached the conductors before the partition: the first
+    RPC call of an API process opens its reply connection, which
+    oslo.messaging retries for as long as the partition lasts (a hang,
+    not an answer: the bound of such calls is another matter).
+    """
+    cluster = scanned
+    status, node = cluster.request('POST', '/v1/nodes',
+                                   {'driver': 'fake-hardware'})
+    assert status == 201, node
+    path = '/v1/heartbeat/%s' % node['uuid']
+    # Any token: the conductor checks it (400); the API only needs one.
+    beat = {'callback_url': 'http://192.0.2.9:9999', 'agent_token': 'x',
+            'agent_version': '10.0.0'}
+    for _api in cluster.api_urls():   # round robin: each API once
+        assert cluster.request('POST', path, beat)[0] == 400
+    cluster.broker.blackhole()
+    try:
+        answers = [cluster.request('POST', path, beat) for _ in range(2)]
+    finally:
+        cluster.broker.down()
+        cluster.broker.up()
+    for status, body in answers:
+        assert cluster_mod.retry_safe(status, body), answers
+    print('heartbeats during the partition: %s' % (answers,))
+    # Back: the conductor answers (a wrong token is its 400).
+    procs.wait_for(lambda: cluster.request('POST', path, beat)[0] == 400,
+                   interval=0.5, what='a heartbeat after the partition')
+
+
 def test_terminate_backend_bursts_under_load(scanned):
     """pg_terminate_backend bursts while clients read and write: after the
     bursts no node stays locked (a lock whose release failed is cleared

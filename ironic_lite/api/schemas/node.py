@@ -51,6 +51,9 @@ PROVISION = s.body('nodes', {
     'rescue_password': s.TEXT,
     'disable_ramdisk': s.BOOL,
 }, required=('target',), columns={'configdrive': 'instance_info'})
+# Kept in instance_info while the node is rescued: a length limit of its
+# own (Ironic has none), so that it cannot fill the column.
+PROVISION['properties']['rescue_password']['maxLength'] = 255
 # PUT .../states/boot_mode and .../states/secure_boot (1.76): Ironic's
 # handler argument ``target``, read by the handler as Ironic's args.string
 # (a string or null) and args.boolean (any JSON value, as its string).

@@ -14,6 +14,7 @@ from oslo_utils import netutils
 import sushy
 
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite.common import states
 from ironic_lite.drivers import base
 from ironic_lite.drivers.redfish import management
@@ -87,7 +88,9 @@ def _interfaces(task, system):
         if not netutils.is_valid_mac(eth.mac_address or ''):
             LOG.warning("Ignoring NIC address '%s' for interface %s on "
                         'node %s because it is not a valid MAC',
-                        eth.mac_address, eth.identity, task.node.uuid)
+                        messages.safe(eth.mac_address, limit=64),
+                        messages.safe(eth.identity, limit=255),
+                        task.node.uuid)
             continue
         interface = {'mac_address': eth.mac_address.lower(),
                      'name': eth.identity}

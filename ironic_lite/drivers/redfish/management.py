@@ -81,7 +81,7 @@ def restore_boot_device(task, system):
     except sushy.exceptions.SushyError as err:
         LOG.warning('Unable to recover boot device %s for node %s, relying '
                     'on the pre-configured boot order. Error: %s', device,
-                    task.node.uuid, err)
+                    task.node.uuid, utils.scrub(err, task.node))
 
 
 def _indicator_resources(system, component):

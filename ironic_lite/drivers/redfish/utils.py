@@ -22,6 +22,7 @@ import sushy
 
 from ironic_lite.common import deadline
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite import conf
 
 CONF = conf.CONF
@@ -69,7 +70,8 @@ def _address(node, address):
     if not isinstance(address, str):
         raise _invalid('Invalid Redfish address %(address)s set in '
                        'driver_info/redfish_address on node %(node)s',
-                       address=address, node=node.uuid)
+                       address=messages.safe(address, limit=255),
+                       node=node.uuid)
     if '://' not in address:
         address = 'https://%s' % address
     try:
@@ -212,13 +214,19 @@ def _forget(info):
 # -- errors ----------------------------------------------------------------
 
 def _scrub(text, info):
-    """``text`` with no credentials: no userinfo in URLs, no password."""
+    """``text`` (a BMC's error) safe to store and log: bounded to
+    ``[DEFAULT]log_in_db_max_size`` characters, with no userinfo in URLs,
+    no password (plain or in ``Basic`` credentials), no token."""
     text = str(text)
     address = info['address']
     text = text.replace(address, _without_userinfo(address))
-    if info.get('password'):
-        text = text.replace(str(info['password']), '******')
-    return text
+    try:
+        url = urlparse.urlsplit(address)
+        secrets, users = [info.get('password'), url.password], [
+            info.get('username'), url.username]
+    except ValueError:
+        secrets, users = [info.get('password')], [info.get('username')]
+    return messages.safe(text, secrets, users)
 
 
 def scrub(text, node):

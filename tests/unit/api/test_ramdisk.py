@@ -128,6 +128,79 @@ def test_lookup_of_macs_on_two_nodes_is_404(client, waiting):
     assert resp.status_int == 404
 
 
+def _macs(count, start=0x100):
+    return ['52:54:01:%02x:%02x:%02x' % (i >> 16 & 255, i >> 8 & 255,
+                                         i & 255)
+            for i in range(start, start + count)]
+
+
+def _statements(run):
+    """The SELECT statements ``run()`` sends to the database, and its
+    result."""
+    import sqlalchemy as sa
+
+    from ironic_lite.db import api as db_api
+    seen = []
+
+    def record(conn, cursor, statement, params, context, many):
+        if statement.lstrip().upper().startswith('SELECT'):
+            seen.append(statement)
+    engine = db_api.get_engine()
+    sa.event.listen(engine, 'before_cursor_execute', record)
+    try:
+        return run(), seen
+    finally:
+        sa.event.remove(engine, 'before_cursor_execute', record)
+
+
+def test_lookup_costs_the_same_statements_for_1_or_256_macs(client,
+                                                            waiting):
+    from ironic_lite.api.controllers.v1 import ramdisk
+    counts = {}
+    _lookup(client, 'addresses=%s' % MAC)   # the token, handed out once
+    for many in (0, ramdisk.MAX_LOOKUP_ADDRESSES - 1):
+        query = 'addresses=' + ','.join(_macs(many) + [MAC])
+        resp, seen = _statements(lambda: _lookup(client, query))
+        assert resp.status_int == 200, resp.text
+        assert resp.json['node']['uuid'] == waiting['uuid']
+        counts[many] = len(seen)
+    # One statement finds the node's id, one reads it (with its traits),
+    # one more is the (fake) conductor's reading it for the token.
+    assert counts[0] == counts[ramdisk.MAX_LOOKUP_ADDRESSES - 1] <= 3, (
+        counts, seen)
+
+
+def test_lookup_of_unknown_macs_is_one_statement(client, waiting):
+    query = 'addresses=' + ','.join(_macs(200))
+    resp, seen = _statements(lambda: _lookup(client, query))
+    assert resp.status_int == 404
+    assert len(seen) == 1, seen
+
+
+def test_lookup_of_too_many_addresses_is_400_before_any_statement(
+        client, waiting):
+    from ironic_lite.api.controllers.v1 import ramdisk
+    many = ramdisk.MAX_LOOKUP_ADDRESSES + 1
+    # Invalid ones count as well: each costs a check and a log.
+    for macs in (_macs(many - 1) + [MAC], ['nonsense'] * many):
+        query = 'addresses=' + ','.join(macs)
+        resp, seen = _statements(lambda: _lookup(client, query))
+        assert resp.status_int == 400, resp.text
+        assert utils.faultstring(resp) == (
+            'Too many addresses: %d given, at most %d are accepted.'
+            % (many, ramdisk.MAX_LOOKUP_ADDRESSES))
+        assert seen == []
+
+
+def test_invalid_addresses_are_logged_bounded(client, waiting, caplog):
+    junk = ['x' * 1000] * 200
+    resp = _lookup(client, 'addresses=' + ','.join(junk + [MAC]))
+    assert resp.status_int == 200, resp.text
+    logged = [r.getMessage() for r in caplog.records
+              if 'are invalid' in r.getMessage()]
+    assert len(logged) == 1 and len(logged[0]) < 1200, len(logged[0])
+
+
 def test_lookup_before_1_62_hands_out_no_token(client, waiting, rpcapi):
     resp = _lookup(client, 'addresses=%s' % MAC, version='1.61')
     assert resp.status_int == 200, resp.text

@@ -120,6 +120,31 @@ def test_clean_steps_are_checked_before_the_conductor(client, node, rpcapi,
     assert not [c for c in rpcapi.calls if c[0] == 'do_node_clean']
 
 
+def test_clean_steps_have_the_size_limit_of_deploy_steps(client, node,
+                                                         rpcapi):
+    # Kept in driver_internal_info while cleaning runs: 40 KB of steps
+    # would fill MariaDB's TEXT column and fail the node's every save.
+    _set(node['uuid'], provision_state='manageable')
+    steps = [{'interface': 'bios', 'step': 'apply_configuration',
+              'args': {'settings': [{'name': 'x' * 1000}] * 40}}]
+    resp = _provision(client, node, target='clean', clean_steps=steps)
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp).startswith(
+        'Invalid clean_steps: too large (')
+    assert utils.faultstring(resp).endswith(
+        ' bytes, at most 32768 as JSON in UTF-8)')
+    assert not [c for c in rpcapi.calls if c[0] == 'do_node_clean']
+
+
+def test_rescue_password_has_a_length_limit(client, active, rpcapi):
+    resp = _provision(client, active, target='rescue',
+                      rescue_password='p' * 256)
+    assert resp.status_int == 400, resp.text
+    assert 'rescue_password' in utils.faultstring(resp)
+    assert 'p' * 256 not in utils.faultstring(resp)
+    assert not [c for c in rpcapi.calls if c[0] == 'do_node_rescue']
+
+
 def test_clean_from_1_15_and_disable_ramdisk_from_1_70(client, node):
     _set(node['uuid'], provision_state='manageable')
     url = '/v1/nodes/%s/states/provision' % node['uuid']

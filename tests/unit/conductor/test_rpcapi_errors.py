@@ -8,6 +8,8 @@ PinnedRelease)."""
 import sys
 import uuid
 
+from amqp import exceptions as amqp_exceptions
+from kombu import exceptions as kombu_exceptions
 import oslo_messaging as messaging
 from oslo_messaging._drivers import common as rpc_common
 import pytest
@@ -269,3 +271,21 @@ def test_a_cap_lowered_during_a_call_is_503_not_sent(conf_fixture):
                   conf_fixture)
     assert type(err) is exception.ServiceUnavailable
     assert 'it was not carried out, please retry' in str(err)
+
+
+@pytest.mark.parametrize('error', [
+    # A RabbitMQ partition: the queue's node is on the other side.
+    amqp_exceptions.NotFound(
+        'NOT_FOUND - home node of durable queue is down or inaccessible'),
+    kombu_exceptions.OperationalError('[Errno 104] reset'),
+    ConnectionResetError(104, 'Connection reset by peer'),
+])
+def test_a_broker_failing_mid_call_is_a_retry_safe_503(conf_fixture, error):
+    err = _raised(error, conf_fixture)
+    assert type(err) is exception.ServiceUnavailable
+    assert err.code == 503
+    assert str(err) == (
+        'The message broker failed while the request was sent (%s); it '
+        'may or may not have been carried out: please check the resource '
+        'before you retry.' % type(error).__name__)
+    assert err.__suppress_context__

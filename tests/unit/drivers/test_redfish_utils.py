@@ -1,6 +1,7 @@
 """The redfish driver_info parsing, client cache and error mapping, with
 sushy mocked (no sockets)."""
 
+import base64
 import types
 from unittest import mock
 
@@ -148,3 +149,56 @@ def test_other_errors_are_scrubbed():
     text = str(utils.translate(err, node))
     assert 'pw-secret' not in text
     assert 'http://bmc' in text
+
+
+def _echoing(password):
+    """A BMC's answer echoing the request: its credentials in every form,
+    and megabytes of it."""
+    basic = base64.b64encode(('root:%s' % password).encode()).decode()
+    return ('HTTP GET http://u:%s@bmc/redfish/v1 returned code 500: '
+            "{'Authorization': 'Basic %s'} Authorization: Basic %s "
+            '{"Password": "%s"} plain %s ' % (password, basic, basic,
+                                               password, password)
+            + 'z' * (4 * 1024 * 1024)), basic
+
+
+def test_a_bmc_echoing_credentials_is_bounded_and_scrubbed(
+        conf_fixture, caplog, monkeypatch):
+    conf_fixture.config(connection_attempts=1, group='redfish')
+    node = _node(redfish_address='http://u:pw-secret@bmc',
+                 redfish_username='root', redfish_password='pw-secret')
+    text, basic = _echoing('pw-secret')
+    with mock.patch.object(sushy, 'Sushy'):
+        with pytest.raises(exception.RedfishError) as raised:
+            utils.call(node, _failing(sushy.exceptions.SushyError(text)))
+    logged = [r.getMessage() for r in caplog.records]
+    assert logged
+    for message in logged + [str(raised.value)]:
+        assert len(message) <= 4096 + 200
+        assert 'pw-secret' not in message and basic not in message
+    assert 'http://bmc/redfish/v1' in str(raised.value)
+
+
+def test_restoring_the_boot_device_logs_no_credentials(caplog):
+    from ironic_lite.drivers.redfish import management
+    node = _node(redfish_address='http://u:pw-secret@bmc',
+                 redfish_username='root', redfish_password='pw-secret')
+    node.driver_internal_info = {'redfish_boot_device': 'pxe'}
+    text, basic = _echoing('pw-secret')
+    system = mock.Mock()
+    system.set_system_boot_options.side_effect = (
+        sushy.exceptions.SushyError(text))
+    management.restore_boot_device(types.SimpleNamespace(node=node), system)
+    logged = [r.getMessage() for r in caplog.records]
+    assert any('Unable to recover boot device' in m for m in logged)
+    for message in logged:
+        assert len(message) <= 4096 + 200
+        assert 'pw-secret' not in message and basic not in message
+
+
+def test_an_address_of_another_type_is_shown_without_credentials():
+    node = _node(redfish_address=['https://u:pw-secret@bmc'])
+    with pytest.raises(exception.InvalidParameterValue) as raised:
+        utils.parse_driver_info(node)
+    assert 'pw-secret' not in str(raised.value)
+    assert "['https://bmc']" in str(raised.value)

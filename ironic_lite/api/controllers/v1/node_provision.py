@@ -160,6 +160,7 @@ def _clean_steps_invalid(req):
     except jsonschema.ValidationError as err:
         raise exception.InvalidParameterValue(
             err='Invalid clean_steps: %s' % err.message)
+    _check_steps_size('clean_steps', req.body['clean_steps'])
 
 
 # Ironic's order: the first check that fails gives the error.
@@ -196,7 +197,7 @@ def check_provision_request(node, target, body):
 
 # Release 4.0: Ironic's _DEPLOY_STEPS_SCHEMA, checked before the RPC call.
 _DEPLOY_STEPS = {'type': 'array', 'items': deploy_template.STEP}
-MAX_DEPLOY_STEPS_BYTES = 32768
+MAX_STEPS_BYTES = 32768
 
 
 def check_deploy_steps(deploy_steps):
@@ -209,10 +210,15 @@ def check_deploy_steps(deploy_steps):
     if error is not None:
         raise exception.InvalidParameterValue(
             err='Invalid deploy_steps: %s' % error.message)
-    # They are kept in driver_internal_info (a JSON column) while the
-    # deploy runs: at most half of it.
-    size = len(json.dumps(deploy_steps).encode('utf-8'))
-    if size > MAX_DEPLOY_STEPS_BYTES:
+    _check_steps_size('deploy_steps', deploy_steps)
+
+
+def _check_steps_size(name, steps):
+    """400 for steps too large to keep: deploy and clean steps are kept in
+    driver_internal_info (a JSON column) while they run, at most half of
+    it (MariaDB's TEXT holds 64 KB and refuses more)."""
+    size = len(json.dumps(steps).encode('utf-8'))
+    if size > MAX_STEPS_BYTES:
         raise exception.InvalidParameterValue(
-            err='Invalid deploy_steps: too large (%d bytes, at most %d as '
-                'JSON in UTF-8)' % (size, MAX_DEPLOY_STEPS_BYTES))
+            err='Invalid %s: too large (%d bytes, at most %d as JSON in '
+                'UTF-8)' % (name, size, MAX_STEPS_BYTES))

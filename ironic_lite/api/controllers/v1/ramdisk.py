@@ -24,6 +24,7 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api.schemas import ramdisk as schema
 from ironic_lite.common import exception
+from ironic_lite.common import messages
 from ironic_lite.common import policy
 from ironic_lite.common import states
 from ironic_lite.common import utils as common_utils
@@ -41,6 +42,10 @@ LOOKUP_ALLOWED_STATES = (states.DEPLOYING, states.DEPLOYWAIT,
                          states.INSPECTING, states.INSPECTWAIT,
                          states.RESCUING, states.RESCUEWAIT)
 AGENT_VALID_STATES = ('start', 'end', 'error')
+# The most MAC addresses one lookup may give: more than a server has
+# ports, and (as 18 bytes each) within the 8 KB request line of common
+# front ends.  The lookup is public: its cost must stay bounded.
+MAX_LOOKUP_ADDRESSES = 256
 # Out-of-band management whose BMC address is known: the agent need not
 # look for it (Ironic's agent_skip_bmc_detect).
 _KNOWN_BMC = ('redfish', 'idrac-redfish')
@@ -66,7 +71,12 @@ def agent_config(token, node):
 
 def valid_macs(addresses):
     """The valid MAC addresses, normalized; the others are logged and
-    ignored (Ironic's ``get_valid_mac_addresses``)."""
+    ignored (Ironic's ``get_valid_mac_addresses``).  More than
+    ``MAX_LOOKUP_ADDRESSES`` is a 400 (Ironic has no limit)."""
+    if len(addresses or ()) > MAX_LOOKUP_ADDRESSES:
+        raise exception.InvalidParameterValue(
+            err='Too many addresses: %d given, at most %d are accepted.'
+                % (len(addresses), MAX_LOOKUP_ADDRESSES))
     valid, invalid = [], []
     for addr in addresses or ():
         try:
@@ -74,23 +84,11 @@ def valid_macs(addresses):
         except exception.InvalidMAC:
             invalid.append(addr)
     if invalid:
+        # Bounded: the lookup is public, one line per request at most.
         LOG.warning('The following MAC addresses "%s" are invalid and will '
-                    'be ignored by the lookup request', ', '.join(invalid))
+                    'be ignored by the lookup request',
+                    messages.safe(', '.join(invalid), limit=1024))
     return valid
-
-
-def _node_by_macs(ctx, macs):
-    """The one node with a port of these addresses (404 for none or for
-    several, as Ironic's ``get_node_by_port_addresses``)."""
-    node_ids = set()
-    for mac in macs:
-        for port in objects.Port.list(ctx, filters={'address': mac}):
-            node_ids.add(port.node_id)
-    if len(node_ids) != 1:
-        LOG.error('No single node found during lookup by MAC addresses '
-                  '%s (%d nodes)', ', '.join(macs), len(node_ids))
-        raise exception.NotFound()
-    return objects.Node.get(ctx, node_ids.pop())
 
 
 def _found(ctx, macs, node_uuid):
@@ -98,7 +96,7 @@ def _found(ctx, macs, node_uuid):
     in a state the lookup is not allowed in (Ironic's)."""
     try:
         node = (objects.Node.get_by_uuid(ctx, node_uuid) if node_uuid
-                else _node_by_macs(ctx, macs))
+                else objects.Node.get_by_port_addresses(ctx, macs))
     except exception.NotFound as err:
         LOG.error('No node has been found during lookup: %s', err)
         raise exception.NotFound()
