@@ -162,6 +162,19 @@ def test_candidate_names_become_uuids_in_order(client):
     assert resp.json['node_uuid'] in (one.uuid, two.uuid)
 
 
+def test_candidates_too_large_as_uuids_are_refused(client):
+    """Short names are within the body's limit but their UUIDs are not
+    within the column's: a 400, nothing stored (the database's refusal
+    was a 500 on MariaDB)."""
+    _ready(client, 'n', resource_class='x')
+    resp = _create(client, {'resource_class': 'x',
+                            'candidate_nodes': ['n'] * 2000},
+                   expect_errors=True)
+    assert resp.status_int == 400, resp.text
+    assert 'candidate_nodes is too large' in utils.faultstring(resp)
+    assert client.get('/v1/allocations').json['allocations'] == []
+
+
 def test_candidates_limit_the_choice(client):
     _ready(client, 'one')
     two = _ready(client, 'two')

@@ -2,6 +2,8 @@
 Ironic's rules on the owner, the name, the node of a backfill (1.58) and
 the candidate nodes (names turned into UUIDs), in Ironic's order."""
 
+import json
+
 from oslo_utils import uuidutils
 import pecan
 
@@ -11,6 +13,7 @@ from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
+from ironic_lite.objects import base as objects_base
 
 
 def _checks(rule):
@@ -86,7 +89,19 @@ def _candidates(values):
         project = pecan.request.context.project_id
     mapping = objects.Allocation.check_node_list(
         pecan.request.context, idents, project)
-    values['candidate_nodes'] = [mapping[i] for i in idents]
+    # In the order given, as Ironic (a node named twice stays twice).
+    # What is stored must fit its column: short names turned into UUIDs
+    # can outgrow what the body's own limit let through (a 400, never
+    # the database's refusal).
+    uuids = [mapping[i] for i in idents]
+    _kind, limit = objects_base.column_limits('allocations')[
+        'candidate_nodes']
+    size = len(json.dumps(uuids).encode('utf-8'))
+    if size > limit:
+        raise exception.Invalid(
+            'candidate_nodes is too large: %d nodes take %d bytes as UUIDs, '
+            'at most %d are stored' % (len(uuids), size, limit))
+    values['candidate_nodes'] = uuids
 
 
 def prepare(body):
