@@ -2,7 +2,6 @@
 
 import functools
 import random
-import socket
 
 from amqp import exceptions as amqp_exceptions
 from kombu import exceptions as kombu_exceptions
@@ -13,6 +12,7 @@ from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
 from ironic_lite.common import rpc
 from ironic_lite import conf
+from ironic_lite.conductor import broker_probe
 from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi_agent
 from ironic_lite.conductor import rpcapi_hardware
@@ -31,36 +31,6 @@ RPC_API_VERSION = '1.10'
 # Remote errors of a conductor that cannot read what it was sent.
 _TOO_NEW_FOR_THE_CONDUCTOR = ('UnsupportedVersion',
                               'IncompatibleObjectVersion')
-
-
-def _broker_unreachable(transport_url):
-    """The broker hosts of a URL that refuse a TCP connection (or None).
-
-    oslo.messaging retries forever to open a connection to the broker
-    (the one on which replies arrive, and a new one for its pool), so a
-    call made while the broker is down would hang: each call first checks
-    that the broker accepts a TCP connection at all.  The first call after
-    an outage began is the one that would hang, so the check cannot wait
-    for a failure to be seen first.
-    """
-    hosts = _broker_hosts(transport_url)
-    for host, port in hosts:
-        try:
-            socket.create_connection((host, port), timeout=2).close()
-            return None
-        except OSError:
-            continue
-    return ', '.join('%s:%s' % hp for hp in hosts) or None
-
-
-@functools.lru_cache(maxsize=8)
-def _broker_hosts(transport_url):
-    """(host, port) of each broker of a URL; () for in-process transports."""
-    url = messaging.TransportURL.parse(CONF, transport_url)
-    if url.transport in ('fake', 'kafka'):
-        return ()
-    return tuple((h.hostname, h.port or 5672) for h in url.hosts
-                 if h.hostname)
 
 
 # oslo.messaging appends the remote traceback to the message of an
@@ -95,19 +65,6 @@ def _without_remote_traceback(err):
     local.args = (text,) + tuple(err.args[1:])
     local.remote_traceback = trace
     return local
-
-
-def _check_broker():
-    """503 when the broker refuses a TCP connection: nothing was sent (see
-    ``_broker_unreachable``)."""
-    if not _broker_hosts(CONF.transport_url):
-        return
-    down = _broker_unreachable(CONF.transport_url)
-    if down:
-        raise exception.ServiceUnavailable(
-            reason='The message broker (%s) cannot be reached; the '
-                   'request was not carried out, please retry '
-                   'later.' % down)
 
 
 # The 503 of a call the transport failed to complete, by error class.
@@ -185,10 +142,12 @@ def _rpc_errors(func):
     """
     @functools.wraps(func)
     def wrapper(self, *args, **kwargs):
-        _check_broker()
+        broker_probe.check()
         try:
-            return func(self, *args, **kwargs)
+            result = func(self, *args, **kwargs)
         except exception.IronicException as err:
+            if type(err).__name__.endswith(_REMOTE_SUFFIX):
+                broker_probe.answered()   # with the conductor's error
             # Not chained to the remote exception: its message carries
             # the traceback, which stays out of logs and bodies.
             raise _without_remote_traceback(err) from None
@@ -197,6 +156,8 @@ def _rpc_errors(func):
         except _BROKER_ERRORS as err:
             raise exception.ServiceUnavailable(
                 reason=_BROKER_FAILED % type(err).__name__) from None
+        broker_probe.answered()
+        return result
     return wrapper
 
 

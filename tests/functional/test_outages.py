@@ -2,6 +2,7 @@
 traceback."""
 
 import datetime
+import socket
 import sqlite3
 
 from ironic_lite import version
@@ -39,15 +40,18 @@ def test_dead_database_gives_503(tmp_path):
         assert api.stop() == 0, api.log()
 
 
-def test_dead_broker_gives_503(tmp_path):
+def _broker_test_api(tmp_path, broker_port):
+    """ironic-api whose broker is at ``broker_port``, with a conductor of
+    this release in its database that looks alive (the API routes to it
+    over that broker)."""
     db = tmp_path / 'ironic.sqlite'
-    dead_broker = 'rabbit://guest:guest@127.0.0.1:%d/' % procs.free_port()
+    broker = 'rabbit://guest:guest@127.0.0.1:%d/' % broker_port
     config, base = _api(tmp_path,
-                        DEFAULT={'transport_url': dead_broker},
+                        DEFAULT={'transport_url': broker},
                         database={'connection': 'sqlite:///%s' % db})
     procs.run('ironic-dbsync', '--config-file', config, 'upgrade')
     # A conductor of this release that looks alive, so the API routes to
-    # it over the (dead) broker.
+    # it over that broker.
     now = datetime.datetime.utcnow()
     with sqlite3.connect(str(db)) as conn:
         conn.execute(
@@ -61,13 +65,37 @@ def test_dead_broker_gives_503(tmp_path):
             "('conductor', 'c1', 'c1', ?, 1, '1.0', ?, ?)",
             (version.RELEASE, now, now))
     api = procs.Service('ironic-api', config, str(tmp_path))
+    api.base = base
+    procs.wait_http(base + '/v1', api)
+    return api
+
+
+def _broker_outage_is_a_503(api):
     try:
-        procs.wait_http(base + '/v1', api)
-        status, _, body = procs.http('POST', base + '/v1/nodes',
+        status, _, body = procs.http('POST', api.base + '/v1/nodes',
                                      {'driver': 'fake-hardware'})
         assert status == 503, body
         assert 'message broker' in _fault(body)
-        status, _, body = procs.http('GET', base + '/v1/nodes')
+        assert 'not carried out' in _fault(body)
+        status, _, body = procs.http('GET', api.base + '/v1/nodes')
         assert status == 200 and body['nodes'] == []
     finally:
         assert api.stop() == 0, api.log()
+
+
+def test_dead_broker_gives_503(tmp_path):
+    _broker_outage_is_a_503(_broker_test_api(tmp_path, procs.free_port()))
+
+
+def test_silent_broker_gives_503_to_the_first_call(tmp_path):
+    """A broker that accepts connections and never answers (a frozen
+    RabbitMQ: the kernel completes its connections) before the API's
+    first call: that call would open its reply connection and wait for
+    as long as the broker stays silent (a hang).  It is a 503, nothing
+    sent."""
+    silent = socket.create_server(('127.0.0.1', 0), backlog=64)
+    try:
+        api = _broker_test_api(tmp_path, silent.getsockname()[1])
+        _broker_outage_is_a_503(api)
+    finally:
+        silent.close()

@@ -39,7 +39,7 @@ from tools.benchmark import services  # noqa: E402
 # that marks it)]): the first part whose frame is in a stack takes it.
 PARTS = (
     ('ironic-api', 'WSGITask.execute', (
-        ('broker probe (TCP connect)', '_check_broker'),
+        ('broker probe (TCP connect)', 'broker_probe.py'),
         ('waiting for the reply', 'ReplyWaiter'),
         ('publishing (with confirm)', 'publish'),
         ('database', 'sqlalchemy'),

@@ -5,7 +5,9 @@ failed (503, "may or may not have been carried out"), an older conductor
 (409 ConductorTooOld), and a request a pinned API may not send (409
 PinnedRelease)."""
 
+import socket
 import sys
+import threading
 import uuid
 
 from amqp import exceptions as amqp_exceptions
@@ -16,13 +18,20 @@ import pytest
 
 from ironic_lite.common import exception
 from ironic_lite.common import rpc
+from ironic_lite.conductor import broker_probe
 from ironic_lite.conductor import rpcapi
 
 
 def _url(*hosts):
-    # A new URL each time: _broker_hosts caches per URL.
+    # A new URL each time: broker_hosts caches per URL.
     vhost = uuid.uuid4().hex[:8]
     return 'rabbit://%s/%s' % (','.join('u:p@%s' % h for h in hosts), vhost)
+
+
+def _set_event():
+    event = threading.Event()
+    event.set()
+    return event
 
 
 @pytest.fixture
@@ -34,36 +43,93 @@ def connections(monkeypatch):
     tried = Connections()
 
     class Conn(object):
-        def close(self):
-            pass
+        """A broker that has answered this process already (the TCP
+        check alone)."""
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(broker_probe, '_REPLIES_OPEN', _set_event())
 
     def create_connection(address, timeout=None):
         tried.append((address, timeout))
         if address not in tried.up:
             raise ConnectionRefusedError(address)
         return Conn()
-    monkeypatch.setattr(rpcapi.socket, 'create_connection',
+    monkeypatch.setattr(broker_probe.socket, 'create_connection',
                         create_connection)
     return tried
 
 
 def test_every_broker_down_is_named(connections):
     url = _url('b1:5671', 'b2')
-    assert rpcapi._broker_unreachable(url) == 'b1:5671, b2:5672'
+    assert broker_probe.unreachable(url) == 'b1:5671, b2:5672'
     # Each tried once, never waiting long (the default port is 5672).
     assert connections == [(('b1', 5671), 2), (('b2', 5672), 2)]
 
 
 def test_one_broker_up_is_enough(connections):
     connections.up = {('b2', 5672)}
-    assert rpcapi._broker_unreachable(_url('b1', 'b2', 'b3')) is None
+    assert broker_probe.unreachable(_url('b1', 'b2', 'b3')) is None
     assert [a for a, _t in connections] == [('b1', 5672), ('b2', 5672)]
 
 
 def test_in_process_transports_have_no_broker(connections):
-    assert rpcapi._broker_hosts('fake://') == ()
-    assert rpcapi._broker_unreachable('fake://') is None
+    assert broker_probe.broker_hosts('fake://') == ()
+    assert broker_probe.unreachable('fake://') is None
     assert connections == []
+
+
+class _Listener(object):
+    """A local TCP listener: ``speaks`` answers what it is sent (as a
+    RabbitMQ answers AMQP's header), otherwise it accepts and says
+    nothing (a frozen broker, or a proxy whose far side is cut)."""
+
+    def __init__(self, speaks):
+        self.sock = socket.create_server(('127.0.0.1', 0))
+        self.port = self.sock.getsockname()[1]
+        self.speaks = speaks
+        self.accepted = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.accepted.append(conn)
+            if self.speaks:
+                conn.recv(8)
+                conn.sendall(b'\x01\x00\x00')
+
+    def close(self):
+        self.sock.close()
+        for conn in self.accepted:
+            conn.close()
+
+
+@pytest.mark.parametrize('speaks', [True, False])
+def test_before_its_first_answer_the_broker_must_speak(monkeypatch,
+                                                      speaks):
+    """Until a call of this process is answered, a broker that accepts a
+    connection but says nothing is unreachable: the first call opens the
+    reply connection with no bound, and would hang for as long as the
+    broker stays silent.  Once answered, a TCP connection is enough."""
+    monkeypatch.setattr(broker_probe, '_REPLIES_OPEN', threading.Event())
+    monkeypatch.setattr(broker_probe, '_PROBE_TIMEOUT', 0.5)
+    listener = _Listener(speaks)
+    try:
+        url = _url('127.0.0.1:%d' % listener.port)
+        expected = None if speaks else '127.0.0.1:%d' % listener.port
+        assert broker_probe.unreachable(url) == expected
+        broker_probe.answered()
+        assert broker_probe.unreachable(url) is None
+    finally:
+        listener.close()
 
 
 def test_a_call_while_the_broker_is_down_is_503_and_not_sent(
