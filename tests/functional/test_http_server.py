@@ -542,6 +542,7 @@ def _pages_at_once(service, count, path='/v1/nodes/detail'):
         return list(pool.map(get, range(count)))
 
 
+@pytest.mark.long(25)
 def test_twenty_large_pages_together_are_served_with_memory_bounded(
         tmp_path):
     """The default bound on large pages, on a server with 16 worker
