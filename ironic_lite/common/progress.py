@@ -10,8 +10,9 @@ plain lines, one every ``interval`` seconds and one at the end::
 
     fill ports: 51200/102400 rows (50%), 8530 rows/s, about 6 s left
 
-Work that ends within the first interval tells nothing.  Thread safe: ``add`` may be called from several threads.  The total may be
-unknown (None): then only what is done and the rate are told.
+Work that ends within the first interval tells nothing.  Thread safe:
+``add`` may be called from several threads.  The total may be unknown
+(None): then only what is done and the rate are told.
 """
 
 import sys
