@@ -3,7 +3,7 @@
 On a terminal (the stream is a tty) one line redrawn in place, at most
 every DRAW_INTERVAL seconds::
 
-    fill ports [##########----------]  51200/102400  50%  8530 rows/s  6 s left
+    fill ports [##########----------] 51200/102400  50%  8530 rows/s  6 s left
 
 Anywhere else (a log file, a pipe, a deployment tool reading the output)
 plain lines, one every ``interval`` seconds and one at the end::

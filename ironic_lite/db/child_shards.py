@@ -162,7 +162,7 @@ def fill(connection):
         if top is None:
             continue
         # Told on standard error as it goes (a bar on a terminal).
-        told = progress.Progress('shard of %s' % table, top + 1, unit='ids')
+        told = progress.Progress('shard of %s' % table, top, unit='ids')
         start = 0
         while start <= top:
             bounds = {'start': start, 'end': start + BATCH}
@@ -170,7 +170,7 @@ def fill(connection):
                 _fill_batch(connection, table, bounds)
             else:
                 _rewrite(connection, table, bounds)
-            told.add(min(BATCH, top + 1 - start))
+            told.add(min(start + BATCH, top) - start)
             start += BATCH
         told.finish()
 
