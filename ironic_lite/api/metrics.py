@@ -30,6 +30,10 @@ CONF = conf.CONF
 PATH = '/metrics'
 # The environ key the root controller sets to the matched route template.
 ROUTE_KEY = 'ironic_lite.route'
+# The method label: any other method a client sends is 'other' (a label
+# value per made-up method would grow the series without bound).
+METHODS = frozenset(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE',
+                     'OPTIONS'])
 
 
 def enabled():
@@ -67,8 +71,9 @@ class RequestMetrics(object):
         try:
             return self.app(environ, _start_response)
         finally:
+            method = environ.get('REQUEST_METHOD')
             metrics.API_REQUESTS.labels(
-                environ.get('REQUEST_METHOD', ''),
+                method if method in METHODS else 'other',
                 environ.get(ROUTE_KEY, metrics.NO_ROUTE),
                 status[0] if status else '500').observe(
                     time.monotonic() - began)

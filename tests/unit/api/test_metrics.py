@@ -5,6 +5,7 @@ lanes, the nodes by provision state and shard."""
 
 from prometheus_client.parser import text_string_to_metric_families
 import pytest
+import webob
 
 from ironic_lite.api import lanes
 from ironic_lite.api import large_pages
@@ -124,3 +125,21 @@ def test_server_families_read_connections_and_lanes():
     assert found[('ironic_api_lane_waited_total', 'hardware_calls')] == 5
     assert found[('ironic_api_lane_expired_total', 'large_lists')] == 1
     assert found[('ironic_api_lane_waiting', 'large_lists')] == 0
+
+
+def test_labels_stay_bounded(enabled):
+    before = samples(enabled.get('/metrics').text)
+    # Straight to the application: webtest's lint warns of the method.
+    made_up = webob.Request.blank('/v1/nodes/x-1', method='FROB')
+    assert made_up.get_response(enabled.app.app).status_int >= 400
+    after = samples(enabled.get('/metrics').text)
+    methods = {dict(labels).get('method') for _name, labels in after}
+    assert 'FROB' not in methods
+    route = metrics.NO_ROUTE
+    gained = [key for key in after
+              if key[0] == 'ironic_api_request_duration_seconds_count'
+              and dict(key[1])['method'] == 'other'
+              and after[key] > before.get(key, 0)]
+    assert gained and all(dict(k[1])['route'] in (route, '/v1/nodes/'
+                                                  '{node_ident}')
+                          for k in gained)
