@@ -31,6 +31,7 @@ from oslo_log import log as logging
 import prometheus_client
 from prometheus_client import core
 
+from ironic_lite.common import exception
 from ironic_lite import conf
 
 CONF = conf.CONF
@@ -199,8 +200,14 @@ class Listener(object):
         self._server = None
 
     def start(self):
-        self._server, _thread = prometheus_client.start_http_server(
-            self.port, addr=self.host, registry=REGISTRY)
+        try:
+            self._server, _thread = prometheus_client.start_http_server(
+                self.port, addr=self.host, registry=REGISTRY)
+        except OSError as err:
+            raise exception.ServiceStartRefused(reason=(
+                'Cannot serve metrics on %s:%s ([metrics]prometheus_'
+                'conductor_host, prometheus_conductor_port): %s'
+                % (self.host, self.port, err.strerror or err)))
         self.port = self._server.server_port
         LOG.info('%s metrics on http://%s:%s/metrics', self.name,
                  self.host, self.port)

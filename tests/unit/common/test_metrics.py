@@ -7,6 +7,7 @@ from prometheus_client.parser import text_string_to_metric_families
 import prometheus_client
 import pytest
 
+from ironic_lite.common import exception
 from ironic_lite.common import metrics
 from ironic_lite.common import rpc
 
@@ -125,3 +126,16 @@ def test_timed_client_counts_calls_casts_and_timeouts():
     client.cast({}, 'fire')
     assert [count('fast', 'call', 'ok'), count('slow', 'call', 'timeout'),
             count('fire', 'cast', 'ok')] == [b + 1 for b in before]
+
+
+def test_a_port_taken_refuses_the_start_clearly(monkeypatch):
+    def taken(port, addr, registry):
+        raise OSError(98, 'Address already in use')
+    monkeypatch.setattr(prometheus_client, 'start_http_server', taken)
+    listener = metrics.Listener('ironic-conductor', '127.0.0.1', 9608)
+    with pytest.raises(exception.ServiceStartRefused) as refused:
+        listener.start()
+    assert str(refused.value) == (
+        'Cannot serve metrics on 127.0.0.1:9608 ([metrics]prometheus_'
+        'conductor_host, prometheus_conductor_port): Address already in use')
+    listener.stop()   # nothing to stop: no error
