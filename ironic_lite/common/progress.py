@@ -87,7 +87,7 @@ class Progress(object):
                                         _percent(self.done, self.total))
         else:
             text += ' %s' % self.unit
-        text += ', %.0f %s/s' % (self.rate(now), self.unit)
+        text += ', %s %s/s' % (_rate(self.rate(now)), self.unit)
         left = self._left(now)
         if left is not None:
             text += ', about %s left' % _duration(left)
@@ -102,7 +102,7 @@ class Progress(object):
                 self.done, self.total, _percent(self.done, self.total))
         else:
             text = '%s %d' % (self.what, self.done)
-        text += '  %.0f %s/s' % (self.rate(now), self.unit)
+        text += '  %s %s/s' % (_rate(self.rate(now)), self.unit)
         left = self._left(now)
         if left is not None:
             text += '  %s left' % _duration(left)
@@ -115,6 +115,11 @@ def is_terminal(stream):
         return stream.isatty()
     except (AttributeError, ValueError):   # no such method, or closed
         return False
+
+
+def _rate(per_second):
+    """A rate to a unit above 10, to a tenth below (1.4 packages/s)."""
+    return '%.0f' % per_second if per_second >= 10 else '%.1f' % per_second
 
 
 def _percent(done, total):

@@ -46,7 +46,7 @@ def test_unknown_total_tells_done_and_rate():
                              interval=10, clock=clock)
     clock.now += 20
     told.add(40)
-    assert out.getvalue() == 'installing: 40 packages, 2 packages/s\n'
+    assert out.getvalue() == 'installing: 40 packages, 2.0 packages/s\n'
 
 
 def test_quick_work_is_quiet():
