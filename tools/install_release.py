@@ -20,12 +20,14 @@ it holds that release complete.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELEASES_FILE = os.path.join(REPO_ROOT, 'releases', 'releases.json')
@@ -35,6 +37,24 @@ COMMANDS = ('ironic-api', 'ironic-conductor', 'ironic-dbsync',
 COMPLETE_MARKER = '.complete'
 # Lines of the build log a failure shows (the whole log stays there).
 LOG_TAIL = 40
+
+
+def _progress_module():
+    """ironic_lite/common/progress.py, loaded by its path: this tool runs
+    with a Python that need not have ironic-lite's libraries (the
+    package's ``__init__`` imports them; progress.py uses none)."""
+    spec = importlib.util.spec_from_file_location(
+        'ironic_lite_progress',
+        os.path.join(REPO_ROOT, 'ironic_lite', 'common', 'progress.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+progress = _progress_module()
+
+# pip's lines that start on one more package (a requirement or the source).
+_PIP_PACKAGE = ('Collecting ', 'Processing ')
 
 
 class InstallError(Exception):
@@ -103,6 +123,35 @@ def _run(args, log, timeout, **kwargs):
                                              result.returncode))
 
 
+def _run_pip(args, log, timeout, told):
+    """``_run`` for pip: its output goes to the log, each package it
+    starts on is counted in ``told`` (a progress.Progress)."""
+    log.write('$ %s\n' % ' '.join(args))
+    log.flush()
+    pip = subprocess.Popen(args, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    killed = threading.Event()
+
+    def kill():
+        killed.set()
+        pip.kill()
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    try:
+        for line in pip.stdout:
+            log.write(line)
+            if line.startswith(_PIP_PACKAGE):
+                told.add(1)
+    finally:
+        timer.cancel()
+        pip.stdout.close()
+    if pip.wait() != 0:
+        raise InstallError('%s exited %d%s' % (
+            ' '.join(args), pip.returncode,
+            ' (killed after %ss)' % timeout if killed.is_set() else ''))
+    told.finish()
+
+
 def _export(commit, src, log, timeout):
     archive = subprocess.Popen(
         ['git', '-C', REPO_ROOT, 'archive', '--format=tar', commit],
@@ -115,8 +164,10 @@ def _export(commit, src, log, timeout):
 
 def build(commit, venv, constraints=None, timeout=1800):
     """Install the code of ``commit`` into a new ``venv`` (replacing what
-    is there).  pip runs with -qq: errors alone.  The output goes to
-    ``<venv>.build.log``; a failure raises InstallError with its tail."""
+    is there).  The output goes to ``<venv>.build.log``; the packages pip
+    has started on, and the rate, are told on standard error as it goes
+    (a bar on a terminal; the total is not known in advance).  A failure
+    raises InstallError with the log's tail."""
     log_path = venv.rstrip('/') + '.build.log'
     shutil.rmtree(venv, ignore_errors=True)
     with tempfile.TemporaryDirectory(prefix='ironic-lite-src-') as src, \
@@ -125,11 +176,12 @@ def build(commit, venv, constraints=None, timeout=1800):
             _export(commit, src, log, timeout)
             _run([sys.executable, '-m', 'venv', venv], log, timeout)
             pip = [os.path.join(venv, 'bin', 'python'), '-m', 'pip',
-                   'install', '-qq', '--disable-pip-version-check',
-                   '--no-input']
+                   'install', '--disable-pip-version-check', '--no-input',
+                   '--progress-bar', 'off']
             if constraints:
                 pip += ['-c', constraints]
-            _run(pip + [src], log, timeout)
+            _run_pip(pip + [src], log, timeout, progress.Progress(
+                'installing %s' % commit[:12], unit='packages'))
         except (InstallError, OSError, subprocess.SubprocessError) as err:
             log.flush()
             with open(log_path) as f:

@@ -11,6 +11,7 @@ from ironic_lite.api import auth
 from ironic_lite.api import hooks
 from ironic_lite.api import lanes
 from ironic_lite.api import large_pages
+from ironic_lite.api import metrics
 from ironic_lite.api import middleware
 from ironic_lite import conf
 from ironic_lite import objects
@@ -156,6 +157,9 @@ def _wrap(app):
     # Outside the access log: its line is written before memory is
     # given back after a large page.
     app = large_pages.ReturnMemory(app)
+    # [metrics]prometheus_api_enabled: /metrics, and each request's
+    # latency (outside the access log: its time is the client's).
+    app = metrics.wrap(app)
     if CONF.healthcheck.enabled:
         # Before the API's own checks and authentication, as in Ironic.
         from ironic_lite.api import healthcheck

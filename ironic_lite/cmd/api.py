@@ -4,6 +4,7 @@ import sys
 
 from ironic_lite.api import app
 from ironic_lite.api import lanes
+from ironic_lite.api import metrics as api_metrics
 from ironic_lite.common import config
 from ironic_lite.common import launcher
 from ironic_lite.common import wsgi
@@ -18,7 +19,7 @@ CONF = conf.CONF
 def api_service():
     """The WSGI server; exits with a clear message if it cannot listen."""
     try:
-        return wsgi.WSGIService(
+        service = wsgi.WSGIService(
             'ironic-api', app.setup_app(), CONF.api.host_ip, CONF.api.port,
             threads=CONF.api.api_workers,
             shutdown_timeout=CONF.graceful_shutdown_timeout,
@@ -33,6 +34,9 @@ def api_service():
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))
     except ValueError as err:
         sys.exit('ERROR: [api]proxy_addresses: %s' % err)
+    if api_metrics.enabled():
+        api_metrics.provide_server(service)
+    return service
 
 
 def api_reporter():

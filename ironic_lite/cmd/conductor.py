@@ -4,6 +4,7 @@ import sys
 
 from ironic_lite.common import config
 from ironic_lite.common import launcher
+from ironic_lite.common import metrics
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpc_service
 from ironic_lite.db import api as db_api
@@ -14,9 +15,12 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-conductor')
     conductor = manager.ConductorManager()
-    return launcher.serve([
+    services = [
         service_reporter.ServiceReporter('conductor', conductor.host),
-        rpc_service.RPCService(conductor)], close=[db_api.reset])
+        rpc_service.RPCService(conductor)]
+    listener = metrics.conductor_listener('ironic-conductor')
+    return launcher.serve(services + ([listener] if listener else []),
+                          close=[db_api.reset])
 
 
 if __name__ == '__main__':

@@ -25,6 +25,7 @@ from oslo_config import cfg
 
 from ironic_lite.common import config
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import progress as progress_lib
 from ironic_lite.common import release_mappings
 from ironic_lite import conf
 from ironic_lite.db import migration as db_migration
@@ -182,12 +183,22 @@ class Progress(object):
 
     ``total`` is what a migration needed when the run first called it;
     ``done`` sums its batches; ``errors`` counts the batches that raised.
+    When standard error is a terminal, a bar there tells the rows done of
+    all the migrations (common/progress.py), and the batch lines are
+    printed only when standard output is not that terminal too.
     """
 
-    def __init__(self, out=None):
+    def __init__(self, out=None, err=None):
         self.out = out or sys.stdout
         self.started = time.monotonic()
         self.rows = {}
+        err = err or sys.stderr
+        self.bar = None
+        if progress_lib.is_terminal(err):
+            self.bar = progress_lib.Progress('online_data_migrations', 0,
+                                             stream=err)
+        self.lines = self.bar is None or not progress_lib.is_terminal(
+            self.out)
 
     def entry(self, name):
         return self.rows.setdefault(name, {'total': None, 'done': 0,
@@ -199,6 +210,11 @@ class Progress(object):
             entry['total'] = total
         entry['done'] += done
         entry['last'] = (total, done)
+        if self.bar is not None:
+            self.bar.total = sum(e['total'] or 0 for e in self.rows.values())
+            self.bar.add(done)
+        if not self.lines:
+            return
         elapsed = max(time.monotonic() - self.started, 1e-6)
         print('batch %d: %s: %d/%d migrated (%.0f rows/s)'
               % (batch, name, entry['done'], entry['total'],
@@ -215,6 +231,8 @@ class Progress(object):
                    for e in self.rows.values())
 
     def print_summary(self):
+        if self.bar is not None:
+            self.bar.finish()
         names = list(self.rows)
         width = max([len('Migration')] + [len(n) for n in names])
         line = '+-%s-+-%s-+-%s-+-%s-+' % ('-' * width, '-' * 12, '-' * 9,

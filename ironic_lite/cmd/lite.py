@@ -15,6 +15,7 @@ from oslo_config import cfg
 from ironic_lite.cmd import api
 from ironic_lite.common import config
 from ironic_lite.common import launcher
+from ironic_lite.common import metrics
 from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import manager
@@ -69,10 +70,12 @@ def main(argv=None):
     # request to a conductor that is not listening.  Each is recorded in
     # the services table before it starts and marked offline after it
     # stops.
+    listener = metrics.conductor_listener('ironic-lite')
     return launcher.serve([
         service_reporter.ServiceReporter('conductor', conductor.host),
         conductor,
-        api.api_reporter(), api.api_service()], close=[db_api.reset])
+        api.api_reporter(), api.api_service()]
+        + ([listener] if listener else []), close=[db_api.reset])
 
 
 if __name__ == '__main__':

@@ -23,6 +23,7 @@ from oslo_messaging.rpc import dispatcher
 from oslo_serialization import jsonutils
 
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import metrics
 from ironic_lite import conf
 
 CONF = conf.CONF
@@ -242,23 +243,70 @@ class RequestContextSerializer(messaging.Serializer):
         return ir_context.RequestContext.from_dict(context)
 
 
+class TimedClient(object):
+    """An RPC client (RPCClient or LocalFirstClient) whose calls and casts
+    are observed in ``ironic_rpc_client_duration_seconds``."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def prepare(self, **kwargs):
+        return TimedClient(self.client.prepare(**kwargs))
+
+    def can_send_version(self, *version):
+        return self.client.can_send_version(*version)
+
+    def call(self, ctxt, method, **kwargs):
+        with metrics.Timer(metrics.RPC_CLIENT_CALLS, method,
+                           'call') as timer:
+            try:
+                return self.client.call(ctxt, method, **kwargs)
+            except messaging.MessagingTimeout:
+                timer.outcome = 'timeout'
+                raise
+
+    def cast(self, ctxt, method, **kwargs):
+        with metrics.Timer(metrics.RPC_CLIENT_CALLS, method, 'cast'):
+            return self.client.cast(ctxt, method, **kwargs)
+
+
+class TimedEndpoint(object):
+    """An RPC server's endpoint whose public methods are observed in
+    ``ironic_rpc_server_duration_seconds``; what the dispatcher reads of
+    it (``target``, ``hasattr``) is the endpoint's own."""
+
+    def __init__(self, endpoint):
+        self._endpoint = endpoint
+
+    def __getattr__(self, name):
+        found = getattr(self._endpoint, name)
+        if name.startswith('_') or name == 'target' or not callable(found):
+            return found
+
+        def timed(*args, **kwargs):
+            with metrics.Timer(metrics.RPC_SERVER_CALLS, name):
+                return found(*args, **kwargs)
+        return timed
+
+
 def get_client(target, version_cap=None, serializer=None):
     """An RPC client; ``serializer`` converts the objects it sends.
 
     With fake://, a ``LocalFirstClient`` around the RPCClient (see the
-    module's docstring).
+    module's docstring).  Either is timed (``TimedClient``).
     """
     serializer = RequestContextSerializer(serializer)
     client = messaging.get_rpc_client(
         init(), target, version_cap=version_cap, serializer=serializer)
-    if not _IN_PROCESS:
-        return client
-    return LocalFirstClient(client, target, serializer, version_cap)
+    if _IN_PROCESS:
+        client = LocalFirstClient(client, target, serializer, version_cap)
+    return TimedClient(client)
 
 
 def get_server(target, endpoints, serializer=None):
-    """An RPC server; ``serializer`` converts the objects it receives."""
+    """An RPC server; ``serializer`` converts the objects it receives.
+    Its endpoints' methods are timed (``TimedEndpoint``)."""
     return messaging.get_rpc_server(
-        init(), target, endpoints,
+        init(), target, [TimedEndpoint(e) for e in endpoints],
         serializer=RequestContextSerializer(serializer),
         access_policy=dispatcher.DefaultRPCAccessPolicy)

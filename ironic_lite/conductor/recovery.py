@@ -24,6 +24,7 @@ wakes up: its writes are fenced by its reservation (task_manager).
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.common import metrics
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import task_manager
@@ -78,6 +79,7 @@ def recover_own_nodes(context, host):
     nodes = objects.Node.list_locked_by(context, [host])
     released = objects.Node.release_all_for_host(context, host)
     if released:
+        metrics.LOCK_TAKEOVERS.labels('restart').inc(released)
         LOG.warning('Released %d node lock(s) held by %s before it '
                     'restarted', released, host)
     for node in nodes:
@@ -103,6 +105,7 @@ def recover_dead_conductors(context, host):
         except (exception.NodeLocked, exception.NodeNotLocked,
                 exception.NodeNotFound):
             continue  # another conductor got there first
+        metrics.LOCK_TAKEOVERS.labels('dead_conductor').inc()
         LOG.warning('Released node %s held by offline conductor %s',
                     node.uuid, node.reservation)
         released.append(node.uuid)
@@ -117,6 +120,8 @@ def reclaim_stale_locks(context, host):
     :returns: the UUIDs of the nodes released.
     """
     released = task_manager.reclaim_stale_locks(context, host)
+    if released:
+        metrics.LOCK_TAKEOVERS.labels('stale').inc(len(released))
     for uuid in released:
         _fail_if_stuck(context, uuid, host, _interrupted_message)
     return released

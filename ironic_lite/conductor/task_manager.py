@@ -28,6 +28,7 @@ from oslo_log import log as logging
 import sqlalchemy.exc as sa_exc
 
 from ironic_lite.common import exception
+from ironic_lite.common import metrics
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import phase_secrets
@@ -110,12 +111,14 @@ def _retry_while_locked(key, retry, attempt_to):
     more times (none without ``retry``)."""
     retries = CONF.conductor.node_locked_retry_attempts if retry else 0
     interval = CONF.conductor.node_locked_retry_interval
-    deadline = time.monotonic() + retries * interval
-    attempt = 0
+    began = time.monotonic()
+    deadline = began + retries * interval
+    attempt, locked = 0, False
     while True:
         try:
-            return attempt_to()
+            result = attempt_to()
         except exception.NodeLocked as err:
+            locked = True
             # The error names the node by UUID, a task may hold it by id.
             keys = {key, str(err.kwargs.get('node'))}
             waited = _wait_for_local_holder(keys, deadline)
@@ -123,8 +126,17 @@ def _retry_while_locked(key, retry, attempt_to):
                 continue
             attempt += 1
             if waited == 'late' or attempt > retries:
+                _lock_waited(began, 'gave_up')
                 raise
             time.sleep(interval)
+        else:
+            if locked:
+                _lock_waited(began, 'acquired')
+            return result
+
+
+def _lock_waited(began, outcome):
+    metrics.LOCK_WAITS.labels(outcome).observe(time.monotonic() - began)
 
 
 def write_unless_locked(context, node_id, write, purpose):

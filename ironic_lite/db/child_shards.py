@@ -32,6 +32,7 @@ node's shard changed meanwhile is never overwritten with the old one.
 from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
+from ironic_lite.common import progress
 from ironic_lite.db import exact
 
 CHILDREN = ('ports', 'portgroups')
@@ -158,14 +159,20 @@ def fill(connection):
     for table in CHILDREN:
         top = connection.execute(sa.text(
             'SELECT MAX(id) FROM %s' % table)).scalar()
+        if top is None:
+            continue
+        # Told on standard error as it goes (a bar on a terminal).
+        told = progress.Progress('shard of %s' % table, top, unit='ids')
         start = 0
-        while top is not None and start <= top:
+        while start <= top:
             bounds = {'start': start, 'end': start + BATCH}
             if own_transactions:
                 _fill_batch(connection, table, bounds)
             else:
                 _rewrite(connection, table, bounds)
+            told.add(min(start + BATCH, top) - start)
             start += BATCH
+        told.finish()
 
 
 def _rewrite(connection, table, bounds):

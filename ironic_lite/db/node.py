@@ -220,6 +220,15 @@ def get_shard_list():
         return session.execute(_SHARD_LIST).all()
 
 
+def count_by_provision_state():
+    """(provision state, node count) pairs: one grouped read (the
+    ``provision_state_idx`` index), for the metrics."""
+    with api.reader() as session:
+        return session.execute(
+            sa.select(models.Node.provision_state, sa.func.count())
+            .group_by(models.Node.provision_state)).all()
+
+
 _COUNTS = models.ShardCount
 # Ties: named shards by name, then the unsharded row, the same on every
 # backend (they place NULL differently).

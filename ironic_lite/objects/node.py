@@ -271,6 +271,11 @@ class Node(base.CrudMixin, base.IronicObject):
         return [{'name': name, 'count': count}
                 for name, count in db_node.get_shard_list()]
 
+    @classmethod
+    def count_by_provision_state(cls, context):
+        """{provision state: node count} of the nodes there are."""
+        return dict(db_node.count_by_provision_state())
+
     # -- locking ----------------------------------------------------------
 
     @classmethod

@@ -19,6 +19,7 @@ import uuid
 
 import sqlalchemy as sa
 
+from ironic_lite.common import progress
 from ironic_lite.db import models
 from ironic_lite import objects
 
@@ -205,6 +206,8 @@ def load(url, nodes, shards=50, unsharded=0.1, pg_every=10, seed=42,
                   for m in (models.Node, models.Portgroup, models.Port)}
     pending = {name: [] for name in tables}
     counts = dict.fromkeys(tables, 0)
+    # Told on standard error as the nodes go in (a bar on a terminal).
+    told = progress.Progress('loading', nodes, unit='nodes')
     start = time.monotonic()
     # A transaction per batch, as nodes are enrolled: in one transaction
     # for the whole fleet, ironic-lite's shard_counts triggers update the
@@ -215,6 +218,8 @@ def load(url, nodes, shards=50, unsharded=0.1, pg_every=10, seed=42,
             if pending[name]:
                 conn.execute(tables[name].insert(), pending[name])
                 counts[name] += len(pending[name])
+                if name == 'nodes':
+                    told.add(len(pending[name]))
                 pending[name] = []
         for name, row in fleet:
             pending[name].append(row)
@@ -227,6 +232,7 @@ def load(url, nodes, shards=50, unsharded=0.1, pg_every=10, seed=42,
             flush(table)
         _after_load(conn)
         conn.commit()
+    told.finish()
     elapsed = time.monotonic() - start
     _vacuum(engine)
     engine.dispose()

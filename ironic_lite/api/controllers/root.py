@@ -5,6 +5,7 @@ from the route table (``api/routes.py``); as in Ironic, ``/nodes`` is
 import pecan
 
 from ironic_lite.api.controllers import link
+from ironic_lite.api import metrics
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api import versions
@@ -49,6 +50,7 @@ class RootController(object):
             request.method, routes.path_segments(args),
             request.version.minor)
         request.route, request.route_captured = route, captured
+        request.environ[metrics.ROUTE_KEY] = route.path
         return (self.serve_empty if route.empty else self.serve_json), []
 
     # ``renders``: how ``app.Application.invoke_controller`` renders the
