@@ -1,6 +1,6 @@
 """A migrated database per test without running the migrations per test.
 
-As Ironic's ``tests/unit/db/base.py`` does, each backend is migrated to
+As Ironic's ``ironic/tests/unit/db/base.py`` does, each backend is migrated to
 head once per test process (an xdist worker is a process) into a
 *template*; each test then gets a copy of it:
 

@@ -32,6 +32,14 @@ def create_command(emulator, name='bmc-0'):
     return ' '.join(shlex.quote(w) for w in words)
 
 
+class _Stop(Exception):
+    """SIGINT or SIGTERM arrived."""
+
+
+def _stop(signum, frame):
+    raise _Stop()
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog='python -m tools.bmc_emulator', description=__doc__,
@@ -41,17 +49,29 @@ def main(argv=None):
     if redfish_emulator.executable() is None:
         sys.exit('sushy-emulator not found: .venv/bin/pip install '
                  'sushy-tools')
+    # Handlers, not a blocked signal mask: a mask is inherited by the
+    # emulator's process, which would then ignore the SIGTERM that stops
+    # it (handlers are not: exec resets them).
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    emulator = None
     with tempfile.TemporaryDirectory(prefix='bmc-emulator-') as directory:
-        emulator = redfish_emulator.start(directory, port=args.port)
         try:
+            emulator = redfish_emulator.start(directory, port=args.port)
             print('Redfish BMC at %s (server %s); enroll it with:\n\n  %s\n'
                   % (emulator.address, redfish_emulator.SYSTEM_UUID,
                      create_command(emulator)), flush=True)
-            signal.sigwait({signal.SIGINT, signal.SIGTERM})
+            while True:
+                signal.pause()
+        except _Stop:
+            pass
         finally:
-            redfish_emulator.stop(emulator)
+            # A second Ctrl-C does not interrupt the stop.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            if emulator is not None:
+                redfish_emulator.stop(emulator)
 
 
 if __name__ == '__main__':
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     main()

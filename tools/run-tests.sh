@@ -10,7 +10,8 @@
 # those tests are skipped with the reason -- or fail when CI=true.
 #
 # Extra arguments go to pytest (e.g. -k migrations, -m "not backend");
-# test paths (tests/...) replace the levels: one pytest run of those.
+# test paths (tests/...) replace the levels: one pytest run of those
+# (in this process when they are the tests of one file).
 # TEST_WORKERS sets the number of xdist workers of every level (0: none,
 # one test at a time, in this process).  TEST_VENV runs the tests with that
 # virtualenv's python instead of setting up .venv (tox -e py3 does).
@@ -55,10 +56,30 @@ run_pytest() {
     fi
 }
 
+# Test paths: one xdist worker per core -- but for the tests of one file,
+# none: starting the workers (each imports and collects what this process
+# does) costs more than running a file's tests one after another saves,
+# for all but the longest files (tests/unit/api/test_contract_fuzz.py,
+# test_acl.py: TEST_WORKERS=auto there).
+path_workers() {
+    local files=() arg
+    for arg in "$@"; do
+        case "$arg" in
+            tests*) files+=("${arg%%::*}") ;;
+        esac
+    done
+    if [ "$(printf '%s\n' "${files[@]}" | sort -u | wc -l)" = 1 ] \
+            && [ -f "${files[0]}" ]; then
+        echo 0
+    else
+        echo auto
+    fi
+}
+
 for arg in "$@"; do
     case "$arg" in
         tests*)
-            run_pytest "${TEST_WORKERS:-auto}" load "$@"
+            run_pytest "${TEST_WORKERS:-$(path_workers "$@")}" load "$@"
             exit $?
             ;;
     esac

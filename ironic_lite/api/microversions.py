@@ -20,7 +20,7 @@ Where the numbers come from (upstream openstack/ironic):
 and the check_allow_* gates; also the names 73, 74, 75, 78, 81, 82),
 the controllers ``node.py``, ``port.py``, ``portgroup.py``, ``chassis.py``
 and ``conductor.py``, and
-``doc/source/contributor/webapi-version-history.rst``.
+``openstack/ironic:doc/source/contributor/webapi-version-history.rst``.
 The names for 76, 77, 79 and 80 are from memory and were not seen in source
 here; they are marked below.
 """

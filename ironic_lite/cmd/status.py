@@ -168,13 +168,32 @@ class Checks(upgradecheck.UpgradeCommands):
         return Result(Code.SUCCESS)
 
     def _check_schema(self):
-        """The database must be at the migrations' head revision."""
+        """The database at the migrations' head revision passes.
+
+        An older revision of this code's migrations is a schema upgrade
+        still to run, step 0 of a rolling upgrade (the old services run
+        on it meanwhile): a warning.  No schema at all, or a revision
+        these migrations do not know (a newer release's), is a database
+        this code cannot use: a failure.
+        """
         current, head = db_migration.version(), db_migration.head()
-        if current != head:
+        if current == head:
+            return Result(Code.SUCCESS)
+        if current is None:
             return Result(Code.FAILURE,
-                          'The database schema is at revision %s, not %s; '
-                          'run "ironic-dbsync upgrade".' % (current, head))
-        return Result(Code.SUCCESS)
+                          'The database has no schema; run "ironic-dbsync '
+                          'upgrade".')
+        if db_migration.unknown_revision():
+            return Result(Code.FAILURE,
+                          'The database schema is at revision %s, which '
+                          'this release does not know (a newer '
+                          'release\'s); use that release\'s commands.'
+                          % current)
+        return Result(Code.WARNING,
+                      'The database schema is at revision %s, not %s: '
+                      'run "ironic-dbsync upgrade" (step 2 of a rolling '
+                      'upgrade; the services keep running).'
+                      % (current, head))
 
     def _check_shards(self):
         """Warn when some nodes have a shard and others do not.

@@ -34,3 +34,34 @@ def get_admin_context():
     """A context for internal work (periodic tasks, commands)."""
     return RequestContext(is_admin=True, overwrite=False,
                           roles=['admin'], system_scope='all')
+
+
+class carried(object):
+    """``with carried(ctx):`` makes ``ctx`` the thread's current context
+    (oslo.context's store, which oslo.log reads for the request id of
+    every line), then puts back what was there, nothing included.
+
+    A thread that runs work for a request (a conductor worker, a
+    follow-up) carries the request's context this way, so that every line
+    it logs names the request, and a pooled thread keeps no request's
+    context once its work is done.  ``ctx`` None: the thread has none.
+    """
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def __enter__(self):
+        self._before = context.get_current()
+        _set_current(self.ctx)
+        return self.ctx
+
+    def __exit__(self, *exc):
+        _set_current(self._before)
+
+
+def _set_current(ctx):
+    if ctx is not None:
+        ctx.update_store()
+    else:
+        # oslo.context has no public call to empty the store.
+        context._request_store.context = None

@@ -70,11 +70,18 @@ def cache_bios_settings(task):
 
 def cache_bios_settings_quietly(task):
     """``cache_bios_settings`` that never fails (verification): a
-    failure is logged, the node's stored settings stay as they were."""
+    failure is logged, the node's stored settings stay as they were.
+
+    As Ironic's ``node_cache_bios_settings``: a node whose bios interface
+    is ``no-bios`` (the interface is optional) gets one warning line, not
+    an error with a traceback."""
     try:
         cache_bios_settings(task)
     except exception.NodeLockLost:
         raise
+    except exception.UnsupportedDriverExtension:
+        LOG.warning('BIOS settings are not supported for node %s, '
+                    'skipping', task.node.uuid)
     except Exception:
         LOG.exception('Caching the BIOS settings of node %s failed',
                       task.node.uuid)

@@ -7,6 +7,9 @@ only then changes the node, so a refused request has written nothing.
 requests of the API: the power state sync (and other periodic work)
 claims only the others, as in Ironic.
 
+Work runs in the request context of whoever submitted it (the log
+lines of a deploy carry the request id of the call that started it).
+
 Threads are made as work arrives and dropped when idle (futurist's
 DynamicThreadPoolExecutor, as Ironic's conductor): a pool of 300 costs
 threads only while 300 things run.
@@ -23,8 +26,10 @@ import time
 
 import futurist
 from futurist import waiters
+from oslo_context import context as ctx_lib
 from oslo_log import log as logging
 
+from ironic_lite.common import context as ir_context
 from ironic_lite.common import deadline as deadline_mod
 from ironic_lite.common import exception
 
@@ -85,14 +90,20 @@ class WorkerPool(object):
             self._claimed -= 1
 
     def _submit(self, func, *args, **kwargs):
+        # The submitter's request context goes with the work: the
+        # worker's log lines carry its request id.
+        request = ctx_lib.get_current()
+
         def run():
-            try:
-                return func(*args, **kwargs)
-            except Exception:
-                LOG.exception('Unhandled error in conductor worker %s', func)
-                raise
-            finally:
-                self._release_slot()
+            with ir_context.carried(request):
+                try:
+                    return func(*args, **kwargs)
+                except Exception:
+                    LOG.exception('Unhandled error in conductor worker %s',
+                                  func)
+                    raise
+                finally:
+                    self._release_slot()
 
         future = self._executor.submit(run)
         with self._lock:

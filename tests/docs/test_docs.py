@@ -198,3 +198,40 @@ def test_the_upgrade_guide_is_for_this_trees_hop():
     table = guide[guide.index('\nThe steps\n'):guide.index('\nSchema (')]
     assert 'all %s pinned to %s' % (version.RELEASE, newest) in table
     assert '0        all %s' % newest in table
+
+
+# A path of this tree, as the documentation and the code name them
+# (``doc/source/...``, ``tests/...``); a name preceded by "/" or ":" is
+# another place's (``ironic/tests/...`` of Ironic, a URL, or
+# ``openstack/ironic:doc/...``), and a ``*.md`` file may be named bare.
+_TREE_PATH = re.compile(
+    r'(?<![\w./:-])((?:doc|tests|tools|ironic_lite|releasenotes|etc|'
+    r'alembic|releases)/[\w./-]*\w\.(?:py|rst|sh|json|yaml|ini|cfg|txt|'
+    r'sample|md))\b')
+_MD_NAME = re.compile(r'(?<![\w/.:-])([\w-]+\.md)\b')
+_SCANNED = ('.py', '.rst', '.md', '.sh', '.txt', '.cfg', '.toml', '.yaml')
+
+
+def _tracked():
+    out = subprocess.run(['git', 'ls-files'], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.split()
+    return [f for f in out if os.path.exists(os.path.join(ROOT, f))]
+
+
+def test_no_file_names_a_file_outside_the_repository():
+    """What the code and the documentation point a reader at is in the
+    tree: a path of it exists, a Markdown file named is one of it."""
+    tracked = _tracked()
+    names = {os.path.basename(f) for f in tracked}
+    missing = []
+    for path in tracked:
+        if not path.endswith(_SCANNED):
+            continue
+        with open(os.path.join(ROOT, path), errors='replace') as f:
+            text = f.read()
+        missing += ['%s names %s' % (path, p) for p in
+                    _TREE_PATH.findall(text)
+                    if not os.path.exists(os.path.join(ROOT, p))]
+        missing += ['%s names %s' % (path, p) for p in
+                    _MD_NAME.findall(text) if p not in names]
+    assert missing == []

@@ -219,6 +219,14 @@ def test_missing_config_file_exits_127(tmp_path):
 
 # -- ironic-status upgrade check ----------------------------------------------
 
+def test_status_of_a_newer_schema_fails(upgraded, db_path):
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'f0f0newer'")
+    result = run('ironic-status', upgraded, 'upgrade', 'check')
+    assert result.returncode == 2, result.stdout
+    assert 'f0f0newer' in result.stdout
+
+
 def test_status_success(upgraded):
     result = run('ironic-status', upgraded, 'upgrade', 'check')
     assert result.returncode == 0, result.stdout
@@ -252,7 +260,8 @@ def test_previous_schema_without_the_new_tables(conf):
     assert run('ironic-dbsync', conf, 'upgrade', '--revision',
                previous_head).returncode == 0
     result = run('ironic-status', conf, 'upgrade', 'check')
-    assert result.returncode == 2, result.stdout + result.stderr
+    # A schema upgrade still to run is a warning (step 0), not a failure.
+    assert result.returncode == 1, result.stdout + result.stderr
     assert 'ironic-dbsync upgrade' in result.stdout
     assert 'Upgrade state' in result.stdout
     assert 'Traceback' not in result.stdout + result.stderr

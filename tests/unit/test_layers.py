@@ -94,8 +94,8 @@ def test_scanner_sees_from_imports_and_relative_ones():
 
 
 def test_the_api_reaches_the_conductor_through_its_rpc_client_only():
-    # STYLE.md: api -> objects, conductor.rpcapi.  The hash ring, the
-    # manager and the flows are the conductor's own.
+    # house-map.rst, "The layers": api -> objects, conductor.rpcapi.
+    # The hash ring, the manager and the flows are the conductor's own.
     found = []
     for path in modules_of('ironic_lite.api'):
         with open(path) as f:

@@ -1,5 +1,6 @@
-"""The size signals of STYLE.md, held: no module of the package over
-``MODULE_LINES`` lines, no function over ``FUNCTION_LINES``.
+"""The size signals of doc/source/contributor/house-map.rst ("Size"),
+held: no module of the package over ``MODULE_LINES`` lines, no function
+over ``FUNCTION_LINES``.
 
 The package has no total budget (doc/source/contributor/house-map.rst,
 "Size"): it grows with every endpoint a release adds; what keeps it easy

@@ -533,9 +533,9 @@ def expected_status(migrations_to_run, old, new, procedure='manual'):
     if procedure == AUTO:
         return procedures.auto_expected(migrations_to_run, settled)
     return {
-        # Before "ironic-dbsync upgrade": the schema check fails when
-        # there is a migration to run.
-        '0': (2, '0') if migrations_to_run else (1, '2'),
+        # Before "ironic-dbsync upgrade": the schema check warns when
+        # there is a migration to run (the expected state, not unsafe).
+        '0': (1, '0') if migrations_to_run else (1, '2'),
         'schema': (1, '2'),
         '4.1': (1, '4'),
         '4.2': (1, '5'),

@@ -11,8 +11,8 @@ requests were pending, and how each hung request ended (status, seconds).
 
     .venv/bin/python -m tools.benchmark.hung_bmc --hung 8
     .venv/bin/python -m tools.benchmark.hung_bmc --hung 64 --split
-    # an older tree (its venv's commands):
-    .venv/bin/python -m tools.benchmark.hung_bmc --bin /work/main/.venv/bin
+    # an older tree (its venv's commands; tools/run-tests.sh there made it):
+    .venv/bin/python -m tools.benchmark.hung_bmc --bin ../before/.venv/bin
 
 ``--rpc-timeout`` sets ``[DEFAULT]rpc_response_timeout``; the redfish
 options are Ironic's defaults unless ``--read-timeout`` and

@@ -5,7 +5,8 @@ transport) on a fresh SQLite database, creates a node and times PATCH
 requests of ``--ops`` operations each, over HTTP (microversion 1.82)::
 
     .venv/bin/python -m tools.benchmark.patch --ops 100 1000 3000
-    .venv/bin/python -m tools.benchmark.patch --code /work/main   # before
+    git worktree add ../before main     # the code before the change
+    .venv/bin/python -m tools.benchmark.patch --code ../before
 
 ``--code DIR`` runs the services from another checkout (its directory goes
 first on their ``PYTHONPATH``): the same patches timed before and after a

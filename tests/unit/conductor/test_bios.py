@@ -1,6 +1,8 @@
 """BIOS settings cached by the conductor (release 5.0): after the bios
 steps of a manual cleaning or a deploy, and when a node is verified."""
 
+import logging
+
 import pytest
 
 from ironic_lite.conductor import bios
@@ -39,6 +41,20 @@ def test_manage_without_bios_interface_caches_nothing(rpc_api, context,
     rpc_api.do_provisioning_action(context, node, 'manage')
     wait_node(node.uuid, 'manageable', target_provision_state=None)
     assert _settings(context, node) == {}
+
+
+def test_no_bios_is_one_warning_not_an_error(context, make_node, caplog):
+    # As Ironic: the bios interface is optional; its absence is a line.
+    node = make_node(bios_interface='no-bios')
+    caplog.set_level(logging.DEBUG, 'ironic_lite.conductor.bios')
+    with task_manager.acquire(context, node.id) as task:
+        bios.cache_bios_settings_quietly(task)
+    records = [r for r in caplog.records
+               if r.name == 'ironic_lite.conductor.bios'
+               and r.levelno >= logging.WARNING]
+    assert [(r.levelno, r.exc_info) for r in records] == [
+        (logging.WARNING, None)]
+    assert node.uuid in records[0].getMessage()
 
 
 def test_clean_apply_then_factory_reset(rpc_api, context, manageable,
