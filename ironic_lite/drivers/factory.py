@@ -65,11 +65,13 @@ def enabled_interfaces(iface):
     does not implement; unset or empty: the first implementation each
     enabled hardware type supports."""
     have = implemented_interfaces(iface)
+    given = [n for n in getattr(CONF, 'enabled_%s_interfaces' % iface)
+             or () if n]
     names = []
-    for name in getattr(CONF, 'enabled_%s_interfaces' % iface) or ():
+    for name in given:
         if name in have and name not in names:
             names.append(name)
-    if names or getattr(CONF, 'enabled_%s_interfaces' % iface):
+    if given:
         return names
     for type_name in CONF.enabled_hardware_types:
         hw_type = HARDWARE_TYPES.get(type_name)

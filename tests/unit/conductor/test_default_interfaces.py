@@ -88,8 +88,12 @@ def test_unset_or_empty_enables_each_type_s_first(config):
     config.set_override('enabled_hardware_types', ['fake-hardware',
                                                    'redfish'])
     assert factory.enabled_interfaces('power') == ['fake', 'redfish']
-    config.set_override('enabled_bios_interfaces', [])
-    assert factory.enabled_interfaces('bios') == ['fake', 'redfish']
+    for empty in ([], ['']):
+        config.set_override('enabled_bios_interfaces', empty)
+        assert factory.enabled_interfaces('bios') == ['fake', 'redfish']
+    # Only names ironic-lite lacks: none enabled (no default is found).
+    config.set_override('enabled_boot_interfaces', ['ipxe'])
+    assert factory.enabled_interfaces('boot') == []
 
 
 def test_the_deprecated_conductor_group_still_enables(tmp_path):
