@@ -43,17 +43,32 @@ def free_port():
         return sock.getsockname()[1]
 
 
+# The fake bios, console and rescue interfaces the tests set on nodes,
+# enabled as an operator enables them (Ironic's
+# [DEFAULT]enabled_<interface>_interfaces), with the defaults a node gets
+# kept what they are without them.
+TEST_INTERFACES = {
+    'enabled_%s_interfaces' % iface: 'fake,no-%s' % iface
+    for iface in ('bios', 'console', 'rescue')}
+TEST_INTERFACES.update(('default_%s_interface' % iface, 'no-%s' % iface)
+                       for iface in ('bios', 'console', 'rescue'))
+
+
 def write_config(path, sections):
     """Write an ini file from {section: {key: value}}.
 
     A service's whole stop is bounded by [DEFAULT]graceful_shutdown_timeout
     (it exits 3 past it): unless the test sets it, it is a hang's bound
-    here, so that a slow stop on a busy machine is not a failure.
+    here, so that a slow stop on a busy machine is not a failure.  Unless
+    the test sets interface options, TEST_INTERFACES.
     """
     sections = dict(sections)
     sections['DEFAULT'] = dict(sections.get('DEFAULT', {}))
     sections['DEFAULT'].setdefault('graceful_shutdown_timeout',
                                    timeouts.HANG)
+    if not any(key.endswith(('_interfaces', '_interface'))
+               for key in sections['DEFAULT']):
+        sections['DEFAULT'].update(TEST_INTERFACES)
     with open(path, 'w') as f:
         for section, values in sections.items():
             f.write('[%s]\n' % section)
