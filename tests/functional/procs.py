@@ -43,15 +43,25 @@ def free_port():
         return sock.getsockname()[1]
 
 
-# The fake bios, console and rescue interfaces the tests set on nodes,
-# enabled as an operator enables them (Ironic's
-# [DEFAULT]enabled_<interface>_interfaces), with the defaults a node gets
-# kept what they are without them.
-TEST_INTERFACES = {
-    'enabled_%s_interfaces' % iface: 'fake,no-%s' % iface
-    for iface in ('bios', 'console', 'rescue')}
-TEST_INTERFACES.update(('default_%s_interface' % iface, 'no-%s' % iface)
-                       for iface in ('bios', 'console', 'rescue'))
+# The fake console and rescue interfaces the tests set on nodes, enabled
+# as an operator enables them (Ironic's [DEFAULT]enabled_<interface>_
+# interfaces), with the defaults a node gets kept what they are without
+# them; the fake bios interface too, and kept from being fake-hardware's
+# default, unless redfish is enabled: its nodes then get the redfish
+# one, and fake-hardware's the fake one.
+TEST_INTERFACES = {}
+for _iface in ('console', 'rescue', 'bios'):
+    TEST_INTERFACES['enabled_%s_interfaces' % _iface] = 'fake,no-' + _iface
+    TEST_INTERFACES['default_%s_interface' % _iface] = 'no-' + _iface
+
+
+def _test_interfaces(sections):
+    values = dict(TEST_INTERFACES)
+    if any('redfish' in str(section.get('enabled_hardware_types', ''))
+           for section in sections.values()):
+        values['enabled_bios_interfaces'] = 'fake,no-bios,redfish'
+        del values['default_bios_interface']
+    return values
 
 
 def write_config(path, sections):
@@ -60,7 +70,7 @@ def write_config(path, sections):
     A service's whole stop is bounded by [DEFAULT]graceful_shutdown_timeout
     (it exits 3 past it): unless the test sets it, it is a hang's bound
     here, so that a slow stop on a busy machine is not a failure.  Unless
-    the test sets interface options, TEST_INTERFACES.
+    the test sets interface options, TEST_INTERFACES (``_test_interfaces``).
     """
     sections = dict(sections)
     sections['DEFAULT'] = dict(sections.get('DEFAULT', {}))
@@ -68,7 +78,7 @@ def write_config(path, sections):
                                    timeouts.HANG)
     if not any(key.endswith(('_interfaces', '_interface'))
                for key in sections['DEFAULT']):
-        sections['DEFAULT'].update(TEST_INTERFACES)
+        sections['DEFAULT'].update(_test_interfaces(sections))
     with open(path, 'w') as f:
         for section, values in sections.items():
             f.write('[%s]\n' % section)
