@@ -124,7 +124,23 @@ def check_schema(schema, document, what=None):
         raise exception.InvalidParameterValue(
             err=_args_message(error, document))
     prefix = 'Schema error for %s: ' % what if what else 'Schema error: '
-    raise exception.InvalidParameterValue(err=prefix + _message(error))
+    message = prefix + _message(error)
+    cause = _root_cause(error)
+    if cause is not None:
+        message += '. Possible root cause: %s' % cause
+    raise exception.InvalidParameterValue(err=message)
+
+
+def _root_cause(error):
+    """The message of the error under a generic one ("... is not valid
+    under any of the given schemas"), followed down as Ironic does (its
+    args.schema and api/validation): the best match of each level's
+    context; None when the error has none."""
+    cause = None
+    while error.context:
+        error = jsonschema.exceptions.best_match(error.context)
+        cause = error.message
+    return cause
 
 
 def convert_booleans(schema, document):

@@ -1,4 +1,5 @@
-"""ironic-lite: API and conductor in one process (the embedded default).
+"""ironic-lite (also ``ironic``, Ironic's name for its all-in-one
+command): API and conductor in one process (the embedded default).
 
 Unless configured otherwise it uses SQLite under ``[DEFAULT]/state_path``
 and the in-process ``fake://`` transport, listens on 127.0.0.1 only (it
@@ -8,6 +9,7 @@ to date at start, so it runs with no setup at all.  ``--host`` and
 is kept, without a configuration file.
 """
 
+import os
 import sys
 
 from oslo_config import cfg
@@ -52,13 +54,19 @@ def _cli_overrides():
             CONF.set_override(opt, value, group=group)
 
 
+def _prog():
+    """The command's name: ``ironic`` or ``ironic-lite``."""
+    name = os.path.basename(sys.argv[0] if sys.argv else '')
+    return name if name in ('ironic', 'ironic-lite') else 'ironic-lite'
+
+
 def parse_args(argv):
     """Parse ironic-lite's command line and configuration files."""
     rpc.set_default_transport_url('fake://')
     CONF.set_default('host_ip', DEFAULT_HOST_IP, group='api')
     if 'listen_host' not in CONF:
         CONF.register_cli_opts(CLI_OPTS)
-    config.parse_args(argv, prog='ironic-lite', overrides=_cli_overrides)
+    config.parse_args(argv, prog=_prog(), overrides=_cli_overrides)
 
 
 def main(argv=None):

@@ -20,7 +20,9 @@ from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
 from ironic_lite.common import upgrade_state
 from ironic_lite import conf
+from ironic_lite.conf import ironic_options
 from ironic_lite.db import migration as db_migration
+from ironic_lite.drivers import factory
 from ironic_lite import objects
 from ironic_lite.objects import migrations as obj_migrations
 from ironic_lite import service_reporter
@@ -252,8 +254,23 @@ class Checks(upgradecheck.UpgradeCommands):
             code = Code.SUCCESS
         return Result(code, '\n'.join(lines))
 
+    def _check_ironic_options(self):
+        """Options of Ironic's that the configuration sets and ironic-lite
+        does not implement (ignored): one per line."""
+        lines = ironic_options.unimplemented(CONF)
+        lines.extend('[DEFAULT]%s: %s' % (option, ', '.join(names))
+                     for option, names in sorted(
+                         factory.unimplemented_interfaces(True).items()))
+        if not lines:
+            return Result(Code.SUCCESS, 'Every option of Ironic\'s that '
+                          'the configuration sets is implemented.')
+        return Result(Code.WARNING, '\n'.join(
+            ['Options of Ironic that ironic-lite does not implement, '
+             'ignored:'] + ['  %s' % line for line in lines]))
+
     _upgrade_checks = (
         ('Release pin', _check_pin),
+        ('Ironic options', _check_ironic_options),
         ('Database schema', _check_schema),
         ('Object versions', _check_object_versions),
         ('Node shards', _check_shards),

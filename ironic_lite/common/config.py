@@ -10,6 +10,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import release_mappings
 from ironic_lite import conf
+from ironic_lite.conf import ironic_options
 from ironic_lite import version
 
 CONF = conf.CONF
@@ -70,6 +71,7 @@ def parse_args(argv, prog, default_config_files=None, overrides=None):
     if overrides is not None:
         overrides()
     logging.setup(CONF, 'ironic')
+    ironic_options.warn_unimplemented(CONF)
     check_pin()
     _ensure_sqlite_dir()
 

@@ -61,13 +61,14 @@ class BaseConductorManager(object):
         once its RPC server listens, so no API routes a call to a
         conductor that cannot receive it.
 
-        :raises: DriverNotFound if [conductor]enabled_hardware_types names
+        :raises: DriverNotFound if [DEFAULT]enabled_hardware_types names
             a hardware type this code does not have.
-        :raises: InvalidParameterValue if a [DEFAULT]default_*_interface
-            is one an enabled hardware type does not support.
+        :raises: InvalidParameterValue if an enabled hardware type has no
+            default for an interface (Ironic's rules, drivers/factory.py).
         """
         objects.register_all()
         self._drivers = factory.enabled_hardware_types()
+        factory.warn_unimplemented_interfaces()
         factory.check_default_interfaces(self._drivers)
         self._pool = worker_pool.WorkerPool(
             CONF.conductor.workers_pool_size,

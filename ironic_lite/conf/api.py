@@ -26,7 +26,8 @@ opts = [
     cfg.IntOpt('api_workers', default=8, min=1,
                help='Number of threads serving API requests.  Reading a '
                     'request and writing its response take no thread: '
-                    'only the work in between does.'),
+                    'only the work in between does.  (In Ironic: the '
+                    'number of API processes.)'),
     cfg.IntOpt('client_socket_timeout', default=60, min=1,
                help='Seconds a client connection may stay without '
                     'activity -- an idle keep-alive connection, or a '

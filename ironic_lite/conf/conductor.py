@@ -77,8 +77,6 @@ opts = [
     cfg.StrOpt('conductor_group', default='',
                help='Name of the conductor group this conductor belongs '
                     'to; it manages only nodes of the same group.'),
-    cfg.ListOpt('enabled_hardware_types', default=['fake-hardware'],
-                help='Hardware types this conductor loads.'),
     cfg.IntOpt('node_locked_retry_attempts', default=3, min=0,
                help='Number of attempts to grab a node lock.'),
     cfg.FloatOpt('node_locked_retry_interval', default=0.2, min=0,

@@ -106,22 +106,78 @@ opts = [
                     'process with exit code 3.  0: no bound.'),
 ]
 
-# Ironic's [DEFAULT]default_<interface>_interface, one per interface (with
-# Ironic's default: none but storage's "noop").
+# Ironic's [DEFAULT] driver options: the hardware types a conductor loads,
+# and per interface the implementations it enables and the one a node gets
+# when it names none (drivers/factory.py applies Ironic's rules).
+enabled_hardware_types_opt = cfg.ListOpt(
+    'enabled_hardware_types', default=['fake-hardware'],
+    deprecated_group='conductor',
+    help='Hardware types this conductor loads: fake-hardware and redfish '
+         'are available.  A hardware type listed here that this code does '
+         'not have keeps ironic-conductor from starting.  (Ironic\'s '
+         'default is "ipmi,redfish"; ironic-lite has no ipmi hardware '
+         'type.  Until 7.0 also read from [conductor], deprecated.)')
+
+# Ironic's defaults of enabled_<interface>_interfaces.  Names ironic-lite
+# does not implement (ipxe, direct, ipmitool ...) are ignored (with a
+# warning when the operator sets them).  "fake" is added where Ironic's
+# default lacks it: ironic-lite enables fake-hardware by default, whose
+# boot, deploy, inspect, raid and vendor interfaces are the fake ones.
+# None (Ironic's for management and power): the first implementation
+# each enabled hardware type supports.
+ENABLED_DEFAULTS = {
+    'bios': ['no-bios', 'redfish'],
+    'boot': ['ipxe', 'pxe', 'redfish-virtual-media', 'fake'],
+    'console': ['no-console'],
+    'deploy': ['autodetect', 'direct', 'ramdisk', 'bootc', 'fake'],
+    'inspect': ['no-inspect', 'redfish', 'fake'],
+    'management': None,
+    'network': ['flat', 'noop'],
+    'power': None,
+    'raid': ['agent', 'no-raid', 'redfish', 'fake'],
+    'rescue': ['no-rescue'],
+    'storage': ['cinder', 'noop'],
+    'vendor': ['ipmitool', 'redfish', 'no-vendor', 'fake'],
+}
+
+_ENABLED_IFACE_HELP = (
+    'The {0} interfaces this service loads (Ironic\'s option).  A node '
+    'may only name one of these, and one its hardware type supports; one '
+    'that names none gets default_{0}_interface, else the first of its '
+    'hardware type\'s supported {0} interfaces that is enabled here.  '
+    'Every enabled hardware type must find one here, or ironic-conductor '
+    'does not start.  Unset or empty: the first {0} interface of each '
+    'enabled hardware type.  Names ironic-lite does not implement are '
+    'ignored, with a warning at start.  Keep it the same on every '
+    'service.')
+
 _DEFAULT_IFACE_HELP = (
     'Default {0} interface of the nodes created without {0}_interface '
-    '(or whose interfaces a change of driver resets).  Unset: the '
-    'hardware type\'s own default.  It must be one that every hardware '
-    'type of [conductor]enabled_hardware_types supports, or '
-    'ironic-conductor does not start.  Keep it the same on every service '
-    '(GET /v1/drivers shows the API service\'s).')
+    '(or whose interfaces a change of driver resets).  Unset: the first '
+    'of the hardware type\'s supported {0} interfaces that is in '
+    'enabled_{0}_interfaces.  It must be enabled, and supported by every '
+    'hardware type of enabled_hardware_types, or ironic-conductor does '
+    'not start.  Keep it the same on every service (GET /v1/drivers shows '
+    'the API service\'s).')
 
-interface_opts = [
-    cfg.StrOpt('default_%s_interface' % iface,
-               default='noop' if iface == 'storage' else None,
-               help=_DEFAULT_IFACE_HELP.format(iface))
-    for iface in interfaces.ALL_INTERFACES
-]
+
+
+def _interface_opts():
+    found = [enabled_hardware_types_opt]
+    for iface in interfaces.ALL_INTERFACES:
+        found.append(cfg.ListOpt(
+            'enabled_%s_interfaces' % iface,
+            default=ENABLED_DEFAULTS[iface],
+            help=_ENABLED_IFACE_HELP.format(iface)))
+        # Ironic's default: none but storage's "noop".
+        found.append(cfg.StrOpt(
+            'default_%s_interface' % iface,
+            default='noop' if iface == 'storage' else None,
+            help=_DEFAULT_IFACE_HELP.format(iface)))
+    return found
+
+
+interface_opts = _interface_opts()
 
 
 def register_opts(conf):

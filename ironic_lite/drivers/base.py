@@ -11,7 +11,6 @@ import abc
 from ironic_lite.common import exception
 from ironic_lite.common import interfaces
 from ironic_lite.common import states
-from ironic_lite import conf
 from ironic_lite.drivers import raid
 
 # The interface names (node fields ``<name>_interface``), Ironic's order:
@@ -189,7 +188,8 @@ class HardwareType(object):
     """A named set of interface implementations.
 
     ``supported`` maps an interface type to the implementation names the
-    node's ``<type>_interface`` may hold, the first one being the default.
+    node's ``<type>_interface`` may hold, in Ironic's order: a node gets
+    the first one that is enabled (``factory.default_interface``).
     """
 
     name = None
@@ -208,16 +208,23 @@ class HardwareType(object):
         self.storage = None
 
     def default_interface(self, interface_type):
-        """The implementation a node gets when it names none: the
-        operator's ``[DEFAULT]default_<type>_interface`` when set (checked
-        by whoever sets it: it may be one this type lacks), else the first
-        one this type supports."""
-        configured = getattr(conf.CONF, 'default_%s_interface'
-                             % interface_type)
-        if configured is not None:
-            return configured
-        names = self.supported.get(interface_type)
-        return names[0] if names else None
+        """The implementation a node gets when it names none (Ironic's
+        rules: ``factory.default_interface``), or None when there is
+        none."""
+        # The factory lists the hardware types, which import this module.
+        from ironic_lite.drivers import factory
+        try:
+            return factory.default_interface(self, interface_type)
+        except exception.InvalidParameterValue:
+            return None
+
+    def enabled_default(self, interface_type, enabled):
+        """The first implementation of ``interface_type`` this type
+        supports that is in ``enabled`` (None if none is)."""
+        for name in self.supported.get(interface_type, ()):
+            if name in enabled:
+                return name
+        return None
 
     def get_properties(self):
         """The properties of the type and of the implementation of each

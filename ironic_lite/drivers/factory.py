@@ -1,5 +1,8 @@
 """Hardware types by name: the ones this code has, the ones enabled."""
 
+from oslo_config import cfg
+from oslo_log import log as logging
+
 from ironic_lite.common import exception
 from ironic_lite import conf
 from ironic_lite.drivers import base
@@ -8,6 +11,7 @@ from ironic_lite.drivers import ramdisk
 from ironic_lite.drivers import redfish
 
 CONF = conf.CONF
+LOG = logging.getLogger(__name__)
 
 # Every hardware type this code base provides, by name.
 HARDWARE_TYPES = {
@@ -25,8 +29,8 @@ GENERIC_INTERFACES = {
 
 
 def enabled_hardware_types():
-    """Names of [conductor]enabled_hardware_types (validated)."""
-    names = list(CONF.conductor.enabled_hardware_types)
+    """Names of [DEFAULT]enabled_hardware_types (validated)."""
+    names = list(CONF.enabled_hardware_types)
     unknown = [n for n in names if n not in HARDWARE_TYPES]
     if unknown:
         raise exception.DriverNotFound(driver_name=', '.join(unknown))
@@ -38,10 +42,76 @@ def get_hardware_type(name):
 
     :raises: DriverNotFound when ``name`` is unknown or not enabled here.
     """
-    if name not in CONF.conductor.enabled_hardware_types or (
+    if name not in CONF.enabled_hardware_types or (
             name not in HARDWARE_TYPES):
         raise exception.DriverNotFound(driver_name=name)
     return HARDWARE_TYPES[name]()
+
+
+def implemented_interfaces(iface):
+    """Every implementation name of ``iface`` this code has, in the order
+    the hardware types list them."""
+    names = []
+    for hw_type in HARDWARE_TYPES.values():
+        names.extend(n for n in hw_type.supported.get(iface, ())
+                     if n not in names)
+    return names
+
+
+def enabled_interfaces(iface):
+    """The implementations of ``iface`` this service enables, as Ironic's
+    driver factory reads ``[DEFAULT]enabled_<iface>_interfaces``: the names
+    in their order, without duplicates and without the ones this code
+    does not implement; unset or empty: the first implementation each
+    enabled hardware type supports."""
+    have = implemented_interfaces(iface)
+    given = [n for n in getattr(CONF, 'enabled_%s_interfaces' % iface)
+             or () if n]
+    names = []
+    for name in given:
+        if name in have and name not in names:
+            names.append(name)
+    if given:
+        return names
+    for type_name in CONF.enabled_hardware_types:
+        hw_type = HARDWARE_TYPES.get(type_name)
+        first = hw_type.supported.get(iface) if hw_type else None
+        if first and first[0] not in names:
+            names.append(first[0])
+    return names
+
+
+def unimplemented_interfaces(configured_only=False):
+    """{option name: [names]} of the enabled_<iface>_interfaces values
+    this code does not implement (ignored: ``enabled_interfaces``); with
+    ``configured_only``, of the options the operator set (the defaults
+    are Ironic's, which name implementations ironic-lite lacks)."""
+    found = {}
+    for iface in base.ALL_INTERFACES:
+        have = implemented_interfaces(iface)
+        option = 'enabled_%s_interfaces' % iface
+        if configured_only and not _configured(option):
+            continue
+        missing = [n for n in getattr(CONF, option) or () if n
+                   and n not in have]
+        if missing:
+            found[option] = missing
+    return found
+
+
+def _configured(option):
+    """Whether the operator set the [DEFAULT] option (not its default)."""
+    where = CONF.get_location(option)
+    return where is not None and where.location not in (
+        cfg.Locations.opt_default, cfg.Locations.set_default)
+
+
+def warn_unimplemented_interfaces():
+    """One warning line per enabled_<iface>_interfaces option that names
+    implementations ironic-lite does not have."""
+    for option, names in sorted(unimplemented_interfaces(True).items()):
+        LOG.warning('[DEFAULT]%s: %s not implemented by ironic-lite, '
+                    'ignored.', option, ', '.join(names))
 
 
 def get_driver_for(node):
@@ -59,45 +129,74 @@ def get_driver_for(node):
 
 
 def check_and_update_node_interfaces(node, hw_type):
-    """Fill unset ``<type>_interface`` fields with the defaults (the
-    operator's ``[DEFAULT]default_<type>_interface``, else the type's).
+    """Fill unset ``<type>_interface`` fields with the defaults (Ironic's
+    rules: ``default_interface``).
 
-    :raises: InvalidParameterValue when an interface set on the node, or
-        the default it would get, is not one the hardware type supports.
+    :raises: InvalidParameterValue when an interface set on the node is
+        not enabled or not one the hardware type supports, or when no
+        default can be found for an unset one.
     """
     for iface in base.ALL_INTERFACES:
         field = '%s_interface' % iface
         value = (getattr(node, field) if node.obj_attr_is_set(field)
                  else None)
         if value is None:
-            value = hw_type.default_interface(iface)
-            if value is None:
-                continue
+            setattr(node, field, default_interface(
+                hw_type, iface, node=node.uuid if 'uuid' in node else None))
+        else:
             check_supported(hw_type, iface, value)
-            setattr(node, field, value)
-            continue
-        check_supported(hw_type, iface, value)
 
 
 def check_supported(hw_type, iface, name):
-    """InvalidParameterValue, with Ironic's message for an implementation
-    it cannot load, unless the hardware type supports ``name``."""
-    if not hw_type.supports(iface, name):
+    """InvalidParameterValue with Ironic's message unless ``name`` is an
+    enabled implementation of ``iface`` that the type supports."""
+    enabled = enabled_interfaces(iface)
+    if name not in enabled:
         raise exception.InvalidParameterValue(
             err='Could not find the following interface in the '
                 "'ironic.hardware.interfaces.%(iface)s' entrypoint: "
                 '%(name)s. Valid interfaces are %(valid)s.'
+                % {'iface': iface, 'name': name, 'valid': enabled})
+    if not hw_type.supports(iface, name):
+        raise exception.InvalidParameterValue(
+            err="%(iface)s interface implementation '%(name)s' is not "
+                'supported by hardware type %(type)s.'
                 % {'iface': iface, 'name': name,
-                   'valid': ', '.join(hw_type.supported.get(iface, []))})
+                   'type': type(hw_type).__name__})
+
+
+def default_interface(hw_type, iface, node=None):
+    """The implementation of ``iface`` a node of ``hw_type`` gets when it
+    names none, as Ironic's ``driver_factory.default_interface``:
+    ``[DEFAULT]default_<iface>_interface`` when set (it must be enabled
+    and supported by the type), else the first implementation the type
+    supports that is enabled.
+
+    :raises: InvalidParameterValue (Ironic's messages) when there is none.
+    """
+    name = getattr(CONF, 'default_%s_interface' % iface)
+    if name is not None:
+        if name not in enabled_interfaces(iface):
+            check_supported(hw_type, iface, name)
+        if not hw_type.supports(iface, name):
+            name = None
+    else:
+        name = hw_type.enabled_default(iface, enabled_interfaces(iface))
+    if name is None:
+        raise exception.InvalidParameterValue(
+            err="For%(node)s hardware type '%(driver)s', no default value "
+                'found for %(iface)s interface could be determined. Please '
+                'ensure the interfaces are enabled.'
+                % {'node': ' node %s with' % node if node else '',
+                   'driver': hw_type.name, 'iface': iface})
+    return name
 
 
 def check_default_interfaces(names):
-    """Refuse (InvalidParameterValue) a ``[DEFAULT]default_*_interface``
-    that one of the hardware types ``names`` does not support: Ironic's
-    conductor does not start then, rather than fail each node create."""
+    """Refuse (InvalidParameterValue) to start a conductor when a hardware
+    type of ``names`` has no default for an interface (Ironic's conductor
+    computes them all at start)."""
     for name in names:
         hw_type = HARDWARE_TYPES[name]()
         for iface in base.ALL_INTERFACES:
-            default = hw_type.default_interface(iface)
-            if default is not None:
-                check_supported(hw_type, iface, default)
+            default_interface(hw_type, iface)

@@ -93,13 +93,14 @@ class FakeClean(base.CleanInterface):
 
 
 class FakeHardware(base.HardwareType):
-    """Ironic's ``fake-hardware``, with its interface names and defaults."""
+    """Ironic's ``fake-hardware``, with its interface names in Ironic's
+    order (the fake one first): a node gets the first that is enabled."""
 
     name = 'fake-hardware'
     supported = {
-        'bios': ['no-bios', 'fake'],
+        'bios': ['fake', 'no-bios'],
         'boot': ['fake'],
-        'console': ['no-console', 'fake'],
+        'console': ['fake', 'no-console'],
         # ``ramdisk``: the generic deploy that waits for the agent's
         # heartbeat (drivers/ramdisk.py).
         'deploy': ['fake', 'ramdisk'],
@@ -107,12 +108,10 @@ class FakeHardware(base.HardwareType):
         'management': ['fake'],
         'network': ['flat', 'noop'],
         'power': ['fake'],
-        # fake first, as Ironic's fake-hardware lists its RAID and vendor
-        # interfaces (release 5.0; 'no-raid' and 'no-vendor' before).
         'raid': ['fake', 'no-raid'],
-        'rescue': ['no-rescue', 'fake'],
-        # Ironic's fake, noop, cinder and external ('noop' the default).
-        'storage': ['noop', 'fake', 'cinder', 'external'],
+        'rescue': ['fake', 'no-rescue'],
+        # [DEFAULT]default_storage_interface is "noop" by default.
+        'storage': ['fake', 'noop', 'cinder', 'external'],
         'vendor': ['fake', 'no-vendor'],
     }
 

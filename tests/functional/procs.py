@@ -43,17 +43,42 @@ def free_port():
         return sock.getsockname()[1]
 
 
+# The fake console and rescue interfaces the tests set on nodes, enabled
+# as an operator enables them (Ironic's [DEFAULT]enabled_<interface>_
+# interfaces), with the defaults a node gets kept what they are without
+# them; the fake bios interface too, and kept from being fake-hardware's
+# default, unless redfish is enabled: its nodes then get the redfish
+# one, and fake-hardware's the fake one.
+TEST_INTERFACES = {}
+for _iface in ('console', 'rescue', 'bios'):
+    TEST_INTERFACES['enabled_%s_interfaces' % _iface] = 'fake,no-' + _iface
+    TEST_INTERFACES['default_%s_interface' % _iface] = 'no-' + _iface
+
+
+def _test_interfaces(sections):
+    values = dict(TEST_INTERFACES)
+    if any('redfish' in str(section.get('enabled_hardware_types', ''))
+           for section in sections.values()):
+        values['enabled_bios_interfaces'] = 'fake,no-bios,redfish'
+        del values['default_bios_interface']
+    return values
+
+
 def write_config(path, sections):
     """Write an ini file from {section: {key: value}}.
 
     A service's whole stop is bounded by [DEFAULT]graceful_shutdown_timeout
     (it exits 3 past it): unless the test sets it, it is a hang's bound
-    here, so that a slow stop on a busy machine is not a failure.
+    here, so that a slow stop on a busy machine is not a failure.  Unless
+    the test sets interface options, TEST_INTERFACES (``_test_interfaces``).
     """
     sections = dict(sections)
     sections['DEFAULT'] = dict(sections.get('DEFAULT', {}))
     sections['DEFAULT'].setdefault('graceful_shutdown_timeout',
                                    timeouts.HANG)
+    if not any(key.endswith(('_interfaces', '_interface'))
+               for key in sections['DEFAULT']):
+        sections['DEFAULT'].update(_test_interfaces(sections))
     with open(path, 'w') as f:
         for section, values in sections.items():
             f.write('[%s]\n' % section)

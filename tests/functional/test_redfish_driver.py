@@ -15,8 +15,7 @@ from tests import redfish_emulator as emulator_mod
 
 @pytest.fixture
 def task(emulator, conf_fixture):
-    conf_fixture.config(enabled_hardware_types=['fake-hardware', 'redfish'],
-                        group='conductor')
+    conf_fixture.config(enabled_hardware_types=['fake-hardware', 'redfish'])
     conf_fixture.config(connection_attempts=1, group='redfish')
     from ironic_lite.drivers import factory
     node = types.SimpleNamespace(

@@ -79,14 +79,25 @@ def provision(ks, sets, lite_url):
             accounts.append(entry)
     return accounts
 
-# The optional interfaces whose default becomes ``fake``.  Ironic's
-# fake-hardware lists its fake interfaces first, so where they are enabled
-# -- as in the devstack jobs that run these tests -- they are its defaults
-# (TestHardwareInterfaces.test_reset_interfaces expects it); ironic-lite's
-# fake-hardware defaults to no-<interface>, as Ironic's with its default
-# enabled_*_interfaces, and [DEFAULT]default_<interface>_interface is the
-# way to choose otherwise.
-FAKE_DEFAULTS = ('bios', 'console', 'inspect', 'raid', 'rescue', 'vendor')
+# [DEFAULT] as devstack/lib/ironic writes it for Ironic's Tempest jobs
+# (fake-hardware): the fake implementations enabled beside the others.
+# Ironic's rules then give a fake-hardware node the fake ones, which
+# fake-hardware lists first (TestHardwareInterfaces.test_reset_interfaces
+# expects it).  Names ironic-lite lacks (ipxe, direct, agent, ipmitool)
+# are ignored with a warning, as an Ironic operator's file would have them.
+DEVSTACK_INTERFACES = {
+    'enabled_hardware_types': 'fake-hardware',
+    'enabled_bios_interfaces': 'fake,no-bios',
+    'enabled_boot_interfaces': 'fake,ipxe',
+    'enabled_console_interfaces': 'fake,no-console',
+    'enabled_deploy_interfaces': 'fake,direct,ramdisk',
+    'enabled_inspect_interfaces': 'fake,agent,no-inspect',
+    'enabled_network_interfaces': 'flat,noop',
+    'enabled_raid_interfaces': 'fake,agent,no-raid',
+    'enabled_rescue_interfaces': 'fake,no-rescue',
+    'enabled_storage_interfaces': 'fake,cinder,noop',
+    'enabled_vendor_interfaces': 'fake,ipmitool,no-vendor',
+}
 
 
 def lite_config(directory, port, ks):
@@ -95,8 +106,7 @@ def lite_config(directory, port, ks):
                'state_path': os.path.join(directory, 'state'),
                'host': 'tempest-lite',
                'debug': True}
-    default.update(('default_%s_interface' % iface, 'fake')
-                   for iface in FAKE_DEFAULTS)
+    default.update(DEVSTACK_INTERFACES)
     return procs.write_config(os.path.join(directory, 'ironic.conf'), {
         'DEFAULT': default,
         'api': {'host_ip': '127.0.0.1', 'port': port},

@@ -261,7 +261,8 @@ def _reached(client, node, timeout=timeouts.HANG, **expected):
         time.sleep(0.05)
 
 
-def test_rescue_and_unrescue(backend):
+def test_rescue_and_unrescue(backend, conf_fixture):
+    conf_fixture.config(enabled_rescue_interfaces=['fake', 'no-rescue'])
     node = create(backend)
     assert _patch(backend, node, rescue_interface='fake').status_int == 200
     _set_state(node, 'active')
@@ -295,8 +296,9 @@ def test_rescue_without_a_rescue_interface_is_refused(backend):
     assert body['instance_info'] == {}
 
 
-def test_manual_clean_runs_the_steps(backend):
+def test_manual_clean_runs_the_steps(backend, conf_fixture):
     node = create(backend)
+    conf_fixture.config(enabled_bios_interfaces=['fake', 'no-bios'])
     assert _patch(backend, node, bios_interface='fake').status_int == 200
     _set_state(node, 'manageable')
     resp = put_provision(backend, node, 'clean', clean_steps=[
@@ -345,7 +347,7 @@ def test_inject_nmi_with_fake_hardware(backend):
         'implemented).')
 
 
-def test_console_enable_and_disable(backend):
+def test_console_enable_and_disable(backend, conf_fixture):
     node = create(backend)
     url = '%s/%s/states/console' % (NODES, node)
     assert backend.get(url).json == {'console_enabled': False,
@@ -355,6 +357,7 @@ def test_console_enable_and_disable(backend):
     assert utils.faultstring(resp) == (
         'Driver fake-hardware does not support console (disabled or not '
         'implemented).')
+    conf_fixture.config(enabled_console_interfaces=['fake', 'no-console'])
     assert _patch(backend, node, console_interface='fake').status_int == 200
     resp = backend.put_json(url, {'enabled': True})
     assert resp.status_int == 202, resp.text

@@ -53,8 +53,9 @@ DRIVER_INFO_CASES = [
      'cannot replace /driver_info/x: member /driver_info/x not found'),
     ({'op': 'replace', 'path': '/driver_info/x/y', 'value': 1},
      'member /driver_info/x not found'),
+    # Ironic's (jsonpatch's) words: the member's name only.
     ({'op': 'remove', 'path': '/driver_info/nested/x'},
-     'member /driver_info/nested/x not found'),
+     "can't remove a non-existent object 'x'"),
     ({'op': 'add', 'path': '/driver_info/ipmi_password/x', 'value': 1},
      '/driver_info/ipmi_password is neither an object nor a list'),
     ({'op': 'replace', 'path': '/driver_info/ipmi_password/0',

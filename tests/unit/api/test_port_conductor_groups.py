@@ -68,6 +68,12 @@ def _pgs(resp):
     ('BEAR', ('n-bear', 'n-bear2')),
     ('%20Metal%20,bear,bear', ('n-bear', 'n-bear2', 'n-metal')),
     ('metal&conductor_groups=bear', ('n-bear', 'n-bear2', 'n-metal')),
+    # Given more than once, Ironic takes the values as they are (pecan
+    # passes its args.string_list a list): an empty one is the default
+    # group, as networking-baremetal's agent asks for it.
+    ('metal&conductor_groups=', ('n-metal', 'n-default')),
+    ('&conductor_groups=metal', ('n-metal', 'n-default')),
+    ('BEAR&conductor_groups=metal', ('n-metal',)),
     ('nope', ()),
     # An empty list filters nothing, as in Ironic (the default group ""
     # cannot be asked for).
@@ -217,3 +223,17 @@ def test_project_member_sees_only_its_ports(basic):
     admin = utils.basic_auth('admin')
     resp = basic.get('/v1/ports?conductor_groups=bear', headers=admin)
     assert _macs(resp) == _mac_of('n-bear', 'n-bear2')
+
+
+def test_repeated_groups_next_link_keeps_the_default_group(fleet):
+    # networking-baremetal's query: the default group's ports on every
+    # page, as on Ironic.
+    resp = fleet.get('/v1/ports/detail?conductor_groups=metal'
+                     '&conductor_groups=&limit=1')
+    assert '&conductor_groups=metal&conductor_groups=&' in resp.json['next']
+    resp2 = fleet.get(resp.json['next'].replace('http://localhost', ''))
+    assert sorted(_macs(resp) + _macs(resp2)) == _mac_of('n-metal',
+                                                         'n-default')
+    resp = fleet.get('/v1/portgroups?conductor_groups='
+                     '&conductor_groups=metal')
+    assert _pgs(resp) == ['pg-n-default', 'pg-n-metal']

@@ -37,9 +37,9 @@ def new_type(monkeypatch, config):
     monkeypatch.setitem(master, 'hardware_types',
                         master['hardware_types'] + [NEW_TYPE])
     config.set_override('enabled_hardware_types',
-                        ['fake-hardware', NEW_TYPE], 'conductor')
+                        ['fake-hardware', NEW_TYPE])
     yield
-    config.clear_override('enabled_hardware_types', 'conductor')
+    config.clear_override('enabled_hardware_types')
 
 
 @pytest.fixture

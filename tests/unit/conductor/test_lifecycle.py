@@ -273,12 +273,12 @@ def test_run_returns_1_when_start_fails():
 
 
 def test_unknown_hardware_type_refuses_to_start(config, database):
-    config.set_override('enabled_hardware_types', ['ipmi'], 'conductor')
+    config.set_override('enabled_hardware_types', ['ipmi'])
     try:
         with pytest.raises(exception.DriverNotFound):
             conftest.Conductor().start()
     finally:
-        config.clear_override('enabled_hardware_types', 'conductor')
+        config.clear_override('enabled_hardware_types')
 
 
 def test_command_rejects_unknown_pin(tmp_path):

@@ -106,7 +106,9 @@ def test_create_with_unsupported_interface(context, rpc_api):
     assert len(objects.Node.list(context)) == 0
 
 
-def test_create_keeps_given_interfaces(context, rpc_api):
+def test_create_keeps_given_interfaces(config, context, rpc_api):
+    # An enabled one (Ironic's [DEFAULT]enabled_console_interfaces).
+    config.set_override('enabled_console_interfaces', ['fake', 'no-console'])
     node = objects.Node(context, driver='fake-hardware', conductor_group='',
                         uuid=uuidutils.generate_uuid(),
                         console_interface='fake')

@@ -60,8 +60,7 @@ def system(monkeypatch):
 
 @pytest.fixture
 def task(conf_fixture):
-    conf_fixture.config(enabled_hardware_types=['fake-hardware', 'redfish'],
-                        group='conductor')
+    conf_fixture.config(enabled_hardware_types=['fake-hardware', 'redfish'])
     node = types.SimpleNamespace(
         uuid=UUID, driver='redfish', properties={},
         driver_info={'redfish_address': 'http://bmc'},

@@ -41,15 +41,18 @@ def active_hardware_types(ctx):
 
 
 def _interfaces(name):
-    """The type's interfaces; the defaults are those a node gets (with
-    this service's [DEFAULT]default_*_interface, as the conductors')."""
+    """The type's interfaces: those it supports that are enabled and the
+    defaults a node gets (with this service's [DEFAULT] options, as the
+    conductors')."""
     hw_type = factory.HARDWARE_TYPES.get(name)
     hw_type = hw_type() if hw_type else None
     body = {}
     for iface in drivers_base.ALL_INTERFACES:
         if mv.DRIVER_INTERFACE_MIN_VERSION.get(iface, 30) > utils.minor():
             continue
-        names = list(hw_type.supported.get(iface, ())) if hw_type else []
+        enabled = factory.enabled_interfaces(iface)
+        names = ([n for n in hw_type.supported.get(iface, ())
+                  if n in enabled] if hw_type else [])
         body['default_%s_interface' % iface] = (
             hw_type.default_interface(iface) if hw_type else None)
         body['enabled_%s_interfaces' % iface] = names

@@ -13,7 +13,6 @@ import pecan
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
-from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
@@ -180,7 +179,7 @@ class PortsController(resource.ResourceController):
         return self.common_filters(params, filters)
 
     def next_filters(self, params):
-        return shard.next_params(params, NEXT_FILTERS)
+        return resource.next_params(params, NEXT_FILTERS)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

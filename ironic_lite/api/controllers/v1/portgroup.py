@@ -11,7 +11,6 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import port
 from ironic_lite.api.controllers.v1 import resource
-from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
@@ -121,7 +120,7 @@ class PortgroupsController(resource.ResourceController):
         return self.common_filters(params, filters)
 
     def next_filters(self, params):
-        return shard.next_params(params, port.NEXT_FILTERS)
+        return resource.next_params(params, port.NEXT_FILTERS)
 
     def render(self, obj, fields=None, caches=None):
         return render(obj, fields, caches)

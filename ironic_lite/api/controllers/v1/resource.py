@@ -4,6 +4,8 @@ filters share (the node and port group a port belongs to, times as
 text).
 """
 
+from urllib import parse
+
 from oslo_utils import uuidutils
 import pecan
 
@@ -74,18 +76,39 @@ def get_node_for_filter(ctx, ident, from_path):
 
 def conductor_groups(params):
     """The groups of ``?conductor_groups=`` (ports and port groups), read
-    as Ironic reads them (``args.string_list``): each item stripped and
-    lower-cased (Ironic stores a node's group lower-cased, so the filter
-    is case-insensitive), empty items and repeats dropped.  An empty list
-    (``?conductor_groups=``) filters nothing, as in Ironic; the nodes of
-    the default group ``""`` cannot be asked for.
+    as Ironic reads them (``args.string_list``).  Given once, a comma
+    separated list: each item stripped and lower-cased (Ironic stores a
+    node's group lower-cased, so the filter is case-insensitive), empty
+    items and repeats dropped; an empty list (``?conductor_groups=``)
+    filters nothing.  Given more than once (pecan then passes Ironic a
+    list), the values as they are, an empty one included: the default
+    group ``""``, as networking-baremetal asks for it
+    (``?conductor_groups=grp-a&conductor_groups=``).
     """
+    if params.get('conductor_groups') is None:
+        return []
+    repeated = pecan.request.GET.getall('conductor_groups')
+    if len(repeated) > 1:
+        return list(dict.fromkeys(repeated))
     groups = []
     for item in params.get('conductor_groups') or ():
         group = item.strip().lower()
         if group and group not in groups:
             groups.append(group)
     return groups
+
+
+def next_params(params, names):
+    """``shard.next_params`` for a port or port group list: conductor
+    groups given more than once are repeated as given in ``next`` (an
+    empty one stays the default group)."""
+    repeated = pecan.request.GET.getall('conductor_groups')
+    if 'conductor_groups' not in names or len(repeated) < 2:
+        return shard.next_params(params, names)
+    pairs = shard.next_params(
+        params, [n for n in names if n != 'conductor_groups'])
+    return pairs + [('conductor_groups', parse.quote(group, safe=''))
+                    for group in dict.fromkeys(repeated)]
 
 
 def _cached(caches, kind, key, load):

@@ -9,12 +9,12 @@ API refuses them (409).  The body is checked by the request contract
 path segment, checked here against the contract's ``TRAIT``.
 """
 
-import jsonschema
 import pecan
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import body_schema
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api.schemas import trait as trait_schema
@@ -27,14 +27,9 @@ _ONE_OR_ALL = ('A single node trait may be added via PUT /v1/nodes/<node '
 
 
 def _check_trait(trait):
-    """400 unless the path segment ``trait`` is a valid trait name."""
-    try:
-        jsonschema.validate(trait, trait_schema.TRAIT)
-    except jsonschema.ValidationError:
-        raise exception.InvalidParameterValue(
-            err="Invalid trait: '%s' is not a standard trait name nor does "
-                "it match %s" % (trait[:255],
-                                 trait_schema.CUSTOM_TRAIT_PATTERN))
+    """400 unless the path segment ``trait`` is a valid trait name, with
+    Ironic's message (its ``args.schema`` of the ``trait`` argument)."""
+    body_schema.check_schema(trait_schema.TRAIT, trait, 'trait')
 
 
 class NodeTraitsController(object):
@@ -107,7 +102,8 @@ ROUTES = [
     R('GET', T, H.get_all, since=SINCE, older=_OLD_GET,
       doc="a node's traits"),
     R('PUT', T, H.put_all, body={SINCE: trait_schema.TRAITS},
-      what='traits', since=SINCE, older=_OLD_PUT,
+      # Ironic's argument is named "body": "Schema error for body: ...".
+      what='body', since=SINCE, older=_OLD_PUT,
       doc="replace a node's traits"),
     R('DELETE', T, H.delete_all, since=SINCE, older=_OLD_DELETE,
       doc="remove all of a node's traits"),

@@ -319,9 +319,29 @@ def _op_problem(doc, op):
             return 'cannot %s %s: %s' % (kind, source, problem)
     problem = _pointer_problem(doc, path, adding=kind in ('add', 'move',
                                                           'copy'))
+    if problem and kind == 'remove' and _last_missing(doc, path):
+        # jsonpatch's own words, as Ironic passes them on (the name of
+        # the member, never a value).
+        return "can't remove a non-existent object '%s'" % (
+            jsonpointer.JsonPointer(path).parts[-1])
     if problem:
         return 'cannot %s %s: %s' % (kind, path, problem)
     return None
+
+
+def _last_missing(doc, path):
+    """Whether ``path``'s parent is in ``doc`` and its last part is not
+    (a member of an object, or an index past the end of a list)."""
+    try:
+        parts = jsonpointer.JsonPointer(path).parts
+    except jsonpointer.JsonPointerException:
+        return False
+    parent = resolve(doc, parts[:-1]) if parts else None
+    last = parts[-1] if parts else None
+    if isinstance(parent, dict):
+        return last not in parent
+    return (isinstance(parent, list) and bool(_INDEX_RE.match(last))
+            and int(last) >= len(parent))
 
 
 def _check_read(op, doc, shown):

@@ -1,0 +1,66 @@
+"""Error texts other people's tests compare with Ironic's, word for word:
+the "Possible root cause" of a schema error, the "Schema error:" of
+allocations (Ironic checks them with api/validation, the others with
+args.schema), and a JSON patch removing a path that does not exist.
+
+The expected texts were produced by Ironic 39's own algorithm
+(ironic/common/args.py ``_validate_schema``, ironic/api/validation
+``SchemaValidator``) on its own schemas."""
+
+import pytest
+
+from tests.unit.api import utils
+
+CAUSE = ". Possible root cause: '%s' does not match '^CUSTOM_[A-Z0-9_]+$'"
+ANY_OF = "'%s' is not valid under any of the given schemas"
+
+
+def _node(client):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'n1'})
+    assert resp.status_int == 201, resp.text
+    return resp.json['uuid']
+
+
+def _refused(resp, message):
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == message
+
+
+def test_allocation_traits(client):
+    resp = client.post_json('/v1/allocations', {
+        'resource_class': 'x', 'traits': ['bad-trait']}, expect_errors=True)
+    _refused(resp, 'Schema error: ' + ANY_OF % 'bad-trait'
+             + CAUSE % 'bad-trait')
+
+
+def test_deploy_template_name(client):
+    resp = client.post_json('/v1/deploy_templates', {
+        'name': 'not-a-trait',
+        'steps': [{'interface': 'raid', 'step': 'delete_configuration',
+                   'args': {}, 'priority': 10}]}, expect_errors=True)
+    _refused(resp, 'Schema error for template: ' + ANY_OF % 'not-a-trait'
+             + CAUSE % 'not-a-trait')
+
+
+def test_node_traits(client):
+    uuid = _node(client)
+    resp = client.put_json('/v1/nodes/%s/traits' % uuid,
+                           {'traits': ['bad']}, expect_errors=True)
+    _refused(resp, 'Schema error for body: ' + ANY_OF % 'bad'
+             + CAUSE % 'bad')
+    resp = client.put_json('/v1/nodes/%s/traits/bad' % uuid, None,
+                           expect_errors=True)
+    _refused(resp, 'Schema error for trait: ' + ANY_OF % 'bad'
+             + CAUSE % 'bad')
+
+
+@pytest.mark.parametrize('path', ['/properties/p', '/extra/p'])
+def test_remove_of_a_missing_path(client, path):
+    # "baremetal node unset --property p" of a node without it.
+    uuid = _node(client)
+    resp = client.patch_json('/v1/nodes/%s' % uuid,
+                             [{'op': 'remove', 'path': path}],
+                             expect_errors=True)
+    _refused(resp, "Couldn't apply patch '{'op': 'remove', 'path': '%s'}'. "
+             "Reason: can't remove a non-existent object 'p'" % path)
