@@ -97,7 +97,6 @@ The access log is the application's (``ironic_lite.api.middleware``), so
 that it is the same under any WSGI server.
 """
 
-import collections
 import ipaddress
 import select
 import socket
@@ -108,8 +107,6 @@ from oslo_log import log as logging
 from waitress import channel as w_channel
 from waitress import server as w_server
 from waitress import task as w_task
-
-from ironic_lite.common import admission
 
 LOG = logging.getLogger(__name__)
 
