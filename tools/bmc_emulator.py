@@ -51,7 +51,11 @@ def main(argv=None):
                  'sushy-tools')
     # Handlers, not a blocked signal mask: a mask is inherited by the
     # emulator's process, which would then ignore the SIGTERM that stops
-    # it (handlers are not: exec resets them).
+    # it (handlers are not: exec resets them).  A mask this tool itself
+    # inherited (from a process that blocks them, as a test runner's
+    # worker may) is lifted for the same reason.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK,
+                           {signal.SIGINT, signal.SIGTERM})
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     emulator = None
