@@ -1,7 +1,15 @@
 """Alembic environment: migrates the database ironic-lite is configured for.
 
-ironic-dbsync passes the engine in ``config.attributes['connection']``;
+ironic-dbsync passes the engine in ``config.attributes['connection']``
+(and lends the migrations its progress reporter, ``['progress']``);
 plain ``alembic`` falls back to ``[database]/connection``.
+
+This file is not a revision: it may import live code -- the engine
+(db/api.py) and the models' metadata (db/models.py), which
+``ironic-dbsync revision --autogenerate`` compares the database with --
+and nothing else of ironic-lite.  The revisions under versions/ are
+frozen: each carries its own SQL and imports only the column types of
+db/models.py (tests/unit/db/test_frozen_migrations.py).
 """
 
 from alembic import context

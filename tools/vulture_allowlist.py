@@ -145,7 +145,3 @@ _.second_method  # fake vendor passthru method
 _.third_method_sync  # fake vendor passthru method
 _.fourth_method_shared_lock  # fake vendor passthru method
 driver_passthru  # drivers/base.py: marks a hardware type's vendor methods
-
-# -- release 6.0: called by a migration (alembic/ is not scanned). --
-fill  # db/child_shards.py: migration e7c3a9d1b5f2 fills the shard column
-build_on_postgresql  # db/online_index.py: called by 6.0 migrations

@@ -31,6 +31,12 @@ release keep writing while it is built (a plain CREATE INDEX blocks
 writes to the table for the whole build); MySQL/MariaDB build an index
 in place without blocking writes by default.
 
+Such a build commits on its own, so a run of the upgrade stopped half
+way may have built some of the indexes, and may have left one invalid
+(a concurrent build interrupted; queries never use it): running the
+upgrade again builds the missing ones and rebuilds an invalid one.
+Frozen: this SQL is the revision's own text, never live code's.
+
 Revision ID: c8f1e4b7a2d5
 Revises: b2c6d0e3f8a4
 Create Date: 2026-11-27
@@ -38,8 +44,7 @@ Create Date: 2026-11-27
 """
 
 from alembic import op
-
-from ironic_lite.db import online_index
+import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c8f1e4b7a2d5'
@@ -60,4 +65,24 @@ def upgrade():
         return
     with op.get_context().autocommit_block():
         for name, table, columns, where in INDEXES:
-            online_index.build_on_postgresql(op, name, table, columns, where)
+            _build_on_postgresql(name, table, columns, where)
+
+
+def _pg_index_valid(bind, name):
+    """True/False: the index exists and is valid/invalid; None: absent."""
+    return bind.execute(sa.text(
+        'SELECT i.indisvalid FROM pg_index i JOIN pg_class c '
+        'ON c.oid = i.indexrelid WHERE c.relname = :name '
+        'AND pg_catalog.pg_table_is_visible(c.oid)'),
+        {'name': name}).scalar()
+
+
+def _build_on_postgresql(name, table, columns, where):
+    """Build the partial index ``name`` (``WHERE where``) concurrently,
+    unless an earlier run built it; build an invalid one again."""
+    valid = _pg_index_valid(op.get_bind(), name)
+    if valid is False:
+        op.execute('REINDEX INDEX CONCURRENTLY %s' % name)
+    elif valid is None:
+        op.create_index(name, table, columns, postgresql_where=sa.text(where),
+                        postgresql_concurrently=True)

@@ -22,26 +22,18 @@ too and know nothing of the column.
 On SQLite, whose writers are serialized, AFTER triggers do the same
 (SQLite's triggers cannot set ``NEW``).
 
-``fill`` gives the rows already there their shard, in batches of ids
-each committed on its own, so that the previous release's services are
-never held back long: it share-locks a batch's nodes, then writes each
-row's ``node_id`` unchanged, which fires the trigger above, so that a
-node's shard changed meanwhile is never overwritten with the old one.
+Runtime code: ``ironic-dbsync create_schema`` installs these triggers on
+a new database at the head.  The migration that brought them
+(alembic/versions/e7c3a9d1b5f2_child_shards.py) carries its own frozen
+copy of this SQL and the fill of the rows already there: a change here
+reaches an existing database only through a new migration.
 """
 
-from oslo_db import api as oslo_db_api
 import sqlalchemy as sa
 
-from ironic_lite.common import progress
 from ironic_lite.db import exact
 
 CHILDREN = ('ports', 'portgroups')
-
-# Ids per batch of ``fill``: the writes of a batch's ports, and of their
-# nodes, wait for it.  On PostgreSQL 55 ms each, 0.3 s at worst, at a
-# million nodes (tools/benchmark/fill.py); batches of 10,000 had taken
-# up to 2 s on a slower machine.
-BATCH = 2000
 
 
 def _postgresql():
@@ -141,75 +133,9 @@ def _existing_triggers(connection):
 
 
 def install(connection):
-    """Create the triggers that are not there yet (a migration run cut
-    short may have made some), in the caller's transaction where the
-    backend has transactional DDL."""
+    """Create the triggers that are not there yet, in the caller's
+    transaction where the backend has transactional DDL."""
     existing = _existing_triggers(connection)
     for statement in trigger_statements(connection.dialect.name):
         if _trigger_name(statement) not in existing:
             connection.execute(sa.text(statement))
-
-
-def fill(connection):
-    """Give every port and port group its node's shard, ``BATCH`` ids at
-    a time: on a connection in autocommit, each batch in a transaction
-    of its own (see ``_fill_batch``); on SQLite in the caller's.  The
-    triggers must exist: the rows are rewritten through them."""
-    own_transactions = connection.dialect.name != 'sqlite'
-    for table in CHILDREN:
-        top = connection.execute(sa.text(
-            'SELECT MAX(id) FROM %s' % table)).scalar()
-        if top is None:
-            continue
-        # Told on standard error as it goes (a bar on a terminal).
-        told = progress.Progress('shard of %s' % table, top, unit='ids')
-        start = 0
-        while start <= top:
-            bounds = {'start': start, 'end': start + BATCH}
-            if own_transactions:
-                _fill_batch(connection, table, bounds)
-            else:
-                _rewrite(connection, table, bounds)
-            told.add(min(start + BATCH, top) - start)
-            start += BATCH
-        told.finish()
-
-
-def _rewrite(connection, table, bounds):
-    connection.execute(sa.text(
-        'UPDATE %s SET node_id = node_id WHERE id >= :start AND '
-        'id < :end AND node_id IS NOT NULL' % table), bounds)
-
-
-@oslo_db_api.wrap_db_retry(max_retries=10, retry_interval=0.1,
-                           inc_retry_interval=True, max_retry_interval=1,
-                           retry_on_deadlock=True)
-def _fill_batch(connection, table, bounds):
-    """One batch, its nodes share-locked first, in id order.
-
-    The services lock a node before they write its ports (a node's
-    deletion, a port's update).  Rewriting the ports first would lock
-    them and then wait in the trigger for their node, while a service
-    holding that node waits for one of those ports: a deadlock
-    (PostgreSQL cancels one side after a second).  Locked first, the
-    nodes make the batch wait for such a service's commit before it
-    holds anything the service needs.  A deadlock that remains (a port
-    moved to another node meanwhile) runs the batch again.
-    """
-    share = ('FOR SHARE' if connection.dialect.name == 'postgresql'
-             else 'LOCK IN SHARE MODE')
-    connection.exec_driver_sql('BEGIN')
-    try:
-        nodes = sorted(connection.execute(sa.text(
-            'SELECT DISTINCT node_id FROM %s WHERE id >= :start AND '
-            'id < :end AND node_id IS NOT NULL' % table), bounds).scalars())
-        if nodes:
-            connection.execute(sa.text(
-                'SELECT id FROM nodes WHERE id IN :nodes ORDER BY id '
-                + share).bindparams(sa.bindparam('nodes', expanding=True)),
-                {'nodes': nodes}).all()
-            _rewrite(connection, table, bounds)
-    except BaseException:
-        connection.exec_driver_sql('ROLLBACK')
-        raise
-    connection.exec_driver_sql('COMMIT')

@@ -12,6 +12,7 @@ from oslo_db import exception as db_exc
 from oslo_log import log
 import sqlalchemy as sa
 
+from ironic_lite.common import progress
 from ironic_lite.db import api
 from ironic_lite.db import child_shards
 from ironic_lite.db import models
@@ -39,6 +40,9 @@ def script_location():
 def _config(connection=None):
     config = alembic_config.Config()
     config.set_main_option('script_location', script_location())
+    # Lent to the migrations, which import nothing of ironic-lite (they
+    # are frozen): the long ones tell their progress with it.
+    config.attributes['progress'] = progress.Progress
     if connection is not None:
         config.attributes['connection'] = connection
     return config

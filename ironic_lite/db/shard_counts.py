@@ -17,8 +17,14 @@ apart everywhere else (db/exact.py) -- are counted apart.  A row whose
 count fell to 0 stays; readers skip it.
 
 ``install`` creates the triggers and fills the table from the nodes in
-a way that no concurrent write is lost or counted twice: the migration
-runs while the previous release's services write nodes.
+a way that no concurrent write is lost or counted twice.
+
+Runtime code: ``ironic-dbsync create_schema`` installs these triggers on
+a new database at the head.  The migration that brought them
+(alembic/versions/d4b9e2a7c1f6_shard_counts.py, run while the previous
+release's services write nodes) carries its own frozen copy of this
+SQL: a change here reaches an existing database only through a new
+migration.
 """
 
 import sqlalchemy as sa

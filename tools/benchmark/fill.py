@@ -5,8 +5,9 @@
 
 Loads a fleet (2 ports per node, a port group per 10 nodes) into a fresh
 PostgreSQL database, or takes one a ``--keep`` run of this tool or of
-``shards.py`` left, then runs ``child_shards.fill`` as the migration
-does (a connection in autocommit, a transaction per batch) and prints
+``shards.py`` left, then runs the fill of migration ``e7c3a9d1b5f2``
+(the migration's own frozen code) as the migration does (a connection
+in autocommit, a transaction per batch) and prints
 the total time and the batches' median and longest: a batch is as long
 as a write of the previous release's services may wait for it.
 
@@ -31,9 +32,12 @@ if __package__ in (None, ''):  # run as a file: tools/benchmark/fill.py
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
 
+from alembic import config as alembic_config  # noqa: E402
+from alembic import script as alembic_script  # noqa: E402
 import sqlalchemy as sa  # noqa: E402
 
-from ironic_lite.db import child_shards  # noqa: E402
+from ironic_lite.common import progress  # noqa: E402
+from ironic_lite.db import migration  # noqa: E402
 from tools.benchmark import dataset  # noqa: E402
 from tools.benchmark import services  # noqa: E402
 
@@ -50,10 +54,18 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def timed_fill(url):
+def child_shards():
+    """The module of the migration that fills the shard of ports."""
+    config = alembic_config.Config()
+    config.set_main_option('script_location', migration.script_location())
+    return alembic_script.ScriptDirectory.from_config(config).get_revision(
+        'e7c3a9d1b5f2').module
+
+
+def timed_fill(url, revision):
     """Run the fill; returns (seconds, [seconds of each batch])."""
     batches = []
-    fill_batch = child_shards._fill_batch
+    fill_batch = revision._fill_batch
 
     def timed(*args, **kwargs):
         began = time.monotonic()
@@ -63,14 +75,14 @@ def timed_fill(url):
             batches.append(time.monotonic() - began)
 
     engine = sa.create_engine(url, isolation_level='AUTOCOMMIT')
-    child_shards._fill_batch = timed
+    revision._fill_batch = timed
     began = time.monotonic()
     try:
         with engine.connect() as conn:
-            child_shards.fill(conn)
+            revision.fill(conn, progress=progress.Progress)
         return time.monotonic() - began, batches
     finally:
-        child_shards._fill_batch = fill_batch
+        revision._fill_batch = fill_batch
         engine.dispose()
 
 
@@ -88,10 +100,11 @@ def main(argv=None):
         else:
             counts, load_s = dataset.load(db.url, args.nodes)
             print('loaded in %.1f s' % load_s)
-        total, batches = timed_fill(db.url)
+        revision = child_shards()
+        total, batches = timed_fill(db.url, revision)
     finally:
         db.drop()
-    result = {'counts': counts, 'batch_ids': child_shards.BATCH,
+    result = {'counts': counts, 'batch_ids': revision.BATCH,
               'fill_seconds': round(total, 1), 'batches': len(batches),
               'batch_median_ms': round(statistics.median(batches) * 1e3, 1),
               'batch_max_ms': round(max(batches) * 1e3, 1)}

@@ -43,11 +43,18 @@ ALLOWED_DESTRUCTIVE = {
 ONLINE_ALTER = ('LOCK=NONE', 'ALGORITHM=')
 
 
-def alembic_cfg(connection):
+def alembic_cfg(connection, **attributes):
     cfg = alembic_config.Config()
     cfg.set_main_option('script_location', db_migration.script_location())
     cfg.attributes['connection'] = connection
+    cfg.attributes.update(attributes)
     return cfg
+
+
+def revision_module(revision):
+    """The module of one migration script (its frozen code)."""
+    scripts = alembic_script.ScriptDirectory.from_config(alembic_cfg(None))
+    return scripts.get_revision(revision).module
 
 
 def revisions_oldest_first():
@@ -62,11 +69,11 @@ def current_revision(engine):
             conn).get_current_revision()
 
 
-def upgrade(engine, revision):
+def upgrade(engine, revision, **attributes):
     # As ironic-dbsync runs them (db/migration.py): alembic opens the
     # transaction of each migration itself.
     with engine.connect() as conn:
-        alembic_command.upgrade(alembic_cfg(conn), revision)
+        alembic_command.upgrade(alembic_cfg(conn, **attributes), revision)
 
 
 @pytest.fixture
@@ -461,14 +468,12 @@ def _child_shards(conn):
         key=lambda row: (row[0], row[1]))
 
 
-def test_child_shards_fill_the_rows_already_there(db_url, monkeypatch):
+def test_child_shards_fill_the_rows_already_there(db_url):
     """The migration that gives ports and port groups their node's shard
     fills the rows written before it, batch after batch (a batch of 2 ids
     here), byte-exact; a run cut short and run again (the revision set
     back) finishes without error; the triggers then follow a write made
     by SQL as an older release's service makes it."""
-    from ironic_lite.db import child_shards
-    monkeypatch.setattr(child_shards, 'BATCH', 2)
     engine = sa.create_engine(db_url)
     try:
         upgrade(engine, 'd4b9e2a7c1f6')
@@ -487,7 +492,7 @@ def test_child_shards_fill_the_rows_already_there(db_url, monkeypatch):
                 'INSERT INTO portgroups (uuid, address, node_id) VALUES '
                 "('00000000-0000-0000-0002-000000000000', "
                 "'52:54:00:00:06:00', :node)"), {'node': ids[1]})
-        upgrade(engine, 'e7c3a9d1b5f2')
+        upgrade(engine, 'e7c3a9d1b5f2', fill_batch=2)
         with engine.begin() as conn:
             rows = _child_shards(conn)
             assert [row[2] for row in rows] == [row[3] for row in rows]
@@ -495,7 +500,7 @@ def test_child_shards_fill_the_rows_already_there(db_url, monkeypatch):
                 [s or '' for s in shards * 2] + ['S1'])
             conn.execute(sa.text(
                 "UPDATE alembic_version SET version_num = 'd4b9e2a7c1f6'"))
-        upgrade(engine, 'e7c3a9d1b5f2')
+        upgrade(engine, 'e7c3a9d1b5f2', fill_batch=2)
         with engine.begin() as conn:
             conn.execute(sa.text(
                 "UPDATE nodes SET shard = 's3' WHERE id = :node"),
@@ -545,7 +550,7 @@ def test_child_shards_fill_waits_for_a_node_writer(db_url):
     its port, while the fill's batch waits for that node, is not
     deadlocked by the fill: the batch locks its nodes before its ports,
     as the services do, so the service commits and the batch then ends."""
-    from ironic_lite.db import child_shards
+    child_shards = revision_module('e7c3a9d1b5f2')
     engine = sa.create_engine(db_url)
     pool = futures.ThreadPoolExecutor(1)
     try:
