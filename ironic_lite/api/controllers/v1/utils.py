@@ -98,17 +98,41 @@ def get_sort(params, field_table, invalid_keys, default_key='id'):
     """(sort_key, sort_dir), checked like Ironic does."""
     sort_key = params.get('sort_key', default_key)
     sort_dir = params.get('sort_dir', 'asc')
+    check_sort_dir(sort_dir)
+    if sort_key in invalid_keys:
+        raise invalid_sort_key(sort_key)
+    if field_table.get(sort_key, 0) > minor():
+        raise exception.NotAcceptable()
+    return sort_key, sort_dir
+
+
+def check_sort_dir(sort_dir):
+    """400 for a ``?sort_dir=`` other than asc or desc (Ironic's words)."""
     if sort_dir not in ('asc', 'desc'):
         raise exception.InvalidParameterValue(
             err="Invalid sort direction: %s. Acceptable values are 'asc' "
                 "or 'desc'" % sort_dir)
-    if sort_key in invalid_keys:
+
+
+def invalid_sort_key(sort_key):
+    """The 400 of a ``?sort_key=`` that can not be sorted by."""
+    return exception.InvalidParameterValue(
+        err='The sort_key value %s is an invalid field for sorting'
+            % sort_key)
+
+
+def check_fields(value, known):
+    """The ``?fields=`` list (None when absent), blanks dropped; 400 for
+    a name outside ``known`` (Ironic's 'Field(s) "a, b" are not valid'),
+    for a resource whose fields have no microversion of their own."""
+    if value is None:
+        return None
+    fields = [f.strip() for f in value if f.strip()]
+    unknown = [f for f in fields if f not in known]
+    if unknown:
         raise exception.InvalidParameterValue(
-            err='The sort_key value %s is an invalid field for sorting'
-                % sort_key)
-    if field_table.get(sort_key, 0) > minor():
-        raise exception.NotAcceptable()
-    return sort_key, sort_dir
+            err='Field(s) "%s" are not valid' % ', '.join(unknown))
+    return fields
 
 
 def get_fields(value, table, not_fields=(), per_field_message=False):
