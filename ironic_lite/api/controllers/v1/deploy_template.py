@@ -29,7 +29,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
 
-# The RPC version whose conductors deploy with templates (release 4.0).
+# The RPC version whose conductors deploy with templates (API 1.55).
 RPC_VERSION = '1.7'
 MASK = '******'
 
