@@ -3,7 +3,9 @@
 The route vocabulary (``api/routes.py``) is imported by the controllers
 and imports none of them; the route table (``api/route_table.py``) sits
 above every controller.  The graph is read from the source (AST): every
-import, at module level or inside a function, is an edge."""
+import, at module level or inside a function, is an edge, and so is the
+package each import runs first (``ironic_lite.api.controllers.v1`` for
+``from ironic_lite.api.controllers.v1 import node``)."""
 
 import ast
 import os
@@ -51,7 +53,12 @@ def _imports(path, module, is_package, known):
                 # ``from mod import name`` the module itself.
                 full = '%s.%s' % (base, alias.name)
                 names.append(full if full in known else base)
-    return {n for n in names if n in known and n != module}
+    found = set()
+    for name in names:
+        # Importing a.b.c runs the packages a and a.b first.
+        parts = name.split('.')
+        found.update('.'.join(parts[:i]) for i in range(1, len(parts) + 1))
+    return {n for n in found if n in known and n != module}
 
 
 def import_graph():
@@ -105,6 +112,9 @@ def test_the_graph_sees_function_local_imports():
     assert 'ironic_lite.api.controllers.root' in graph['ironic_lite.api.app']
     assert ('ironic_lite.api.schemas.bios' in
             graph['ironic_lite.api.controllers.v1.bios'])
+    # The package an import runs first.
+    assert ('ironic_lite.api.controllers.v1' in
+            graph['ironic_lite.api.route_table'])
 
 
 def test_the_vocabulary_imports_no_controller():
