@@ -8,6 +8,7 @@ import pecan
 from pecan.middleware import recursive
 
 from ironic_lite.api import auth
+from ironic_lite.api.controllers import root
 from ironic_lite.api import hooks
 from ironic_lite.api import lanes
 from ironic_lite.api import large_pages
@@ -110,7 +111,6 @@ def setup_app(conf=None, rpcapi_factory=None):
         give a fake); by default ``ConductorAPI``, made on first use.
     """
     objects.register_all()
-    from ironic_lite.api.controllers import root
     settings = dict(conf or {})
     # pecan.make_app with our Application: the same wrapping, less
     # debug mode (never on here).

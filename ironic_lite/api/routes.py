@@ -1,4 +1,4 @@
-"""The route table: the API's router, version gate and request checker.
+"""The vocabulary of the route table: ``Route``, ``Gate``, the ``Router``.
 
 Every method on every path the API serves is one ``Route``, declared
 beside its handler (the ``ROUTES`` list at the end of each controller
@@ -10,12 +10,15 @@ module)::
 with the microversion it appears at and how an older request is answered
 (``Gate``), its query parameters (typed: ``query.Param``), its body JSON
 schema per microversion, the read-only fields of a PATCH and one line
-for the API reference.  The root controller's ``_route`` asks ``ROUTER``
-for the route of a request: a path without a route is a 404 and a known
-path with another method a 405, by construction; then the request's
-query and body are checked once, against that route, and the handler is
-called with the values parsed: the path's captured segments, the query
-parameters as keyword arguments (ints, booleans, lists) and ``body=``.
+for the API reference.  ``api/route_table.py`` lists every controller's
+``ROUTES`` and builds the ``Router`` of them (this module imports no
+controller: the controllers import it); the root controller's ``_route``
+asks that router for the route of a request: a path without a route
+is a 404 and a known path with another method a 405, by construction;
+then the request's query and body are checked once, against that route,
+and the handler is called with the values parsed: the path's captured
+segments, the query parameters as keyword arguments (ints, booleans,
+lists) and ``body=``.
 
 A placeholder named like an argument of the handler's class constructor
 (``node_ident`` of ``PortsController``) goes to the constructor: it names
@@ -256,63 +259,6 @@ class Router(object):
         raise gate.error(gate.other_methods, method, sorted(allowed))
 
 
-def all_routes():
-    """Every route, in the order of the API reference."""
-    from ironic_lite import objects
-    objects.register_all()   # the controllers name the object classes
-    from ironic_lite.api.controllers import root
-    from ironic_lite.api.controllers import v1
-    from ironic_lite.api.controllers.v1 import chassis
-    from ironic_lite.api.controllers.v1 import conductor
-    from ironic_lite.api.controllers.v1 import driver
-    from ironic_lite.api.controllers.v1 import management
-    from ironic_lite.api.controllers.v1 import node
-    from ironic_lite.api.controllers.v1 import port
-    from ironic_lite.api.controllers.v1 import portgroup
-    from ironic_lite.api.controllers.v1 import ramdisk
-    from ironic_lite.api.controllers.v1 import shard
-    from ironic_lite.api.controllers.v1 import trait
-    from ironic_lite.api.controllers.v1 import vif
-    return (root.ROUTES + v1.ROUTES + node.ROUTES + trait.ROUTES + vif.ROUTES
-            + management.ROUTES + port.ROUTES + portgroup.ROUTES
-            + chassis.ROUTES + conductor.ROUTES + shard.ROUTES
-            + driver.ROUTES + _release_4_routes() + ramdisk.ROUTES
-            + _release_5_routes())
-
-
-def _release_4_routes():
-    """The routes of the resources release 4.0 adds."""
-    from ironic_lite.api.controllers.v1 import allocation
-    from ironic_lite.api.controllers.v1 import deploy_template
-    from ironic_lite.api.controllers.v1 import volume
-    from ironic_lite.api.controllers.v1 import volume_connector
-    from ironic_lite.api.controllers.v1 import volume_target
-    return (allocation.ROUTES + volume.ROUTES + volume_connector.ROUTES
-            + volume_target.ROUTES + deploy_template.ROUTES)
-
-
-def _release_5_routes():
-    """The routes of the resources release 5.0 adds."""
-    from ironic_lite.api.controllers.v1 import bios
-    from ironic_lite.api.controllers.v1 import node_history
-    from ironic_lite.api.controllers.v1 import node_inventory
-    from ironic_lite.api.controllers.v1 import vendor_passthru
-    return (bios.ROUTES + node_history.ROUTES + node_inventory.ROUTES
-            + vendor_passthru.ROUTES)
-
-
-_ROUTER = []
-
-
-def router():
-    """The router of every route (built on first use)."""
-    if not _ROUTER:
-        from ironic_lite.api.controllers.v1 import node_lookup
-        _ROUTER.append(Router(all_routes(), excluded={
-            'node_ident': node_lookup.SUBCONTROLLER_NAMES}))
-    return _ROUTER[0]
-
-
 def path_segments(parts):
     """The segments of a request path (split at ``/``); ``/nodes`` is
     ``/v1/nodes``, as in Ironic."""
@@ -321,11 +267,3 @@ def path_segments(parts):
         segments.insert(0, 'v1')
     return segments
 
-
-def find(method, path, minor=10 ** 6):
-    """The route of ``method`` on ``path`` (None when there is none)."""
-    try:
-        return router().match(method, path_segments(path.split('/')),
-                              minor)[0]
-    except (webob.exc.HTTPException, exception.IronicException):
-        return None

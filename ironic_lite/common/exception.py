@@ -377,7 +377,7 @@ class NodeIsRetired(Invalid):
                 "%(node)s because it is retired.")
 
 
-# -- allocations (release 4.0, API 1.52) ------------------------------------
+# -- allocations (API 1.52) -------------------------------------------------
 
 class AllocationNotFound(NotFound):
     _msg_fmt = 'Allocation %(allocation)s could not be found.'
@@ -397,7 +397,7 @@ class AllocationFailed(Invalid):
     _msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'
 
 
-# -- volume connectors and targets (release 4.0) --------------------------
+# -- volume connectors and targets ----------------------------------------
 
 class VolumeConnectorNotFound(NotFound):
     _msg_fmt = 'Volume connector %(connector)s could not be found.'
@@ -435,7 +435,7 @@ class InvalidInput(Invalid):
                 "Value: '%(value)s'. %(msg)s")
 
 
-# -- deploy templates (release 4.0, API 1.55) -------------------------------
+# -- deploy templates (API 1.55) --------------------------------------------
 
 class DeployTemplateDuplicateName(Conflict):
     _msg_fmt = 'A deploy template with name %(name)s already exists.'
@@ -453,7 +453,7 @@ class InvalidDeployTemplate(Invalid):
     _msg_fmt = 'Deploy template invalid: %(err)s.'
 
 
-# -- drivers talking to hardware (release 5.0: redfish) ----------------------
+# -- drivers talking to hardware (redfish) -----------------------------------
 
 class MissingParameterValue(InvalidParameterValue):
     _msg_fmt = '%(err)s'

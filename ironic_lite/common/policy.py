@@ -140,10 +140,10 @@ POLICIES = [
     ('baremetal:node:traits:delete', SYSTEM_MEMBER_OR_OWNER_ADMIN,
      'Remove one or all traits from a node',
      'DELETE %s/traits, DELETE %s/traits/{trait}' % (_N, _N)),
-    # Release 5.0: inspection data (API 1.81).
+    # Inspection data (API 1.81).
     ('baremetal:node:inventory:get', SYSTEM_OR_OWNER_READER,
      'Retrieve inspection data for a node.', 'GET %s/inventory' % _N),
-    # RPC 1.6 (release 4.0): rescue, manual cleaning, NMI, console.
+    # RPC 1.6: rescue, manual cleaning, NMI, console.
     ('baremetal:node:set_provision_state:clean_steps',
      SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
      'Allow execution of arbitrary steps on a node',
@@ -162,7 +162,7 @@ POLICIES = [
      'GET %s/states/console' % _N),
     ('baremetal:node:set_console_state', SYSTEM_MEMBER_OR_OWNER_MEMBER,
      'Change Node console status', 'PUT %s/states/console' % _N),
-    # Release 5.0: BIOS settings (1.40) and node history (1.78).
+    # BIOS settings (1.40) and node history (1.78).
     ('baremetal:node:bios:get', SYSTEM_OR_PROJECT_READER,
      'Retrieve Node BIOS information',
      'GET %s/bios, GET %s/bios/{setting}' % (_N, _N)),
@@ -221,7 +221,7 @@ POLICIES = [
      'View driver-specific properties',
      'GET /drivers/{driver_name}/properties', SYSTEM),
 ] + [
-    # Allocations (release 4.0): a project member manages its own.
+    # Allocations: a project member manages its own.
     ('baremetal:allocation:get', ALLOCATION_READER,
      'Retrieve Allocation records',
      'GET /allocations/{allocation_id}, GET %s/allocation' % _N),
@@ -241,7 +241,7 @@ POLICIES = [
     ('baremetal:allocation:update', ALLOCATION_MEMBER,
      'Change name and extra fields of an allocation',
      'PATCH /allocations/{allocation_id}'),
-    # -- volume connectors and targets (release 4.0) --
+    # -- volume connectors and targets --
     ('baremetal:volume:list_all', SYSTEM_READER,
      'Retrieve a list of all Volume connector and target records',
      'GET /volume/connectors, GET /volume/targets, '
@@ -273,7 +273,7 @@ POLICIES = [
      'GET /volume/targets/{volume_target_id}'),
 ]
 
-# Release 4.0: deploy templates (API 1.55), Ironic's rules and defaults.
+# Deploy templates (API 1.55), Ironic's rules and defaults.
 _T = '/deploy_templates/{deploy_template_ident}'
 POLICIES += [
     ('baremetal:deploy_template:get', SYSTEM_READER,
@@ -297,7 +297,7 @@ POLICIES += [
      'Access IPA ramdisk lookup endpoint', 'GET /lookup', ()),
 ]
 
-# Release 5.0: RAID (API 1.12) and vendor passthru, Ironic's rules and
+# RAID (API 1.12) and vendor passthru, Ironic's rules and
 # defaults (vendor passthru: a system admin only; project scope is listed
 # for nodes, but no project role passes).
 

@@ -51,7 +51,7 @@ ALLOCATION_MEMBER = _any(SYSTEM_MEMBER,
 ALLOCATION_READER = _any(SYSTEM_READER,
                          'role:reader and project_id:%(allocation.owner)s')
 ALLOCATION_CREATOR = _any(SYSTEM_MEMBER, 'role:member')
-# Volume records (release 4.0).
+# Volume records.
 SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN = _any(
     SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_ADMIN, OWNER_MANAGER, LESSEE_ADMIN,
     LESSEE_MANAGER, PROJECT_SERVICE)

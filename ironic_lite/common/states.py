@@ -47,7 +47,7 @@ RESCUEFAIL = 'rescue failed'
 UNRESCUING = 'unrescuing'
 UNRESCUEFAIL = 'unrescue failed'
 
-# Node history event types (Ironic's names; release 5.0, API 1.78).
+# Node history event types (Ironic's names; API 1.78).
 PROVISIONING = 'provisioning'
 INTROSPECTION = 'introspection'
 CONDUCTOR = 'conductor'

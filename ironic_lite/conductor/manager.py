@@ -391,7 +391,7 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                 'delete', pool=self._pool,
                 call_args=(deployments.do_node_tear_down, task))
 
-    # -- RPC 1.2 (release 3.0): traits, VIFs, validation, boot device -----
+    # -- RPC 1.2: traits, VIFs, validation, boot device -------------------
 
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.NodeNotFound,

@@ -345,7 +345,7 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
         cctxt = self._prepare(context, node, '1.0')
         return cctxt.call(context, 'do_node_tear_down', node_id=node.uuid)
 
-    # -- 1.2 (release 3.0) ------------------------------------------------
+    # -- 1.2 --------------------------------------------------------------
 
     def _call_1_2(self, context, node, method, **kwargs):
         self.check_can_send('1.2', 'This request')
@@ -437,7 +437,7 @@ class ConductorAPI(rpcapi_management.ManagementCalls,
         cctxt = self._prepare(context, node, '1.3')
         return cctxt.call(context, 'destroy_portgroup', portgroup=portgroup)
 
-    # -- volume connectors and targets (1.4, release 4.0) ----------------
+    # -- volume connectors and targets (1.4) -----------------------------
     #
     # Written by the conductor that owns the node, under its lock.  A new
     # method: pinned below 1.4 the request is refused (409, nothing done).

@@ -84,7 +84,7 @@ def validate_user_clean_steps(task, user_steps):
     return result
 
 
-# -- deploy steps (release 4.0) --------------------------------------------
+# -- deploy steps ----------------------------------------------------------
 
 DEPLOYING_INTERFACE_PRIORITY = {
     'vendor': 7, 'power': 6, 'management': 5, 'firmware': 4, 'deploy': 3,

@@ -100,7 +100,7 @@ opts = [
                 mutable=True,
                 help="Allow deleting nodes which are in state "
                      "'available'."),
-    # Node history (release 5.0): Ironic's options.
+    # Node history: Ironic's options.
     cfg.BoolOpt('node_history', default=True, mutable=True,
                 help='Record node history events: the errors of a node '
                      'and its provision state changes (GET /v1/nodes/'

@@ -159,7 +159,7 @@ class Service(Base):
     host = Column(String(255), nullable=False)
     release = Column(String(32), nullable=False)
     pin = Column(String(32), nullable=True)
-    # Release 4.0: pin_release_version = auto (pin is the computed one).
+    # pin_release_version = auto (pin is the computed one).
     auto_pin = Column(Boolean, nullable=False, default=False,
                       server_default='0')
     online = Column(Boolean, default=True)
@@ -181,7 +181,7 @@ class Node(Base):
         Index('resource_class_idx', 'resource_class'),
         Index('maintenance_idx', 'maintenance'),
         Index('shard_idx', 'shard'),
-        # Release 6.0: a page of a shard in id order without a sort.
+        # A page of a shard in id order without a sort.
         # Partial on PostgreSQL, see its migration (c8f1e4b7a2d5).
         Index('shard_id_idx', 'shard', 'id',
               postgresql_where=text('shard IS NOT NULL')))
@@ -189,7 +189,7 @@ class Node(Base):
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
     instance_uuid = Column(String(36), nullable=True)
-    # Unique byte for byte: a binary collation on MySQL (release 4.0).
+    # Unique byte for byte: a binary collation on MySQL.
     name = Column(CASE_SENSITIVE_STRING_255, nullable=True)
     chassis_id = Column(Integer, ForeignKey('chassis.id'), nullable=True)
     power_state = Column(String(15), nullable=True)
@@ -209,7 +209,7 @@ class Node(Base):
     target_raid_config = Column(JSONEncodedDict)
     # The host name of the conductor holding the node's lock.
     reservation = Column(String(255), nullable=True)
-    # Release 4.0: a random token written with each reservation; a task's
+    # A random token written with each reservation; a task's
     # writes are conditional on it (fencing).  Not an object field: only
     # the DB layer and the task holding the lock see it.
     reservation_token = Column(String(36), nullable=True)
@@ -254,7 +254,7 @@ class Node(Base):
     storage_interface = Column(String(255), nullable=True)
     vendor_interface = Column(String(255), nullable=True)
     version = Column(String(15), nullable=True)
-    # Release 2.0: the shard key API consumers split the fleet by.  It is
+    # The shard key API consumers split the fleet by.  It is
     # case-sensitive, so MySQL compares it with a binary collation.
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
@@ -293,18 +293,18 @@ class Portgroup(Base):
         UniqueConstraint('address', name='uniq_portgroups0address'),
         UniqueConstraint('name', name='uniq_portgroups0name'),
         Index('portgroups_node_id_idx', 'node_id'),
-        # Release 6.0: a page of the port groups of a conductor group's or a
+        # A page of the port groups of a conductor group's or a
         # project's nodes sorted from the index alone (db/api.paginate's
         # ids_first).
         Index('portgroups_node_id_id_idx', 'node_id', 'id',
               postgresql_where=text('node_id IS NOT NULL')),
-        # Release 6.0: a page of a shard's port groups in id order.
+        # A page of a shard's port groups in id order.
         Index('portgroups_shard_id_idx', 'shard', 'id',
               postgresql_where=text('shard IS NOT NULL')))
 
     id = Column(Integer, primary_key=True)
     uuid = Column(String(36))
-    # Unique byte for byte: a binary collation on MySQL (release 4.0).
+    # Unique byte for byte: a binary collation on MySQL.
     name = Column(CASE_SENSITIVE_STRING_255, nullable=True)
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     address = Column(String(18))
@@ -314,7 +314,7 @@ class Portgroup(Base):
     mode = Column(String(255))
     properties = Column(JSONEncodedDict)
     version = Column(String(15), nullable=True)
-    # Release 6.0: the node's shard, kept by triggers
+    # The node's shard, kept by triggers
     # (db/child_shards.py); not a field of the object.
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
@@ -326,12 +326,12 @@ class Port(Base):
         UniqueConstraint('uuid', name='uniq_ports0uuid'),
         Index('ports_node_id_idx', 'node_id'),
         Index('ports_portgroup_id_idx', 'portgroup_id'),
-        # Release 6.0: a page of the ports of a conductor group's or a
+        # A page of the ports of a conductor group's or a
         # project's nodes sorted from the index alone (db/api.paginate's
         # ids_first).
         Index('ports_node_id_id_idx', 'node_id', 'id',
               postgresql_where=text('node_id IS NOT NULL')),
-        # Release 6.0: a page of a shard's ports in id order.
+        # A page of a shard's ports in id order.
         Index('ports_shard_id_idx', 'shard', 'id',
               postgresql_where=text('shard IS NOT NULL')))
 
@@ -348,7 +348,7 @@ class Port(Base):
     physical_network = Column(String(64), nullable=True)
     is_smartnic = Column(Boolean, nullable=True, default=False)
     version = Column(String(15), nullable=True)
-    # Release 6.0: the node's shard, kept by triggers
+    # The node's shard, kept by triggers
     # (db/child_shards.py); not a field of the object.
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
 
@@ -381,7 +381,7 @@ class Allocation(Base):
     version = Column(String(15), nullable=True)
 
 
-# -- volume connectors and targets (release 4.0, API 1.32) ----------------
+# -- volume connectors and targets (API 1.32) -----------------------------
 class VolumeConnector(Base):
     __tablename__ = 'volume_connectors'
     __table_args__ = _table_args(
@@ -418,7 +418,7 @@ class VolumeTarget(Base):
     version = Column(String(15), nullable=True)
 
 
-# -- deploy templates (release 4.0, API 1.55) -------------------------------
+# -- deploy templates (API 1.55) --------------------------------------------
 
 class DeployTemplate(Base):
     """A named set of deploy steps; a node whose instance_info traits name
@@ -457,7 +457,7 @@ class DeployTemplateStep(Base):
 
 
 
-# -- BIOS settings and node history (release 5.0, API 1.40/1.74, 1.78) -----
+# -- BIOS settings and node history (API 1.40/1.74, 1.78) ------------------
 
 class BIOSSetting(Base):
     """A BIOS setting of a node as its bios interface last reported it,

@@ -101,7 +101,7 @@ class ManagementInterface(BaseInterface):
         raise exception.UnsupportedDriverExtension(driver=task.node.driver,
                                                    extension='inject_nmi')
 
-    # -- boot mode and secure boot (release 5.0), Ironic's signatures: an
+    # -- boot mode and secure boot, Ironic's signatures: an
     # implementation that lacks one raises UnsupportedDriverExtension, as
     # Ironic's base class does --------------------------------------------
 
@@ -302,7 +302,7 @@ class NoInterface(object):
                 driver=task.node.driver, extension=self.interface_type)
         return fail
 
-# -- deploy steps (release 4.0), as Ironic's ``base.deploy_step`` ----------
+# -- deploy steps, as Ironic's ``base.deploy_step`` ------------------------
 
 def deploy_step(priority, argsinfo=None):
     """Mark an interface method as a deploy step.
@@ -339,7 +339,7 @@ def get_deploy_steps(interface):
             for name in sorted(marks)]
 
 
-# -- RAID and vendor passthru (release 5.0, RPC 1.9) ------------------------
+# -- RAID and vendor passthru (RPC 1.9) -------------------------------------
 
 class RAIDInterface(BaseInterface):
     """Ironic's RAID interface: the target configuration is checked against

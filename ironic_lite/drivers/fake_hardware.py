@@ -124,7 +124,7 @@ class FakeHardware(base.HardwareType):
         self.boot = FakeBoot()
         self.clean = FakeClean()
         self.storage = storage.NodeStorage()
-        # Release 4.0: rescue, console, and the clean and deploy steps of
+        # Rescue, console, and the clean and deploy steps of
         # Ironic's fake interfaces (used when the node names ``fake``).
         self.rescue = FakeRescue()
         self.console = FakeConsole()
@@ -133,7 +133,7 @@ class FakeHardware(base.HardwareType):
         self.vendor = FakeVendor()
 
 
-# -- rescue, console, clean and deploy steps (release 4.0) -------------------
+# -- rescue, console, clean and deploy steps ---------------------------------
 #
 # Ironic's fake-hardware offers clean steps on its fake bios and vendor
 # interfaces, and one deploy step, the core ``deploy.deploy`` (priority

@@ -1,40 +1,11 @@
-"""``GET /`` (the version document), and the dispatch of every request
-from the route table (``api/routes.py``); as in Ironic, ``/nodes`` is
-``/v1/nodes``."""
+"""pecan's root: the dispatch of every request through the route table
+(``api/route_table.py``); as in Ironic, ``/nodes`` is ``/v1/nodes``."""
 
 import pecan
 
-from ironic_lite.api.controllers import link
 from ironic_lite.api import metrics
-from ironic_lite.api import query as q
+from ironic_lite.api import route_table
 from ironic_lite.api import routes
-from ironic_lite.api import versions
-
-ID_VERSION1 = 'v1'
-
-
-def version_document():
-    """The v1 version object of ``/`` and ``/v1``."""
-    url = pecan.request.public_url
-    return {'id': ID_VERSION1,
-            'links': [link.make_link('self', url, ID_VERSION1, '',
-                                     bookmark=True)],
-            'status': 'CURRENT',
-            'min_version': str(versions.MIN_VERSION),
-            'version': str(versions.max_version())}
-
-
-def index():
-    """The versions document (any method, as Ironic's RootController)."""
-    version = version_document()
-    return {
-        'name': 'OpenStack Ironic API',
-        'description': 'Ironic is an OpenStack project which enables '
-                       'the provision and management of baremetal '
-                       'machines.',
-        'default_version': version,
-        'versions': [version],
-    }
 
 
 class RootController(object):
@@ -46,7 +17,7 @@ class RootController(object):
     @pecan.expose()
     def _route(self, args, request=None):
         request = request or pecan.request
-        route, captured = routes.router().match(
+        route, captured = route_table.ROUTER.match(
             request.method, routes.path_segments(args),
             request.version.minor)
         request.route, request.route_captured = route, captured
@@ -71,9 +42,3 @@ def _serve(request):
     route = request.route
     values = route.checked_values(request, request.version.minor)
     return route.call(request.route_captured, values)
-
-
-ROUTES = [
-    routes.Route('GET', '/', index, query=q.ANY_QUERY, any_method=True,
-                 doc='the API versions'),
-]

@@ -43,7 +43,7 @@ STEP = {
 }
 STEP_KEYS = tuple(sorted(STEP['properties']))
 
-# TEMPLATE_SCHEMA (release 1.55: no description).
+# Ironic's TEMPLATE_SCHEMA as at 1.55 (no description).
 BODY = s.body('deploy_templates',
               {'name': ('string',), 'extra': s.DICT, 'uuid': s.TEXT},
               required=('name', 'steps'), uuids=('uuid',))

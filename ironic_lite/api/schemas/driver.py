@@ -1,4 +1,4 @@
-"""The contract of ``/v1/drivers`` (release 3.0).
+"""The contract of ``/v1/drivers``.
 
 What the contract cannot say stays in the controller: the value of
 ``?type=`` ("classic" or "dynamic"), ``?detail=`` together with

@@ -7,7 +7,7 @@ is not what the contract says.
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as v
-from ironic_lite.api import routes
+from ironic_lite.api import route_table
 from ironic_lite.api import schemas
 
 OUTPUT = 'doc/source/api/reference.rst'
@@ -96,7 +96,7 @@ def render():
              'refused with ``400`` and Ironic\'s error body.  See '
              ':doc:`differences` for where ironic-lite differs from '
              'Ironic.' % mv.MAX_VERSION_STRING, '']
-    for route in routes.all_routes():
+    for route in route_table.ROUTES:
         if not route.listed:
             continue
         head = '%s %s' % (route.method, route.path)

@@ -87,10 +87,10 @@ def test_copies_may_not_blow_the_document_up(client, node):
 
 
 def test_patch_and_document_not_changed_for_a_retry(client, node):
-    from ironic_lite.api.controllers.v1 import utils as v1_utils
+    from ironic_lite.api import json_patch
     doc = {'extra': {}}
     patch = [{'op': 'add', 'path': '/extra/a', 'value': {}},
              {'op': 'add', 'path': '/extra/a/b', 'value': 1}]
     expected = copy.deepcopy(patch)
-    assert v1_utils.apply_patch(doc, patch) == {'extra': {'a': {'b': 1}}}
+    assert json_patch.apply_patch(doc, patch) == {'extra': {'a': {'b': 1}}}
     assert patch == expected and doc == {'extra': {}}

@@ -1,10 +1,10 @@
 """The route table is the router: what it serves, and nothing else.
 
 Every request pecan routes goes through the root controller's ``_route``,
-which serves only what ``api/routes.py`` finds in the table; these tests
-check that the table and the handlers agree, that a path or method
-outside the table is refused (404/405) and never served unchecked, and
-that the handlers get the values typed.
+which serves only what it finds in the table (``api/route_table.py``);
+these tests check that the table and the handlers agree, that a path or
+method outside the table is refused (404/405) and never served
+unchecked, and that the handlers get the values typed.
 """
 
 import inspect
@@ -16,12 +16,13 @@ import webob.exc
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
+from ironic_lite.api import route_table
 from ironic_lite.api import routes
 from ironic_lite.common import exception
 from tests.unit.api import utils
 
 API = os.path.join(os.path.dirname(routes.__file__))
-ALL = routes.all_routes()
+ALL = route_table.ROUTES
 
 
 def _filled(route):
@@ -35,7 +36,7 @@ def test_each_route_is_reached_and_reaches_its_handler(route):
     """A request on the route's path finds that route (no other entry
     shadows it), and its handler takes what the route hands it: the
     captured segments, each query parameter by name, and ``body``."""
-    assert routes.find(route.method, _filled(route)) is route
+    assert route_table.find(route.method, _filled(route)) is route
     captured = ['x'] * route.path.count('{')
     args = [captured[i] for i in route.handler_args]
     if route.owner is not None:
@@ -119,7 +120,7 @@ def test_a_route_removed_from_the_table_is_404_not_served(
     kept = [r for r in ALL if (r.method, r.path) != (
         'GET', '/v1/nodes/{node_ident}/validate')]
     assert len(kept) == len(ALL) - 1
-    monkeypatch.setattr(routes, '_ROUTER', [routes.Router(kept)])
+    monkeypatch.setattr(route_table, 'ROUTER', routes.Router(kept))
     for query in ('', '?anything=1'):
         resp = client.get('/v1/nodes/node-0/validate' + query)
         assert resp.status_int == 404, resp.text

@@ -16,6 +16,7 @@ from ironic_lite.api.controllers.v1 import allocation_create
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -182,11 +183,11 @@ class AllocationsController(resource.ResourceController):
         allocation = fetch_authorized('baremetal:allocation:update', ident)
         allocation_create.check_patch(body)
         doc = {'name': allocation.name, 'extra': allocation.extra or {}}
-        new_doc = utils.apply_patch(doc, body)
+        new_doc = json_patch.apply_patch(doc, body)
         utils.check_body(schema.PATCHED,
                          {k: v for k, v in new_doc.items() if v is not None},
                          'allocation')
-        for name, value in utils.changed_fields(doc, new_doc).items():
+        for name, value in json_patch.changed_fields(doc, new_doc).items():
             setattr(allocation, name, value)
         if allocation.obj_what_changed():
             check_writable('Updating an allocation')

@@ -46,17 +46,9 @@ def render(setting, node_ident, node_uuid, fields):
 
 
 def _list_fields(fields, detail):
-    if detail and fields is not None:
-        raise exception.InvalidParameterValue(
-            err='Can not specify ?detail=True and fields in the same '
-                'request.')
+    utils.get_detail(detail, fields)
     if fields is not None:
-        fields = [f.strip() for f in fields if f.strip()]
-        unknown = [f for f in fields if f not in schema.SELECTABLE_FIELDS]
-        if unknown:
-            raise exception.InvalidParameterValue(
-                err='Field(s) "%s" are not valid' % ', '.join(unknown))
-        return fields
+        return utils.check_fields(fields, schema.SELECTABLE_FIELDS)
     return DETAIL_FIELDS if detail else DEFAULT_FIELDS
 
 

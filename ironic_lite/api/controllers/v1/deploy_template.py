@@ -19,6 +19,7 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -28,7 +29,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite import objects
 
-# The RPC version whose conductors deploy with templates (release 4.0).
+# The RPC version whose conductors deploy with templates (API 1.55).
 RPC_VERSION = '1.7'
 MASK = '******'
 
@@ -54,8 +55,8 @@ def render(template, fields=None, caches=None):
 
 def _shown_at(doc, pointer):
     """What a read shows at ``pointer`` of an editable document."""
-    return utils.resolve(dict(doc, steps=masked_steps(doc.get('steps'))),
-                         pointer)
+    return json_patch.resolve(
+        dict(doc, steps=masked_steps(doc.get('steps'))), pointer)
 
 
 def normalized_steps(steps):
@@ -148,9 +149,10 @@ class DeployTemplatesController(resource.ResourceController):
         # A patch that changes nothing is refused too: the answer to a
         # write does not depend on what it holds.
         self._check_pin()
-        utils.check_patch_fields(body, self.PATCH_ALLOWED, self.FIELD_TABLE)
+        json_patch.check_patch_fields(body, self.PATCH_ALLOWED,
+                                      self.FIELD_TABLE)
         doc = self.editable_document(obj)
-        new_doc = utils.apply_patch(doc, body, shown=_shown_at)
+        new_doc = json_patch.apply_patch(doc, body, shown=_shown_at)
         # As Ironic: keys a step does not have are dropped, not refused.
         if isinstance(new_doc.get('steps'), list):
             new_doc['steps'] = [
@@ -161,7 +163,7 @@ class DeployTemplatesController(resource.ResourceController):
                          {k: v for k, v in new_doc.items() if v is not None},
                          'patch')
         new_doc['steps'] = normalized_steps(new_doc['steps'])
-        for name, value in utils.changed_fields(doc, new_doc).items():
+        for name, value in json_patch.changed_fields(doc, new_doc).items():
             setattr(obj, name, value)
         if obj.obj_what_changed():
             obj = self._write('update', ctx, obj)

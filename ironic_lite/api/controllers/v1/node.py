@@ -18,6 +18,7 @@ from ironic_lite.api.controllers.v1 import port
 from ironic_lite.api.controllers.v1 import portgroup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -325,8 +326,8 @@ class NodesController(object):
         # An empty patch passes, as in Ironic: it is authorized like any
         # other (baremetal:node:update) and saves nothing.
         patch = body
-        utils.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
-                                 mv.NODE_FIELD_MIN_VERSION)
+        json_patch.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
+                                      mv.NODE_FIELD_MIN_VERSION)
         cls._check_shard_patch(patch)
         update_args = _reset_interfaces_args(reset_interfaces, patch)
         _check_patch_descriptions(patch)
@@ -355,9 +356,9 @@ class NodesController(object):
         node = self._node_to_patch(ctx, ident, patch)
         _check_new_names(patch, ident)
         doc = editable_document(node)
-        new_doc = utils.apply_patch(doc, patch,
-                                   shown=node_render.shown_for(node))
-        changes = utils.changed_fields(doc, new_doc)
+        new_doc = json_patch.apply_patch(doc, patch,
+                                         shown=node_render.shown_for(node))
+        changes = json_patch.changed_fields(doc, new_doc)
         _check_changes(changes, new_doc)
         allocation.check_node_owner_change(node, changes)
         return node, _set_changes(node, changes)
@@ -380,7 +381,7 @@ class NodesController(object):
         """Any operation on /shard needs 1.82 (even a removal: an older
         client can not see the field); each value given must be a valid
         shard (checked before the node is even looked up)."""
-        if 'shard' not in utils.patch_roots(patch):
+        if 'shard' not in json_patch.patch_roots(patch):
             return
         if not utils.allows(mv.MINOR_82_NODE_SHARD):
             raise utils.not_acceptable(mv.MINOR_82_NODE_SHARD)

@@ -45,28 +45,6 @@ def render(node_uuid, event, detail, fields=None):
     return body
 
 
-def _fields(fields):
-    if fields is None:
-        return None
-    fields = [f.strip() for f in fields if f.strip()]
-    unknown = [f for f in fields if f not in DETAIL_FIELDS]
-    if unknown:
-        raise exception.InvalidParameterValue(
-            err='Field(s) "%s" are not valid' % ', '.join(unknown))
-    return fields
-
-
-def _sort(sort_key, sort_dir):
-    if sort_key not in DETAIL_FIELDS:
-        raise exception.InvalidParameterValue(
-            err='The sort_key value %s is an invalid field for sorting'
-                % sort_key)
-    if sort_dir not in ('asc', 'desc'):
-        raise exception.InvalidParameterValue(
-            err="Invalid sort direction: %s. Acceptable values are 'asc' "
-                "or 'desc'" % sort_dir)
-
-
 class NodeHistoryController(object):
     def __init__(self, node_ident):
         self.node_ident = node_ident
@@ -74,10 +52,13 @@ class NodeHistoryController(object):
     def get_all(self, detail=None, marker=None, limit=None,
                 sort_key='created_at', sort_dir='asc', fields=None):
         node = node_lookup.fetch_authorized(RULE, self.node_ident)
-        fields = _fields(fields)
+        fields = utils.check_fields(fields, DETAIL_FIELDS)
         detail = utils.get_detail(detail, fields)
         limit = utils.get_limit(limit)
-        _sort(sort_key, sort_dir)
+        # The key is checked before the direction here (not in get_sort).
+        if sort_key not in DETAIL_FIELDS:
+            raise utils.invalid_sort_key(sort_key)
+        utils.check_sort_dir(sort_dir)
         events = objects.NodeHistory.list_by_node_id(
             pecan.request.context, node.id, limit=limit, marker=marker,
             sort_key=sort_key, sort_dir=sort_dir)

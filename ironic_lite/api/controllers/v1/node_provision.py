@@ -113,7 +113,7 @@ def _deploy_steps_too_new(req):
     if req.body.get('deploy_steps') is not None and not utils.allows(
             mv.MINOR_69_DEPLOY_STEPS):
         raise exception.NotAcceptable()
-    # Release 4.0: deploy_steps go with active and rebuild only (Ironic's
+    # deploy_steps (1.69) go with active and rebuild only (Ironic's
     # check_allow_deploy_steps).
     if req.body.get('deploy_steps') and req.target not in ('active',
                                                            'rebuild'):
@@ -195,7 +195,8 @@ def check_provision_request(node, target, body):
         check(req)
 
 
-# Release 4.0: Ironic's _DEPLOY_STEPS_SCHEMA, checked before the RPC call.
+# deploy_steps (1.69): Ironic's _DEPLOY_STEPS_SCHEMA, checked before the
+# RPC call.
 _DEPLOY_STEPS = {'type': 'array', 'items': deploy_template.STEP}
 MAX_STEPS_BYTES = 32768
 

@@ -13,6 +13,7 @@ import pecan
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import request_scope
 from ironic_lite.common import exception
@@ -73,18 +74,18 @@ def shown_at(doc, pointer):
         return None
     name = parts[0] if parts else None
     if name not in _SECRETS or _reveals(_request(), _SECRETS[name][0]):
-        return utils.resolve(doc, parts)
+        return json_patch.resolve(doc, parts)
     value, keys, rest = doc.get(name), _TOP_KEYS[name], parts[1:]
     while (len(rest) > 1 and isinstance(value, dict)
            and rest[0] not in keys and isinstance(value.get(rest[0]), dict)):
         value, keys, rest = value[rest[0]], (), rest[1:]
     if value is not None and not isinstance(value, dict):
-        return utils.resolve(value, rest)
+        return json_patch.resolve(value, rest)
     if rest and value:
         if rest[0] not in value:
             return None
         value = {rest[0]: value[rest[0]]}
-    return utils.resolve(_mask_keys(value, keys), rest)
+    return json_patch.resolve(_mask_keys(value, keys), rest)
 
 
 # -- redaction for callers outside the owner project ------------------------
@@ -155,7 +156,7 @@ def shown_for(node):
         except jsonpointer.JsonPointerException:
             return None
         if parts and parts[0] in hidden:
-            return utils.resolve({parts[0]: texts[parts[0]]}, parts)
+            return json_patch.resolve({parts[0]: texts[parts[0]]}, parts)
         return shown_at(doc, pointer)
     return shown
 

@@ -12,6 +12,7 @@ from oslo_utils import uuidutils
 import pecan
 
 from ironic_lite.api.controllers import link
+from ironic_lite.api.controllers.v1 import portgroup_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -59,11 +60,10 @@ def to_object_values(values, ctx):
         pg_uuid = values.pop('portgroup_uuid')
         values['portgroup_id'] = None
         if pg_uuid is not None:
-            from ironic_lite.api.controllers.v1 import portgroup
             try:
                 # A UUID or a name (the baremetal CLI sends the name given
                 # to --port-group), as Ironic; never a database id.
-                pg = portgroup.lookup(ctx, pg_uuid)
+                pg = portgroup_lookup.lookup(ctx, pg_uuid)
             except (exception.PortgroupNotFound,
                     exception.InvalidUuidOrName):
                 raise exception.PortgroupNotFound(portgroup=pg_uuid,
@@ -170,8 +170,7 @@ class PortsController(resource.ResourceController):
             filters['node_id'] = resource.get_node_for_filter(
                 ctx, node_ident, self.node_ident is not None).id
         if pg_ident:
-            from ironic_lite.api.controllers.v1 import portgroup
-            pg = portgroup.lookup(ctx, pg_ident)
+            pg = portgroup_lookup.lookup(ctx, pg_ident)
             if self.portgroup_ident is not None:
                 _check_parent_portgroup(ctx, pg, pg_ident)
             filters['portgroup_id'] = pg.id

@@ -10,6 +10,7 @@ import pecan
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import port
+from ironic_lite.api.controllers.v1 import portgroup_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
@@ -43,16 +44,6 @@ def to_object_values(values, ctx, action):
             and values['standalone_ports_supported'] is None):
         values['standalone_ports_supported'] = True
     return values
-
-
-def lookup(ctx, ident):
-    """A port group by UUID or name, as Ironic looks one up (never by
-    database id: ``/v1/portgroups/123`` is the port group named 123)."""
-    if uuidutils.is_uuid_like(ident):
-        return objects.Portgroup.get_by_uuid(ctx, ident)
-    if not utils.is_valid_logical_name(ident):
-        raise exception.InvalidUuidOrName(name=ident)
-    return objects.Portgroup.get_by_name(ctx, ident)
 
 
 def render(pg, fields=None, caches=None):
@@ -95,7 +86,7 @@ class PortgroupsController(resource.ResourceController):
         ctx = pecan.request.context
         if ident.endswith('.json'):
             ident = ident[:-len('.json')]
-        return lookup(ctx, ident)
+        return portgroup_lookup.lookup(ctx, ident)
 
     def list_filters(self, params):
         ctx = pecan.request.context

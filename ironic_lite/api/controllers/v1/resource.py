@@ -14,6 +14,7 @@ from ironic_lite.api.controllers.v1 import collection
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import json_patch
 from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
@@ -358,10 +359,11 @@ class ResourceController(object):
         # minItems): authorized like any other, it changes nothing and
         # writes nothing (obj_what_changed() stays empty).
         patch = body
-        utils.check_patch_fields(patch, self.PATCH_ALLOWED, self.FIELD_TABLE)
+        json_patch.check_patch_fields(patch, self.PATCH_ALLOWED,
+                                      self.FIELD_TABLE)
         doc = self.editable_document(obj)
-        new_doc = utils.apply_patch(doc, patch)
-        changes = utils.changed_fields(doc, new_doc)
+        new_doc = json_patch.apply_patch(doc, patch)
+        changes = json_patch.changed_fields(doc, new_doc)
         if 'node_uuid' in changes:
             self._check_node_link(obj, changes['node_uuid'])
         utils.check_body(self.BODY_SCHEMA,
