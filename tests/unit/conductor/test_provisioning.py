@@ -1,4 +1,6 @@
-"""Node lifecycles driven through the real RPC client and server."""
+"""Node lifecycles driven through the real RPC client and server
+(conductor/provisioning.py): the provisioning actions, deploy and tear
+down, and a retired node's provide."""
 
 import threading
 
@@ -161,3 +163,28 @@ def test_unsupported_power_state(context, rpc_api, make_node):
     node.refresh()
     assert node.target_power_state is None
     assert node.reservation is None
+
+
+INSTANCE = '9a4c0d4c-2f5f-4bb4-9d3f-5f3b3f0f6c0a'
+
+
+def _stored(context, node):
+    return objects.Node.get_by_uuid(context, node.uuid)
+
+
+def test_provide_a_retired_node_is_refused(rpc_api, context, make_node):
+    node = make_node(provision_state='manageable', retired=True)
+    with pytest.raises(exception.NodeIsRetired) as err:
+        rpc_api.do_provisioning_action(context, node, 'provide')
+    assert str(err.value) == (
+        "The providing operation can't be performed on node %s because it "
+        "is retired." % node.uuid)
+    assert _stored(context, node).provision_state == 'manageable'
+
+
+def test_a_retired_node_torn_down_ends_manageable(rpc_api, context,
+                                                  make_node, wait_node):
+    node = make_node(provision_state='active', retired=True,
+                     instance_uuid=INSTANCE)
+    rpc_api.do_node_tear_down(context, node)
+    wait_node(node.uuid, 'manageable', target_provision_state=None)
