@@ -16,6 +16,7 @@ from ironic_lite.api.controllers.v1 import allocation_create
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -23,6 +24,7 @@ from ironic_lite.api import schemas
 from ironic_lite.api.schemas import allocation as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 NOT_ALLOWED = 'The API version does not allow allocations'
@@ -83,11 +85,6 @@ def fetch_authorized(rule, ident):
     return allocation
 
 
-def check_writable(what):
-    """409 (nothing written) while pinned below RPC 1.5."""
-    pecan.request.rpcapi.check_can_send(RPC_VERSION, what)
-
-
 def _check_node_access(node):
     """A node the caller may not see: 404 (as Ironic's bare NotFound)."""
     ctx = pecan.request.context
@@ -122,19 +119,33 @@ def check_node_owner_change(node, changes):
             'allocation with an  owner.' % node.uuid)
 
 
-class AllocationsController(resource.ResourceController):
-    KIND = 'allocation'
-    RESOURCE = 'allocations'
-    FIELD_TABLE = mv.ALLOCATION_FIELD_MIN_VERSION
-    INVALID_SORT_KEYS = mv.ALLOCATION_INVALID_SORT_KEYS
-    OBJECT = objects.Allocation
-    BODY_SCHEMA = schema.PATCHED
+# Created and deleted by a conductor, changed here (name, extra); every
+# write refused while pinned below RPC 1.5.
+RES = resource.Resource(
+    'allocation', 'allocations', objects.Allocation, render,
+    mv.ALLOCATION_FIELD_MIN_VERSION,
+    writer=writer.Writer(create=rpcapi.ConductorAPI.create_allocation,
+                         destroy=rpcapi.ConductorAPI.destroy_allocation,
+                         version=RPC_VERSION, older=writer.REFUSE,
+                         what='{verb} an allocation'),
+    invalid_sort_keys=mv.ALLOCATION_INVALID_SORT_KEYS,
+    body_schema=schema.PATCHED)
 
-    def get_object(self, ident):
-        return lookup(ident)
+
+class AllocationsController(resource.ResourceController):
+    RES = RES
+
+    def _authorized(self, action, ident):
+        return fetch_authorized('baremetal:allocation:%s' % action, ident)
 
     def policy_target(self, obj):
         return target(obj)
+
+    def rpc_node_of(self, obj):
+        """The node of a backfill (read by ``post``), else None."""
+        if obj.obj_attr_is_set('node_id') and obj.node_id is not None:
+            return resource.request_node(obj.node_id)
+        return None
 
     def project_filter(self, ctx):
         return None    # the owner filter of list_filters
@@ -160,46 +171,22 @@ class AllocationsController(resource.ResourceController):
                              ctx)
         return found
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
-    def get_one(self, ident, fields=None):
-        allocation = fetch_authorized('baremetal:allocation:get', ident)
-        return render(allocation, utils.get_fields(
-            fields, self.FIELD_TABLE, self.LINK_FIELDS))
-
     def post(self, body):
         allocation, node = allocation_create.prepare(body)
-        check_writable('Creating an allocation')
-        allocation = pecan.request.rpcapi.create_allocation(
-            pecan.request.context, allocation, node)
+        if node is not None:
+            resource.remember_node(node)
+        allocation = self._write('create', pecan.request.context,
+                                 allocation)
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url(
             'allocations', allocation.uuid)
         return render(allocation)
 
-    def patch(self, ident, body):
-        allocation = fetch_authorized('baremetal:allocation:update', ident)
-        allocation_create.check_patch(body)
-        doc = {'name': allocation.name, 'extra': allocation.extra or {}}
-        new_doc = utils.apply_patch(doc, body)
-        utils.check_body(schema.PATCHED,
-                         {k: v for k, v in new_doc.items() if v is not None},
-                         'allocation')
-        for name, value in utils.changed_fields(doc, new_doc).items():
-            setattr(allocation, name, value)
-        if allocation.obj_what_changed():
-            check_writable('Updating an allocation')
-            allocation.save()
-        return render(allocation)
+    def check_patch(self, patch):
+        allocation_create.check_patch(patch)
 
-    def delete(self, ident):
-        allocation = fetch_authorized('baremetal:allocation:delete', ident)
-        check_writable('Deleting an allocation')
-        pecan.request.rpcapi.destroy_allocation(pecan.request.context,
-                                                allocation)
-        pecan.response.status = 204
-        return ''
+    def editable_document(self, obj):
+        return {'name': obj.name, 'extra': obj.extra or {}}
 
 
 class NodeAllocationController(object):
@@ -232,8 +219,7 @@ class NodeAllocationController(object):
         allocation = self._find(node)
         policy.authorize('baremetal:allocation:delete', target(allocation),
                          ctx)
-        check_writable('Deleting an allocation')
-        pecan.request.rpcapi.destroy_allocation(ctx, allocation)
+        AllocationsController()._write('destroy', ctx, allocation)
         pecan.response.status = 204
         return ''
 

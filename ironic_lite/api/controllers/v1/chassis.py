@@ -9,6 +9,7 @@ from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -43,16 +44,19 @@ def _check_description(values):
                 % MAX_DESCRIPTION)
 
 
+# Written to the database by the API (no conductor is involved).
+RES = resource.Resource(
+    'chassis', 'chassis', objects.Chassis, render,
+    mv.CHASSIS_FIELD_MIN_VERSION, writer=writer.Writer(),
+    default_fields=mv.CHASSIS_DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=mv.CHASSIS_INVALID_SORT_KEYS,
+    link_fields=('links', 'nodes'), body_schema=schema.BODY,
+    patch_allowed=schema.PATCH_ALLOWED)
+
+
 class ChassisController(resource.ResourceController):
-    KIND = 'chassis'
-    RESOURCE = 'chassis'
-    FIELD_TABLE = mv.CHASSIS_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.CHASSIS_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.CHASSIS_INVALID_SORT_KEYS
-    LINK_FIELDS = ('links', 'nodes')
-    OBJECT = objects.Chassis
-    BODY_SCHEMA = schema.BODY
-    PATCH_ALLOWED = schema.PATCH_ALLOWED
+    RES = RES
+
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
 
@@ -71,9 +75,6 @@ class ChassisController(resource.ResourceController):
         return objects.Chassis.list(ctx, limit=limit, marker=marker,
                                     sort_key=sort_key, sort_dir=sort_dir)
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
     def new_object(self, ctx, values):
         _check_description(values)
         values.setdefault('uuid', uuidutils.generate_uuid())
@@ -81,11 +82,7 @@ class ChassisController(resource.ResourceController):
 
     def apply_changes(self, ctx, obj, changes):
         _check_description(changes)
-        for name, value in changes.items():
-            setattr(obj, name, value)
-
-    def editable_document(self, obj):
-        return {'description': obj.description, 'extra': obj.extra or {}}
+        super().apply_changes(ctx, obj, changes)
 
 
 # Routes of the handlers ChassisController inherits.

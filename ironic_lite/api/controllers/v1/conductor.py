@@ -62,12 +62,17 @@ def render(cond, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
+# Read-only: no writer.
+RES = resource.Resource(
+    'conductor', 'conductors', objects.Conductor, render,
+    mv.CONDUCTOR_FIELD_MIN_VERSION,
+    default_fields=mv.CONDUCTOR_DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=mv.CONDUCTOR_INVALID_SORT_KEYS)
+
+
 class ConductorsController(resource.ResourceController):
-    KIND = 'conductor'
-    RESOURCE = 'conductors'
-    FIELD_TABLE = mv.CONDUCTOR_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.CONDUCTOR_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.CONDUCTOR_INVALID_SORT_KEYS
+    RES = RES
+
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
 
@@ -88,9 +93,6 @@ class ConductorsController(resource.ResourceController):
     def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
         return objects.Conductor.list(ctx, limit=limit, marker=marker,
                                       sort_key=sort_key, sort_dir=sort_dir)
-
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
 
 
 # Routes of the handlers ConductorsController inherits.

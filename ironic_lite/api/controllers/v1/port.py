@@ -1,7 +1,7 @@
 """``/v1/ports`` (and ``/v1/nodes/<n>/ports``, ``/v1/portgroups/<pg>/ports``).
 
 Ports are written by the conductor of their node, under the node's lock
-(RPC 1.3, ``ResourceController._write``; directly through the objects
+(RPC 1.3, the writer of ``RES``; directly through the objects
 while pinned below 1.3, as release 2.0 did); the database's unique
 constraints make a duplicate MAC a 409 without a partial write.
 """
@@ -14,6 +14,7 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
@@ -21,6 +22,7 @@ from ironic_lite.api.schemas import port as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite.common import utils as common_utils
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
@@ -125,18 +127,23 @@ def _refuse_groups_with(params, others):
                 'node_ident, portgroup_ident, or node address filters.')
 
 
+# Written by the conductor of the port's node, under the node's lock (RPC
+# 1.3); pinned below 1.3, directly, as release 2.0 did.
+RES = resource.Resource(
+    'port', 'ports', objects.Port, render, mv.PORT_FIELD_MIN_VERSION,
+    writer=writer.Writer(create=rpcapi.ConductorAPI.create_port,
+                         update=rpcapi.ConductorAPI.update_port,
+                         destroy=rpcapi.ConductorAPI.destroy_port,
+                         version='1.3', older=writer.DIRECT),
+    default_fields=mv.PORT_DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=mv.PORT_INVALID_SORT_KEYS, body_schema=schema.BODY,
+    patch_allowed=schema.PATCH_ALLOWED)
+
+
 class PortsController(resource.ResourceController):
     """CRUD of ports; also the sub-collection of a node or port group."""
 
-    KIND = 'port'
-    RESOURCE = 'ports'
-    FIELD_TABLE = mv.PORT_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.PORT_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.PORT_INVALID_SORT_KEYS
-    OBJECT = objects.Port
-    BODY_SCHEMA = schema.BODY
-    PATCH_ALLOWED = schema.PATCH_ALLOWED
-    NOT_FOUND = exception.PortNotFound
+    RES = RES
 
     def __init__(self, node_ident=None, portgroup_ident=None):
         super().__init__(node_ident)
@@ -181,9 +188,6 @@ class PortsController(resource.ResourceController):
     def next_filters(self, params):
         return resource.next_params(params, NEXT_FILTERS)
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
     def new_object(self, ctx, values):
         values = to_object_values(values, ctx)
         values.setdefault('pxe_enabled', True)
@@ -197,10 +201,6 @@ class PortsController(resource.ResourceController):
 
     def check_write(self, ctx, obj):
         obj.check_physnet(ctx)
-
-    def editable_document(self, obj):
-        body = render(obj)
-        return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
 
 
 # Routes of the handlers PortsController inherits.

@@ -6,6 +6,7 @@ from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import volume
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import volume as schema
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 RESOURCE = 'volume/connectors'
@@ -27,23 +28,21 @@ def render(connector, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
+RES = volume.record(
+    RESOURCE, objects.VolumeConnector, render,
+    mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION,
+    (rpcapi.ConductorAPI.create_volume_connector,
+     rpcapi.ConductorAPI.update_volume_connector,
+     rpcapi.ConductorAPI.destroy_volume_connector), 'volume connector',
+    items_key='connectors',
+    default_fields=mv.VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=mv.VOLUME_CONNECTOR_INVALID_SORT_KEYS,
+    body_schema=schema.CONNECTOR_BODY,
+    patch_allowed=schema.CONNECTOR_PATCH_ALLOWED)
+
+
 class VolumeConnectorsController(volume.VolumeRecordController):
-    RESOURCE = RESOURCE
-    ITEMS_KEY = 'connectors'
-    FIELD_TABLE = mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.VOLUME_CONNECTOR_INVALID_SORT_KEYS
-    OBJECT = objects.VolumeConnector
-    BODY_SCHEMA = schema.CONNECTOR_BODY
-    PATCH_ALLOWED = schema.CONNECTOR_PATCH_ALLOWED
-
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
-    def rpc_method(self, rpcapi, action):
-        return {'create': rpcapi.create_volume_connector,
-                'update': rpcapi.update_volume_connector,
-                'destroy': rpcapi.destroy_volume_connector}[action]
+    RES = RES
 
     def new_object(self, ctx, values):
         return objects.VolumeConnector(ctx,
