@@ -175,7 +175,7 @@ class AllocationsController(resource.ResourceController):
         allocation, node = allocation_create.prepare(body)
         if node is not None:
             resource.remember_node(node)
-        allocation = self._write('create', pecan.request.context,
+        allocation = self.write('create', pecan.request.context,
                                  allocation)
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url(
@@ -219,7 +219,7 @@ class NodeAllocationController(object):
         allocation = self._find(node)
         policy.authorize('baremetal:allocation:delete', target(allocation),
                          ctx)
-        AllocationsController()._write('destroy', ctx, allocation)
+        AllocationsController().write('destroy', ctx, allocation)
         pecan.response.status = 204
         return ''
 

@@ -1,7 +1,10 @@
-"""CRUD of a resource written through its object: the base controller of
-ports, port groups, chassis and conductors, and what their bodies and
-filters share (the node and port group a port belongs to, times as
-text).
+"""CRUD of an API resource as its declaration says: ``Resource`` (what
+each controller module declares: its object class, render, field table,
+schemas and ``writer.Writer``), the generic handlers and the one patch
+flow of ``ResourceController`` (ports, port groups, chassis, conductors,
+volume connectors and targets, deploy templates, allocations), and what
+their bodies and filters share (the node and port group a port belongs
+to, times as text).
 """
 
 from urllib import parse
@@ -230,7 +233,7 @@ class ResourceController(object):
 
     # -- writes -----------------------------------------------------------
 
-    def _write(self, action, ctx, obj):
+    def write(self, action, ctx, obj):
         """create, update or destroy ``obj`` as the resource's writer says:
         through the conductor (of its node, under the node's lock) or to
         the database after the API-side checks.  Returns the object as
@@ -404,7 +407,7 @@ class ResourceController(object):
         obj = self.new_object(ctx, values)
         policy.authorize('baremetal:%s:create' % self.RES.kind,
                          self.policy_target(obj), ctx)
-        obj = self._write('create', ctx, obj)
+        obj = self.write('create', ctx, obj)
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url(
             self.RES.path, obj.uuid)
@@ -433,7 +436,7 @@ class ResourceController(object):
                          self.RES.schema_noun)
         self.apply_changes(ctx, obj, changes)
         if obj.obj_what_changed():
-            obj = self._write('update', ctx, obj)
+            obj = self.write('update', ctx, obj)
         return self.render(obj)
 
     def _check_node_link(self, obj, new_node):
@@ -457,7 +460,7 @@ class ResourceController(object):
 
     def delete(self, ident):
         obj = self._authorized('delete', ident)
-        self._write('destroy', pecan.request.context, obj)
+        self.write('destroy', pecan.request.context, obj)
         pecan.response.status = 204
         return ''
 
