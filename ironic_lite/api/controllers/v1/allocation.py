@@ -30,6 +30,25 @@ from ironic_lite import objects
 NOT_ALLOWED = 'The API version does not allow allocations'
 RPC_VERSION = '1.5'
 
+# The fields of an allocation's body and the first microversion of each
+# (Ironic lists every field by default).
+FIELD_MIN_VERSION = {
+    'uuid': 52,
+    'name': 52,
+    'node_uuid': 52,
+    'state': 52,
+    'last_error': 52,
+    'resource_class': 52,
+    'traits': 52,
+    'candidate_nodes': 52,
+    'extra': 52,
+    'created_at': 52,
+    'updated_at': 52,
+    'links': 52,
+    'owner': 60,
+}
+INVALID_SORT_KEYS = ('extra', 'candidate_nodes', 'traits')
+
 
 def target(allocation):
     """The policy target of an allocation."""
@@ -53,13 +72,13 @@ def render(allocation, fields=None, caches=None):
         'links': link.self_and_bookmark('allocations', allocation.uuid),
     }
     if (allocation.node_id is not None and resource.shows(
-            fields, 'node_uuid', mv.ALLOCATION_FIELD_MIN_VERSION)):
+            fields, 'node_uuid', FIELD_MIN_VERSION)):
         try:
             body['node_uuid'] = resource.node_uuid(allocation.node_id,
                                                    caches)
         except exception.NodeNotFound:
             body['node_uuid'] = None
-    body = utils.hide_fields(body, mv.ALLOCATION_FIELD_MIN_VERSION)
+    body = utils.hide_fields(body, FIELD_MIN_VERSION)
     return utils.select_fields(body, fields) if fields else body
 
 
@@ -123,12 +142,12 @@ def check_node_owner_change(node, changes):
 # write refused while pinned below RPC 1.5.
 RES = resource.Resource(
     'allocation', 'allocations', objects.Allocation, render,
-    mv.ALLOCATION_FIELD_MIN_VERSION,
+    FIELD_MIN_VERSION,
     writer=writer.Writer(create=rpcapi.ConductorAPI.create_allocation,
                          destroy=rpcapi.ConductorAPI.destroy_allocation,
                          version=RPC_VERSION, older=writer.REFUSE,
                          what='{verb} an allocation'),
-    invalid_sort_keys=mv.ALLOCATION_INVALID_SORT_KEYS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
     body_schema=schema.PATCHED)
 
 
@@ -205,7 +224,7 @@ class NodeAllocationController(object):
 
     def get(self, fields=None):
         ctx = pecan.request.context
-        fields = utils.get_fields(fields, mv.ALLOCATION_FIELD_MIN_VERSION,
+        fields = utils.get_fields(fields, FIELD_MIN_VERSION,
                                   ('links',))
         node = _node_filter(self.node_ident)
         allocation = self._find(node)

@@ -10,7 +10,6 @@ from ironic_lite.api.controllers.v1 import node
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import writer
-from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
@@ -20,6 +19,19 @@ from ironic_lite.common import policy
 from ironic_lite import objects
 
 MAX_DESCRIPTION = 255
+
+# The fields of a chassis' body and the first microversion of each.
+FIELD_MIN_VERSION = {
+    'uuid': 1,
+    'description': 1,
+    'extra': 1,
+    'created_at': 1,
+    'updated_at': 1,
+    'links': 1,
+    'nodes': 1,  # sub-resource link to /v1/chassis/<uuid>/nodes
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'description')
+INVALID_SORT_KEYS = ('extra',)
 
 
 def render(chassis, fields=None, caches=None):
@@ -33,7 +45,7 @@ def render(chassis, fields=None, caches=None):
     if not fields:
         body['nodes'] = link.self_and_bookmark('chassis',
                                                chassis.uuid + '/nodes')
-    body = utils.hide_fields(body, mv.CHASSIS_FIELD_MIN_VERSION)
+    body = utils.hide_fields(body, FIELD_MIN_VERSION)
     return utils.select_fields(body, fields) if fields else body
 
 
@@ -47,9 +59,9 @@ def _check_description(values):
 # Written to the database by the API (no conductor is involved).
 RES = resource.Resource(
     'chassis', 'chassis', objects.Chassis, render,
-    mv.CHASSIS_FIELD_MIN_VERSION, writer=writer.Writer(),
-    default_fields=mv.CHASSIS_DEFAULT_LIST_FIELDS,
-    invalid_sort_keys=mv.CHASSIS_INVALID_SORT_KEYS,
+    FIELD_MIN_VERSION, writer=writer.Writer(),
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
     link_fields=('links', 'nodes'), body_schema=schema.BODY,
     patch_allowed=schema.PATCH_ALLOWED)
 

@@ -33,6 +33,19 @@ from ironic_lite import objects
 RPC_VERSION = '1.7'
 MASK = '******'
 
+# The fields of a deploy template's body (all from 1.55).
+FIELD_MIN_VERSION = {
+    'uuid': 55,
+    'name': 55,
+    'steps': 55,
+    'extra': 55,
+    'created_at': 55,
+    'updated_at': 55,
+    'links': 55,
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'name')
+INVALID_SORT_KEYS = ('extra', 'steps')
+
 
 def masked_steps(steps):
     """The steps as a read shows them: secrets in arguments masked."""
@@ -91,11 +104,11 @@ def normalized_steps(steps):
 # Written to the database by the API, refused while pinned below RPC 1.7.
 RES = resource.Resource(
     'deploy_template', 'deploy_templates', objects.DeployTemplate, render,
-    mv.DEPLOY_TEMPLATE_FIELD_MIN_VERSION,
+    FIELD_MIN_VERSION,
     writer=writer.Writer(version=RPC_VERSION, older=writer.REFUSE,
                          what='Changing deploy templates'),
-    default_fields=mv.DEPLOY_TEMPLATE_DEFAULT_LIST_FIELDS,
-    invalid_sort_keys=mv.DEPLOY_TEMPLATE_INVALID_SORT_KEYS, link_fields=(),
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS, link_fields=(),
     body_schema=schema.BODY, patch_allowed=schema.PATCH_ALLOWED,
     schema_noun='patch')
 

@@ -15,7 +15,6 @@ from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import writer
-from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import port as schema
@@ -31,6 +30,29 @@ LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
 # (Ironic repeats none): a consumer of a shard or of conductor groups
 # (networking-baremetal) stays in them on the next page.
 NEXT_FILTERS = ('shard', 'conductor_groups')
+
+# The fields of a port's body and the first microversion of each (what
+# ``?fields=``, sort keys and the body at each version follow).
+FIELD_MIN_VERSION = {
+    'uuid': 1,
+    'address': 1,
+    'node_uuid': 1,
+    'extra': 1,
+    'created_at': 1,
+    'updated_at': 1,
+    'links': 1,
+    'internal_info': 18,          # read-only
+    'local_link_connection': 19,
+    'pxe_enabled': 19,
+    'portgroup_uuid': 24,
+    'physical_network': 34,
+    'is_smartnic': 53,
+    # local_link_connection may carry 'network_type' from 64.
+    # Not until after 1.82: name 88, description 97, vendor 100,
+    # category 101.
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'address')
+INVALID_SORT_KEYS = ('extra', 'internal_info', 'local_link_connection')
 
 
 def _check_llc(llc):
@@ -98,7 +120,7 @@ def render(port, fields=None, caches=None):
                                            'ports', port.uuid),
     }
     # The parents' UUIDs cost a lookup: only when the body shows them.
-    table = mv.PORT_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     current = resource.request_minor(caches)
     if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(port.node_id, caches)
@@ -130,13 +152,13 @@ def _refuse_groups_with(params, others):
 # Written by the conductor of the port's node, under the node's lock (RPC
 # 1.3); pinned below 1.3, directly, as release 2.0 did.
 RES = resource.Resource(
-    'port', 'ports', objects.Port, render, mv.PORT_FIELD_MIN_VERSION,
+    'port', 'ports', objects.Port, render, FIELD_MIN_VERSION,
     writer=writer.Writer(create=rpcapi.ConductorAPI.create_port,
                          update=rpcapi.ConductorAPI.update_port,
                          destroy=rpcapi.ConductorAPI.destroy_port,
                          version='1.3', older=writer.DIRECT),
-    default_fields=mv.PORT_DEFAULT_LIST_FIELDS,
-    invalid_sort_keys=mv.PORT_INVALID_SORT_KEYS, body_schema=schema.BODY,
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS, body_schema=schema.BODY,
     patch_allowed=schema.PATCH_ALLOWED)
 
 

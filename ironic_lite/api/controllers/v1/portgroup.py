@@ -26,6 +26,28 @@ from ironic_lite import objects
 
 CONF = conf.CONF
 
+# The fields of a port group's body and the first microversion of each.
+FIELD_MIN_VERSION = {
+    'uuid': 23,
+    'name': 23,
+    'address': 23,
+    'node_uuid': 23,
+    'extra': 23,
+    'internal_info': 23,               # read-only
+    'standalone_ports_supported': 23,  # defaults to True
+    'created_at': 23,
+    'updated_at': 23,
+    'links': 23,
+    'ports': 23,       # sub-resource link to /v1/portgroups/<uuid>/ports
+                       # (that endpoint itself needs 24)
+    'mode': 26,        # defaults to [DEFAULT]default_portgroup_mode,
+                       # which is 'active-backup'
+    'properties': 26,
+    # Not until after 1.82: physical_network 102, category 103.
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'address', 'name')
+INVALID_SORT_KEYS = ('extra', 'internal_info', 'properties')
+
 
 def to_object_values(values, ctx, action):
     values = dict(values)
@@ -72,7 +94,7 @@ def render(pg, fields=None, caches=None):
                                            'portgroups', pg.uuid),
     }
     # The node's UUID costs a lookup: only when the body shows it.
-    table = mv.PORTGROUP_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     current = resource.request_minor(caches)
     if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(pg.node_id, caches)
@@ -86,13 +108,13 @@ def render(pg, fields=None, caches=None):
 # Written by the conductor of the port group's node, like ports.
 RES = resource.Resource(
     'portgroup', 'portgroups', objects.Portgroup, render,
-    mv.PORTGROUP_FIELD_MIN_VERSION,
+    FIELD_MIN_VERSION,
     writer=writer.Writer(create=rpcapi.ConductorAPI.create_portgroup,
                          update=rpcapi.ConductorAPI.update_portgroup,
                          destroy=rpcapi.ConductorAPI.destroy_portgroup,
                          version='1.3', older=writer.DIRECT),
-    default_fields=mv.PORTGROUP_DEFAULT_LIST_FIELDS,
-    invalid_sort_keys=mv.PORTGROUP_INVALID_SORT_KEYS,
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
     link_fields=('links', 'ports'), body_schema=schema.BODY,
     patch_allowed=schema.PATCH_ALLOWED)
 

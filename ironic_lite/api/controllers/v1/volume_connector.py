@@ -11,10 +11,17 @@ from ironic_lite import objects
 
 RESOURCE = 'volume/connectors'
 
+# The fields of a volume connector's body (all from 1.32).
+FIELD_MIN_VERSION = dict.fromkeys(
+    ('uuid', 'type', 'connector_id', 'node_uuid', 'extra', 'created_at',
+     'updated_at', 'links'), mv.MINOR_32_VOLUME)
+DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'type', 'connector_id')
+INVALID_SORT_KEYS = ('extra',)
+
 
 def render(connector, fields=None, caches=None):
     caches = caches if caches is not None else {}
-    table = mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     body = {
         'uuid': connector.uuid, 'type': connector.type,
         'connector_id': connector.connector_id, 'node_uuid': None,
@@ -29,14 +36,13 @@ def render(connector, fields=None, caches=None):
 
 
 RES = volume.record(
-    RESOURCE, objects.VolumeConnector, render,
-    mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION,
+    RESOURCE, objects.VolumeConnector, render, FIELD_MIN_VERSION,
     (rpcapi.ConductorAPI.create_volume_connector,
      rpcapi.ConductorAPI.update_volume_connector,
      rpcapi.ConductorAPI.destroy_volume_connector), 'volume connector',
     items_key='connectors',
-    default_fields=mv.VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS,
-    invalid_sort_keys=mv.VOLUME_CONNECTOR_INVALID_SORT_KEYS,
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
     body_schema=schema.CONNECTOR_BODY,
     patch_allowed=schema.CONNECTOR_PATCH_ALLOWED)
 

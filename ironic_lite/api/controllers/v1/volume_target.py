@@ -24,6 +24,15 @@ REDACTED = {'redacted_contents': (
     '** Value redacted: Requires permission '
     'baremetal:volume:view_target_properties access. Permission denied. **')}
 
+# The fields of a volume target's body (all from 1.32).
+FIELD_MIN_VERSION = dict.fromkeys(
+    ('uuid', 'volume_type', 'properties', 'boot_index', 'volume_id',
+     'node_uuid', 'extra', 'created_at', 'updated_at', 'links'),
+    mv.MINOR_32_VOLUME)
+DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'volume_type', 'boot_index',
+                       'volume_id')
+INVALID_SORT_KEYS = ('extra', 'properties')
+
 
 def _properties(target, caches):
     if 'view_properties' not in caches:
@@ -40,7 +49,7 @@ def _properties(target, caches):
 
 def render(target, fields=None, caches=None):
     caches = caches if caches is not None else {}
-    table = mv.VOLUME_TARGET_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     body = {
         'uuid': target.uuid, 'volume_type': target.volume_type,
         'boot_index': target.boot_index, 'volume_id': target.volume_id,
@@ -58,14 +67,13 @@ def render(target, fields=None, caches=None):
 
 
 RES = volume.record(
-    RESOURCE, objects.VolumeTarget, render,
-    mv.VOLUME_TARGET_FIELD_MIN_VERSION,
+    RESOURCE, objects.VolumeTarget, render, FIELD_MIN_VERSION,
     (rpcapi.ConductorAPI.create_volume_target,
      rpcapi.ConductorAPI.update_volume_target,
      rpcapi.ConductorAPI.destroy_volume_target), 'volume target',
     items_key='targets',
-    default_fields=mv.VOLUME_TARGET_DEFAULT_LIST_FIELDS,
-    invalid_sort_keys=mv.VOLUME_TARGET_INVALID_SORT_KEYS,
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
     body_schema=schema.TARGET_BODY,
     patch_allowed=schema.TARGET_PATCH_ALLOWED)
 
