@@ -200,6 +200,11 @@ class Resource(object):
     :param render: ``render(obj, fields=None, caches=None)``, the body.
     :param field_table: {field: minimum minor version} of the bodies.
     :param writer: how it is written (``writer.Writer``); None: read-only.
+    :param default_fields: the fields of a list without ``?fields=`` or
+        ``?detail=``.
+    :param invalid_sort_keys: the fields a list may not be sorted by.
+    :param body_schema: the JSON schema of a created or patched item.
+    :param patch_allowed: the fields a patch may change.
     :param items_key: the list's key, when not ``path`` ("connectors").
     :param schema_noun: the noun of a patched body's schema errors.
     :param link_fields: the keys ``?fields=`` cannot select.
@@ -222,9 +227,10 @@ class Resource(object):
 
 class ResourceController(object):
     """CRUD of a resource, as its declaration (``RES``, a ``Resource``)
-    says; the subclasses implement the hooks below it does not cover:
-    ``get_object``, ``list_filters``, ``new_object`` and, for a patched
-    resource, ``editable_document``."""
+    says.  The subclasses implement ``get_object``, ``list_filters`` and
+    ``new_object`` (a written resource), and override the hooks below
+    where their resource differs (its policy target, its parent node, its
+    patch)."""
 
     RES = None
 
@@ -243,7 +249,7 @@ class ResourceController(object):
         writer.check(client, action)
         if writer.sends(client, action):
             node = None
-            if writer.methods[action][1]:
+            if writer.takes_node(action):
                 node = self.rpc_node_of(obj)
             result = writer.send(client, action, ctx, obj, node)
             return obj if result is None else result

@@ -77,6 +77,11 @@ class Writer(object):
             return False
         return self.older != DIRECT or client.can_send_version(self.version)
 
+    def takes_node(self, action):
+        """Whether the action's RPC method takes the object's node (the
+        conductor it goes to)."""
+        return self.methods[action][1]
+
     def send(self, client, action, ctx, obj, node):
         """Call the action's RPC method (the one the client has under
         the name checked at import).  Returns what the conductor
