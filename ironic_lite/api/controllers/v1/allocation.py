@@ -195,7 +195,7 @@ class AllocationsController(resource.ResourceController):
         if node is not None:
             resource.remember_node(node)
         allocation = self.write('create', pecan.request.context,
-                                 allocation)
+                                allocation)
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url(
             'allocations', allocation.uuid)
