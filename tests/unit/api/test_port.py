@@ -107,7 +107,7 @@ def test_patch_and_delete(client, node):
     assert resp.status_int == 400
     assert client.delete(url).status_int == 204
     assert client.get(url).status_int == 404
-    # A name, as Ironic looks ports up (test_uuid_messages.py).
+    # A name, as Ironic looks ports up (test_utils_uuid_messages.py).
     assert client.get('/v1/ports/not-a-uuid').status_int == 404
 
 
