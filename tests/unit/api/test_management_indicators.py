@@ -13,9 +13,6 @@ def _stored(uuid):
     return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
 
 
-
-# -- indicators ---------------------------------------------------------------
-
 def _indicators(node_ident):
     return '/v1/nodes/%s/management/indicators' % node_ident
 
