@@ -14,6 +14,7 @@ def _node_obj(uuid):
 
 # -- create -----------------------------------------------------------------
 
+
 def test_create_defaults_and_location(client, rpcapi):
     resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
                                           'uuid': UUID,
@@ -92,6 +93,7 @@ def test_create_with_unknown_chassis_400(client):
 
 # -- show -------------------------------------------------------------------
 
+
 def test_show_by_uuid_and_name(client, node):
     by_uuid = client.get('/v1/nodes/' + node['uuid']).json
     by_name = client.get('/v1/nodes/node-0').json
@@ -151,6 +153,7 @@ def test_show_not_found(client):
 
 
 # -- update -----------------------------------------------------------------
+
 
 def test_patch_updates_through_conductor(client, node, rpcapi):
     resp = client.patch_json('/v1/nodes/node-0', [
@@ -258,6 +261,7 @@ def test_patch_chassis(client, node):
 
 # -- delete -----------------------------------------------------------------
 
+
 def test_delete(client, node, rpcapi):
     resp = client.delete('/v1/nodes/node-0')
     assert resp.status_int == 204
@@ -275,6 +279,7 @@ def test_delete_associated_409(client, node):
 
 
 # -- states -----------------------------------------------------------------
+
 
 def test_get_states(client, node):
     body = client.get('/v1/nodes/node-0/states').json
@@ -391,3 +396,37 @@ def test_secrets_shown_only_where_the_policy_allows(client, conf_fixture,
         assert body['instance_info']['configdrive'] == 'H4sI'
     finally:
         policy.reset()
+
+
+def test_node_names_reserved_and_invalid(client, node):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'detail'})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'The word "detail" is reserved and can not be used as a node name. '
+        'Reserved words are: maintenance, management, states, '
+        'vendor_passthru, detail, validate.')
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'bad name'})
+    assert utils.faultstring(resp) == (
+        "Cannot create node with invalid name 'bad name'")
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'replace', 'path': '/name', 'value': 'bad name'}])
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        "Node node-0: Cannot change name to invalid name 'bad name'")
+
+
+def test_subcontroller_names_are_plain_404(client, node):
+    for path in ('/v1/nodes/ports', '/v1/nodes/vifs/x', '/v1/nodes/traits'):
+        resp = client.get(path)
+        assert resp.status_int == 404, path
+        assert utils.faultstring(resp) == 'The resource could not be found.'
+
+
+def test_fields_cannot_select_link_lists(client, node):
+    resp = client.get('/v1/nodes/node-0?fields=uuid,ports')
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == 'Field ports is not a valid field.'
+    body = client.get('/v1/nodes/node-0?fields=uuid').json
+    assert set(body) == {'uuid', 'links'}
