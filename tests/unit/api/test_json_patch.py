@@ -51,3 +51,17 @@ def test_remove_of_a_missing_path(client, path):
                              expect_errors=True)
     _refused(resp, "Couldn't apply patch '{'op': 'remove', 'path': '%s'}'. "
              "Reason: can't remove a non-existent object 'p'" % path)
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+def test_patch_list_index_with_a_newline_is_refused(client, node):
+    url = '/v1/nodes/' + node['uuid']
+    assert client.patch_json(url, [{'op': 'add', 'path': '/extra/l',
+                                    'value': [1, 2]}]).status_int == 200
+    resp = client.patch_json(url, [{'op': 'replace', 'path': '/extra/l/1\n',
+                                    'value': 3}])
+    assert resp.status_int == 400, resp.text
+    assert 'is not a valid list index' in utils.faultstring(resp)
+    assert client.get(url).json['extra'] == {'l': [1, 2]}

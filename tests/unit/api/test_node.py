@@ -1,5 +1,7 @@
 """Node create/show/update/delete, states, power, provision, maintenance."""
 
+import pytest
+
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import policy
 from ironic_lite import objects
@@ -430,3 +432,29 @@ def test_fields_cannot_select_link_lists(client, node):
     assert utils.faultstring(resp) == 'Field ports is not a valid field.'
     body = client.get('/v1/nodes/node-0?fields=uuid').json
     assert set(body) == {'uuid', 'links'}
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+@pytest.mark.parametrize('name', ['node1\n', 'node1\r\n', '\nnode1'])
+def test_node_name_with_a_newline_is_refused(client, name):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': name})
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        "Cannot create node with invalid name '%s'" % name)
+    assert client.get('/v1/nodes').json['nodes'] == []
+
+
+def test_node_rename_with_a_newline_is_refused(client, node):
+    resp = client.patch_json('/v1/nodes/' + node['uuid'], [
+        {'op': 'replace', 'path': '/name', 'value': 'node1\n'}])
+    assert resp.status_int == 400, resp.text
+    assert 'Cannot change name to invalid name' in utils.faultstring(resp)
+    assert client.get('/v1/nodes/' + node['uuid']).json['name'] == 'node-0'
+
+
+def test_node_path_name_with_a_newline_is_not_the_node(client, node):
+    resp = client.get('/v1/nodes/node-0%0A')
+    assert resp.status_int == 400, resp.text

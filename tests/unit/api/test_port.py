@@ -167,3 +167,13 @@ def test_child_next_links_like_ironic(client, node):
     assert body['next'] == (
         'http://localhost/v1/ports?sort_key=id&sort_dir=asc&detail=True&'
         'limit=1&marker=%s' % ports[0]['uuid'])
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+def test_mac_with_a_newline_is_refused(client, node):
+    resp = client.post_json('/v1/ports', {'node_uuid': node['uuid'],
+                                          'address': '52:54:00:00:00:01\n'})
+    assert resp.status_int == 400, resp.text
+    assert client.get('/v1/ports').json['ports'] == []
