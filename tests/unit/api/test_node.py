@@ -1,4 +1,5 @@
-"""Node create/show/update/delete, states, power, provision, maintenance."""
+"""Node create/show/update/delete, validate, states, power, provision,
+maintenance."""
 
 import pytest
 
@@ -458,3 +459,12 @@ def test_node_rename_with_a_newline_is_refused(client, node):
 def test_node_path_name_with_a_newline_is_not_the_node(client, node):
     resp = client.get('/v1/nodes/node-0%0A')
     assert resp.status_int == 400, resp.text
+
+
+def test_validate(client, node):
+    body = client.get('/v1/nodes/node-0/validate').json
+    assert body['power'] == {'result': True}
+    assert body['bios']['result'] is False
+    assert 'vendor' not in body
+    assert client.get('/v1/nodes/validate?node=node-0').json == body
+    assert client.get('/v1/nodes/nope/validate').status_int == 404

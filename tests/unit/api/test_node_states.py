@@ -1,8 +1,18 @@
 """controllers/v1/node_states.py: GET states by microversion, PUT power
 and provision and the maintenance verbs answered as Ironic answers them
-(202 with no body, bare 406 gates)."""
+(202 with no body, bare 406 gates), and the console (RPC 1.6)."""
 
+from ironic_lite.common import context
+from ironic_lite import objects
 from tests.unit.api import utils
+
+
+def _set(uuid, **values):
+    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
+    for name, value in values.items():
+        setattr(node, name, value)
+    node.save()
+    return node
 
 
 def test_states_boot_mode_from_1_75(client, node):
@@ -48,3 +58,36 @@ def test_power_soft_gate_is_bare_406(client, node):
     resp = client.put_json(url, {'target': 'power on', 'timeout': 0})
     assert resp.status_int == 400
     assert utils.faultstring(resp) == 'timeout has to be positive integer'
+
+
+def test_console(client, node, rpcapi):
+    url = '/v1/nodes/%s/states/console' % node['uuid']
+    assert client.get(url).json == {'console_enabled': False,
+                                    'console_info': None}
+    resp = client.put_json(url, {})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == 'Missing mandatory parameter: enabled'
+    resp = client.put_json(url, {'enabled': 'maybe'})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp).startswith('Invalid enabled: ')
+    _set(node['uuid'], console_interface='fake')
+    resp = client.put_json(url, {'enabled': 'true'})
+    assert resp.status_int == 202, resp.text
+    assert resp.body == b''
+    assert rpcapi.calls[-1] == ('set_console_mode', node['uuid'], True)
+    assert client.get(url).json == {'console_enabled': True,
+                                    'console_info': {}}
+    assert client.get('/v1/nodes/%s/states' % node['uuid']).json[
+        'console_enabled'] is True
+
+
+def test_console_with_the_node_last(client, node):
+    """Ironic's pecan routing also serves the console's state at
+    /v1/nodes/states/console/<node>, where Tempest's client reads it."""
+    url = '/v1/nodes/states/console/%s' % node['uuid']
+    assert client.get(url).json == {'console_enabled': False,
+                                    'console_info': None}
+    resp = client.get('/v1/nodes/states/console/%s' % (
+        '9f1f2e5a-0c1c-4f5e-9d6f-000000000000'))
+    assert resp.status_int == 404
+    assert 'could not be found' in utils.faultstring(resp)
