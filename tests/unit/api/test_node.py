@@ -211,7 +211,8 @@ def test_patch_readonly_and_unknown_paths_400(client, node):
 
 
 def test_patch_bad_documents_400(client, node):
-    # (``[]`` is accepted, as by Ironic: tests/unit/api/test_json_patch_empty.py)
+    # (``[]`` is accepted, as by Ironic:
+    # tests/unit/api/test_json_patch_empty.py)
     bad = ('{"op": "add"}', '[{"op": "frob", "path": "/name"}]',
            '[{"op": "add", "path": "/name"}]', 'not json')
     for text in bad:
