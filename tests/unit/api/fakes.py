@@ -283,7 +283,7 @@ class FakeConductorAPI(object):
         and port groups, ``writer.DIRECT``): it has no port methods of
         RPC 1.3, so the API writes them directly, as a client pinned to
         release 2.0 does.  Their conductor path is
-        tests/unit/conductor/test_api_over_rpc.py's."""
+        tests/unit/conductor/test_rpc_errors_over_api.py's."""
         from oslo_utils import versionutils
         return versionutils.convert_version_to_tuple(version) < (1, 3)
 

@@ -1,4 +1,5 @@
-"""/v1/drivers: the hardware types of the alive conductors."""
+"""/v1/drivers: the hardware types of the alive conductors, their
+properties and RAID logical disk properties (RPC 1.9)."""
 
 import pytest
 
@@ -12,6 +13,11 @@ def conductors(database):
     objects.Conductor.register(None, 'cond-a', ['fake-hardware'], '')
     gone = objects.Conductor.register(None, 'cond-gone', ['other'], '')
     gone.unregister()
+
+
+@pytest.fixture
+def conductor(database):
+    objects.Conductor.register(None, 'cond-a', ['fake-hardware'], '')
 
 
 def test_list_names_hosts_and_type(client, conductors):
@@ -78,3 +84,25 @@ def test_detail_shows_the_configured_defaults(client, conductors,
     assert driver['default_network_interface'] == 'noop'
     assert driver['default_console_interface'] == 'no-console'
     assert driver['enabled_network_interfaces'] == ['flat', 'noop']
+
+
+def test_logical_disk_properties(client, conductor):
+    resp = client.get('/v1/drivers/fake-hardware/raid/'
+                      'logical_disk_properties')
+    assert resp.status_int == 200, resp.text
+    assert set(resp.json) == {
+        'raid_level', 'size_gb', 'volume_name', 'is_root_volume',
+        'share_physical_disks', 'disk_type', 'interface_type',
+        'number_of_physical_disks', 'controller', 'physical_disks'}
+    assert resp.json['size_gb'].endswith('Required.')
+    resp = client.get('/v1/drivers/nope/raid/logical_disk_properties')
+    assert resp.status_int == 404, resp.text
+
+
+def test_driver_properties_of_the_default_interfaces(client, conductor,
+                                                     conf_fixture):
+    url = '/v1/drivers/fake-hardware/properties'
+    assert client.get(url).json == {'B1': 'B1 description. Required.',
+                                    'B2': 'B2 description. Required.'}
+    conf_fixture.config(default_vendor_interface='no-vendor')
+    assert client.get(url).json == {}

@@ -1,4 +1,7 @@
-"""Node create/show/update/delete, states, power, provision, maintenance."""
+"""Node create/show/update/delete, validate, states, power, provision,
+maintenance."""
+
+import pytest
 
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import policy
@@ -13,6 +16,7 @@ def _node_obj(uuid):
 
 
 # -- create -----------------------------------------------------------------
+
 
 def test_create_defaults_and_location(client, rpcapi):
     resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
@@ -92,6 +96,7 @@ def test_create_with_unknown_chassis_400(client):
 
 # -- show -------------------------------------------------------------------
 
+
 def test_show_by_uuid_and_name(client, node):
     by_uuid = client.get('/v1/nodes/' + node['uuid']).json
     by_name = client.get('/v1/nodes/node-0').json
@@ -152,6 +157,7 @@ def test_show_not_found(client):
 
 # -- update -----------------------------------------------------------------
 
+
 def test_patch_updates_through_conductor(client, node, rpcapi):
     resp = client.patch_json('/v1/nodes/node-0', [
         {'op': 'add', 'path': '/extra/foo', 'value': 'bar'},
@@ -205,7 +211,8 @@ def test_patch_readonly_and_unknown_paths_400(client, node):
 
 
 def test_patch_bad_documents_400(client, node):
-    # (``[]`` is accepted, as by Ironic: tests/unit/api/test_empty_patch.py)
+    # (``[]`` is accepted, as by Ironic:
+    # tests/unit/api/test_json_patch_empty.py)
     bad = ('{"op": "add"}', '[{"op": "frob", "path": "/name"}]',
            '[{"op": "add", "path": "/name"}]', 'not json')
     for text in bad:
@@ -258,6 +265,7 @@ def test_patch_chassis(client, node):
 
 # -- delete -----------------------------------------------------------------
 
+
 def test_delete(client, node, rpcapi):
     resp = client.delete('/v1/nodes/node-0')
     assert resp.status_int == 204
@@ -275,6 +283,7 @@ def test_delete_associated_409(client, node):
 
 
 # -- states -----------------------------------------------------------------
+
 
 def test_get_states(client, node):
     body = client.get('/v1/nodes/node-0/states').json
@@ -391,3 +400,72 @@ def test_secrets_shown_only_where_the_policy_allows(client, conf_fixture,
         assert body['instance_info']['configdrive'] == 'H4sI'
     finally:
         policy.reset()
+
+
+def test_node_names_reserved_and_invalid(client, node):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'detail'})
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        'The word "detail" is reserved and can not be used as a node name. '
+        'Reserved words are: maintenance, management, states, '
+        'vendor_passthru, detail, validate.')
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'bad name'})
+    assert utils.faultstring(resp) == (
+        "Cannot create node with invalid name 'bad name'")
+    resp = client.patch_json('/v1/nodes/node-0', [
+        {'op': 'replace', 'path': '/name', 'value': 'bad name'}])
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == (
+        "Node node-0: Cannot change name to invalid name 'bad name'")
+
+
+def test_subcontroller_names_are_plain_404(client, node):
+    for path in ('/v1/nodes/ports', '/v1/nodes/vifs/x', '/v1/nodes/traits'):
+        resp = client.get(path)
+        assert resp.status_int == 404, path
+        assert utils.faultstring(resp) == 'The resource could not be found.'
+
+
+def test_fields_cannot_select_link_lists(client, node):
+    resp = client.get('/v1/nodes/node-0?fields=uuid,ports')
+    assert resp.status_int == 400
+    assert utils.faultstring(resp) == 'Field ports is not a valid field.'
+    body = client.get('/v1/nodes/node-0?fields=uuid').json
+    assert set(body) == {'uuid', 'links'}
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+@pytest.mark.parametrize('name', ['node1\n', 'node1\r\n', '\nnode1'])
+def test_node_name_with_a_newline_is_refused(client, name):
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': name})
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        "Cannot create node with invalid name '%s'" % name)
+    assert client.get('/v1/nodes').json['nodes'] == []
+
+
+def test_node_rename_with_a_newline_is_refused(client, node):
+    resp = client.patch_json('/v1/nodes/' + node['uuid'], [
+        {'op': 'replace', 'path': '/name', 'value': 'node1\n'}])
+    assert resp.status_int == 400, resp.text
+    assert 'Cannot change name to invalid name' in utils.faultstring(resp)
+    assert client.get('/v1/nodes/' + node['uuid']).json['name'] == 'node-0'
+
+
+def test_node_path_name_with_a_newline_is_not_the_node(client, node):
+    resp = client.get('/v1/nodes/node-0%0A')
+    assert resp.status_int == 400, resp.text
+
+
+def test_validate(client, node):
+    body = client.get('/v1/nodes/node-0/validate').json
+    assert body['power'] == {'result': True}
+    assert body['bios']['result'] is False
+    assert 'vendor' not in body
+    assert client.get('/v1/nodes/validate?node=node-0').json == body
+    assert client.get('/v1/nodes/nope/validate').status_int == 404

@@ -107,7 +107,7 @@ def test_patch_and_delete(client, node):
     assert resp.status_int == 400
     assert client.delete(url).status_int == 204
     assert client.get(url).status_int == 404
-    # A name, as Ironic looks ports up (test_uuid_messages.py).
+    # A name, as Ironic looks ports up (test_utils_uuid_messages.py).
     assert client.get('/v1/ports/not-a-uuid').status_int == 404
 
 
@@ -147,3 +147,33 @@ def test_a_port_write_reads_its_node_once(client, node, monkeypatch):
     assert resp.status_int == 201, resp.text
     assert resp.json['node_uuid'] == node['uuid']
     assert reads == ['get_by_uuid']
+
+
+def test_child_next_links_like_ironic(client, node):
+    for i in range(2):
+        assert client.post_json('/v1/ports', {
+            'address': '52:54:00:00:00:0%d' % i,
+            'node_uuid': node['uuid']}).status_int == 201
+    ports = client.get('/v1/ports').json['ports']
+    body = client.get('/v1/ports?limit=1&node=node-0').json
+    assert body['next'] == (
+        'http://localhost/v1/ports?sort_key=id&sort_dir=asc&'
+        'fields=uuid,address&limit=1&marker=%s' % ports[0]['uuid'])
+    body = client.get('/v1/ports/detail?limit=1').json
+    assert body['next'] == (
+        'http://localhost/v1/ports/detail?sort_key=id&sort_dir=asc&'
+        'limit=1&marker=%s' % ports[0]['uuid'])
+    body = client.get('/v1/ports?limit=1&detail=True').json
+    assert body['next'] == (
+        'http://localhost/v1/ports?sort_key=id&sort_dir=asc&detail=True&'
+        'limit=1&marker=%s' % ports[0]['uuid'])
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+def test_mac_with_a_newline_is_refused(client, node):
+    resp = client.post_json('/v1/ports', {'node_uuid': node['uuid'],
+                                          'address': '52:54:00:00:00:01\n'})
+    assert resp.status_int == 400, resp.text
+    assert client.get('/v1/ports').json['ports'] == []

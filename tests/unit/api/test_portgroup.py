@@ -107,3 +107,14 @@ def test_list_patch_and_node_subcollection(client, node):
         {'op': 'replace', 'path': '/internal_info', 'value': {}}])
     assert resp.status_int == 400
     assert client.get('/v1/portgroups/bond0').status_int == 404
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+def test_portgroup_name_with_a_newline_is_refused(client, node):
+    resp = client.post_json('/v1/portgroups', {'node_uuid': node['uuid'],
+                                               'name': 'pg1\n'})
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        "Cannot create portgroup with invalid name 'pg1\n'")

@@ -100,3 +100,20 @@ def test_pinned_api_refuses_writes_reads_work(client, node, config_pin):
     assert 'step 6.3' in utils.faultstring(resp)
     assert client.get(URL).json == {'traits': []}
     assert client.get('/v1/nodes/node-0').json['traits'] == []
+
+
+# -- input patterns match the whole value (issue 21): ``\Z``, never a
+# ``$`` that also matches before a final newline ----------------------
+
+def test_trait_with_a_newline_is_refused(client, node):
+    url = '/v1/nodes/%s/traits' % node['uuid']
+    assert client.put(url + '/CUSTOM_A%0A').status_int == 400
+    assert client.put(url + '/HW_CPU_X86_AVX%0A').status_int == 400
+    resp = client.put_json(url, {'traits': ['CUSTOM_A\n']})
+    assert resp.status_int == 400, resp.text
+    assert client.get(url).json == {'traits': []}
+    # The message shows Ironic's pattern.
+    resp = client.put(url + '/CUSTOM_a')
+    assert utils.faultstring(resp).endswith(
+        "Possible root cause: 'CUSTOM_a' does not match "
+        "'^CUSTOM_[A-Z0-9_]+$'")

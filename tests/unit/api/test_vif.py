@@ -1,4 +1,4 @@
-"""/v1/nodes/<n>/vifs (1.28), validate and management/boot_device."""
+"""/v1/nodes/<n>/vifs (1.28)."""
 
 from tests.unit.api import utils
 
@@ -51,29 +51,3 @@ def test_pinned_api_refuses_every_vif_call(client, node, config_pin):
                  client.delete(VIFS + '/v')):
         assert resp.status_int == 409
         assert 'pinned to release bellows' in utils.faultstring(resp)
-
-
-def test_validate(client, node):
-    body = client.get('/v1/nodes/node-0/validate').json
-    assert body['power'] == {'result': True}
-    assert body['bios']['result'] is False
-    assert 'vendor' not in body
-    assert client.get('/v1/nodes/validate?node=node-0').json == body
-    assert client.get('/v1/nodes/nope/validate').status_int == 404
-
-
-def test_boot_device(client, node):
-    url = '/v1/nodes/node-0/management/boot_device'
-    assert client.get(url + '/supported').json == {
-        'supported_boot_devices': ['pxe', 'disk']}
-    assert client.get(url).json == {'boot_device': 'pxe',
-                                    'persistent': False}
-    resp = client.put_json(url, {'boot_device': 'disk', 'persistent': True})
-    assert resp.status_int == 204
-    assert client.get(url).json == {'boot_device': 'disk',
-                                    'persistent': True}
-    for body in ({'boot_device': 'floppy'}, {}, {'boot_device': 'pxe',
-                                                 'persistent': 'yes'},
-                 {'boot_device': 'pxe', 'other': 1}):
-        assert client.put_json(url, body).status_int == 400, body
-    assert client.get(url).json['boot_device'] == 'disk'

@@ -1,7 +1,19 @@
-"""redfish_password is masked wherever the API shows driver_info: a node's
-body, a list with details, and the echo of a JSON patch that failed."""
+"""The secrets of a node's body masked as Ironic masks them
+(controllers/v1/node_render.py); redfish_password wherever the API shows
+driver_info: a node's body, a list with details, and the echo of a JSON
+patch that failed."""
+
+from ironic_lite.common import context
+from ironic_lite import objects
 
 SECRET = 'rf-s3cret-pw'
+
+
+def _set(uuid, **values):
+    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
+    for name, value in values.items():
+        setattr(node, name, value)
+    node.save()
 
 
 def _node(client):
@@ -40,3 +52,19 @@ def test_patch_errors_do_not_echo_it(client):
                                  expect_errors=True)
         assert resp.status_int == 400, resp.text
         assert SECRET not in resp.text, (ops, resp.text)
+
+
+def test_secrets_masked_like_ironic(client, node):
+    _set(node['uuid'],
+         instance_info={'image_url': 'http://x/y?temp', 'configdrive': 'abc',
+                        'admin_password': 'p', 'root_gb': 10},
+         driver_internal_info={'agent_secret_token': 't', 'a': 1},
+         driver_info={'snmp_auth_key': 'k', 'ipmi_username': 'u'})
+    body = client.get('/v1/nodes/node-0').json
+    assert body['instance_info'] == {
+        'image_url': '******', 'configdrive': '******',
+        'admin_password': '******', 'root_gb': 10}
+    assert body['driver_internal_info'] == {'agent_secret_token': '******',
+                                            'a': 1}
+    assert body['driver_info'] == {'snmp_auth_key': '******',
+                                   'ipmi_username': 'u'}

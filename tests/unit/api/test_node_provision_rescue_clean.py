@@ -1,5 +1,7 @@
-"""The API side of RPC 1.6: the rescue, unrescue and clean verbs, NMI and
-the console -- gates, Ironic's messages, and a pinned API's 409."""
+"""The API side of RPC 1.6 in controllers/v1/node_provision.py: the
+rescue, unrescue and clean verbs -- gates, Ironic's messages -- and a
+pinned API's 409 for all of RPC 1.6 (the console of test_node_states.py
+and the NMI of test_management.py too)."""
 
 import pytest
 
@@ -165,53 +167,6 @@ def test_clean_of_an_available_node_is_refused(client, node):
     assert utils.faultstring(resp) == (
         'The requested action "clean" can not be performed on node "%s" '
         'while it is in state "available".' % node['uuid'])
-
-
-def test_inject_nmi(client, node, rpcapi):
-    url = '/v1/nodes/%s/management/inject_nmi' % node['uuid']
-    assert client.put_json(url, {}, version='1.28').status_int == 404
-    resp = client.put_json(url, {})
-    assert resp.status_int == 400, resp.text
-    assert utils.faultstring(resp) == (
-        'Driver fake-hardware does not support inject_nmi (disabled or not '
-        'implemented).')
-    assert rpcapi.calls[-1] == ('inject_nmi', node['uuid'])
-    resp = client.put_json(url, {'x': 1})
-    assert resp.status_int == 400
-    assert utils.faultstring(resp) == 'Unexpected arguments: x'
-
-
-def test_console(client, node, rpcapi):
-    url = '/v1/nodes/%s/states/console' % node['uuid']
-    assert client.get(url).json == {'console_enabled': False,
-                                    'console_info': None}
-    resp = client.put_json(url, {})
-    assert resp.status_int == 400
-    assert utils.faultstring(resp) == 'Missing mandatory parameter: enabled'
-    resp = client.put_json(url, {'enabled': 'maybe'})
-    assert resp.status_int == 400
-    assert utils.faultstring(resp).startswith('Invalid enabled: ')
-    _set(node['uuid'], console_interface='fake')
-    resp = client.put_json(url, {'enabled': 'true'})
-    assert resp.status_int == 202, resp.text
-    assert resp.body == b''
-    assert rpcapi.calls[-1] == ('set_console_mode', node['uuid'], True)
-    assert client.get(url).json == {'console_enabled': True,
-                                    'console_info': {}}
-    assert client.get('/v1/nodes/%s/states' % node['uuid']).json[
-        'console_enabled'] is True
-
-
-def test_console_with_the_node_last(client, node):
-    """Ironic's pecan routing also serves the console's state at
-    /v1/nodes/states/console/<node>, where Tempest's client reads it."""
-    url = '/v1/nodes/states/console/%s' % node['uuid']
-    assert client.get(url).json == {'console_enabled': False,
-                                    'console_info': None}
-    resp = client.get('/v1/nodes/states/console/%s' % (
-        '9f1f2e5a-0c1c-4f5e-9d6f-000000000000'))
-    assert resp.status_int == 404
-    assert 'could not be found' in utils.faultstring(resp)
 
 
 def test_provide_a_retired_node(client, node):

@@ -1,5 +1,6 @@
-"""GET /v1/shards, ports and port groups by shard, and the pinned (1.0)
-behaviour of all of it."""
+"""GET /v1/shards (and Ironic's 405 for a method it does not serve),
+ports and port groups by shard, and the pinned (1.0) behaviour of all of
+it."""
 
 import pytest
 
@@ -100,6 +101,25 @@ def test_shards_below_1_82(client, fleet):
     resp = client.post_json('/v1/shards', {}, version='1.81')
     assert resp.status_int == 405
     assert utils.faultstring(resp) == 'The API version does not allow shards'
+
+
+# /v1/shards answers a method it does not serve as Ironic does: 405 with
+# ``Allow: GET`` (from 1.82 and below it), naming the method from 1.82.
+@pytest.mark.parametrize('method', ['post_json', 'put_json', 'patch_json',
+                                    'delete'])
+@pytest.mark.parametrize('version', ['1.81', '1.82', None])
+def test_405_allows_get(client, method, version):
+    args = ({},) if method != 'delete' else ()
+    resp = getattr(client, method)('/v1/shards', *args, version=version)
+    assert resp.status_int == 405
+    assert resp.headers['Allow'] == 'GET'
+    verb = method.split('_')[0].upper()
+    if version == '1.81':
+        assert utils.faultstring(resp) == (
+            'The API version does not allow shards')
+    else:
+        assert utils.faultstring(resp) == (
+            'The method %s is not allowed for this resource.' % verb)
 
 
 # -- ports and port groups -------------------------------------------------
