@@ -77,12 +77,6 @@ DELETED
 DEPLOYDONE
 REBUILD
 
-# -- RPC methods the API calls through the client by name
-#    (conductor/manager.py, conductor/rpcapi.py; api/controllers/v1/
-#    trait.py names them) --
-_.add_node_traits
-_.remove_node_traits
-
 # -- framework hooks and attributes --
 client_timeout  # common/rpc.py: oslo.messaging's dispatcher reads it
 _.deserialize_context  # common/rpc.py: an oslo.messaging Serializer

@@ -5,7 +5,7 @@ waited too long.
 Two kinds of request hold a worker thread long enough that a burst of
 them could take every thread: large list pages (large_pages.py: a
 detailed page of 1,000 nodes) and calls that wait for a BMC's answer
-(conductor/rpcapi_hardware.py: boot device, indicators, NMI, interface
+(conductor/hardware_gate.py: boot device, indicators, NMI, interface
 validation, node vendor passthru; a BMC that never answers holds its
 request for up to ``[DEFAULT]rpc_response_timeout``).  At most
 ``[api]max_concurrent_large_lists`` and

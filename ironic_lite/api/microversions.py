@@ -9,8 +9,11 @@ Ironic API so that ironic-lite can gate features exactly like upstream:
   unpinned (a cut release records it in its ``RELEASE_MAPPING`` entry).
   A microversion is added here in the change that implements it.
 * ``*_FIELD_MIN_VERSION`` - first minor version at which a key appears in
-  the JSON body of a resource.  A key missing from such a dict does not exist
-  at all at the newest version served.
+  the JSON body of a node or a driver.  A key missing from such a dict does
+  not exist at all at the newest version served.  Each CRUD resource
+  (ports, port groups, chassis, conductors, volume connectors and targets,
+  allocations, deploy templates) keeps its own table beside its declaration
+  (``FIELD_MIN_VERSION`` of ``api/controllers/v1/<noun>.py``).
 * The query parameters of each route, with the microversion each appears
   at, are declared in the request contract (``ironic_lite.api.schemas``).
 
@@ -396,97 +399,17 @@ NODE_INVALID_SORT_KEYS = ('properties', 'driver_info', 'extra',
 
 
 # ---------------------------------------------------------------------------
-# Port fields
-# ---------------------------------------------------------------------------
-PORT_FIELD_MIN_VERSION = {
-    'uuid': 1,
-    'address': 1,
-    'node_uuid': 1,
-    'extra': 1,
-    'created_at': 1,
-    'updated_at': 1,
-    'links': 1,
-    'internal_info': 18,          # read-only
-    'local_link_connection': 19,
-    'pxe_enabled': 19,
-    'portgroup_uuid': 24,
-    'physical_network': 34,
-    'is_smartnic': 53,
-    # local_link_connection may carry 'network_type' from 64.
-    # Not until after 1.82: name 88, description 97, vendor 100,
-    # category 101.
-}
-PORT_DEFAULT_LIST_FIELDS = ('uuid', 'address')
-PORT_INVALID_SORT_KEYS = ('extra', 'internal_info', 'local_link_connection')
-
-
-# ---------------------------------------------------------------------------
-# Portgroup fields (the whole resource needs 1.23: /v1/portgroups answers
-# 404 below that)
+# Port groups: the whole resource needs 1.23 (/v1/portgroups answers 404
+# below that); their fields: api/controllers/v1/portgroup.py
 # ---------------------------------------------------------------------------
 PORTGROUP_MIN_VERSION = 23
-PORTGROUP_FIELD_MIN_VERSION = {
-    'uuid': 23,
-    'name': 23,
-    'address': 23,
-    'node_uuid': 23,
-    'extra': 23,
-    'internal_info': 23,               # read-only
-    'standalone_ports_supported': 23,  # defaults to True
-    'created_at': 23,
-    'updated_at': 23,
-    'links': 23,
-    'ports': 23,       # sub-resource link to /v1/portgroups/<uuid>/ports
-                       # (that endpoint itself needs 24)
-    'mode': 26,        # defaults to [DEFAULT]default_portgroup_mode,
-                       # which is 'active-backup'
-    'properties': 26,
-    # Not until after 1.82: physical_network 102, category 103.
-}
-PORTGROUP_DEFAULT_LIST_FIELDS = ('uuid', 'address', 'name')
-PORTGROUP_INVALID_SORT_KEYS = ('extra', 'internal_info', 'properties')
 
 
 # ---------------------------------------------------------------------------
-# Chassis fields
-# ---------------------------------------------------------------------------
-CHASSIS_FIELD_MIN_VERSION = {
-    'uuid': 1,
-    'description': 1,
-    'extra': 1,
-    'created_at': 1,
-    'updated_at': 1,
-    'links': 1,
-    'nodes': 1,  # sub-resource link to /v1/chassis/<uuid>/nodes
-}
-CHASSIS_DEFAULT_LIST_FIELDS = ('uuid', 'description')
-CHASSIS_INVALID_SORT_KEYS = ('extra',)
-
-
-# ---------------------------------------------------------------------------
-# Conductor fields (/v1/conductors needs 1.49: 404 below that).  Conductors
-# are identified by hostname; the list marker is a hostname.
+# Conductors: /v1/conductors needs 1.49 (404 below that); their fields:
+# api/controllers/v1/conductor.py.
 # ---------------------------------------------------------------------------
 CONDUCTOR_MIN_VERSION = 49
-CONDUCTOR_FIELD_MIN_VERSION = {
-    'hostname': 49,
-    'conductor_group': 49,
-    'alive': 49,       # computed: heartbeat newer than
-                       # [conductor]heartbeat_timeout
-    'drivers': 49,     # list of hardware type names; show/detail only
-    'created_at': 49,
-    'updated_at': 49,
-    'links': 49,       # /v1/conductors/<hostname>
-    # ironic-lite only, and only when asked for with ?fields= (no body
-    # changes shape): the release the conductor runs and its pin, from the
-    # services table (null for a release before 3.0, which did not
-    # report).  See doc/source/api/differences.rst.
-    'release': 49,
-    'pin': 49,
-}
-CONDUCTOR_OPT_IN_FIELDS = ('release', 'pin')
-CONDUCTOR_DEFAULT_LIST_FIELDS = ('hostname', 'conductor_group', 'alive')
-CONDUCTOR_INVALID_SORT_KEYS = ('alive', 'drivers', 'release', 'pin')
 
 
 # ---------------------------------------------------------------------------
@@ -509,60 +432,3 @@ DRIVER_INTERFACE_MIN_VERSION = {
 # The driver query parameters' versions: api/schemas/driver.py.
 # The versions of paths (and of /v1's list of resources): the ``since``
 # of their routes (``api/routes.py``), beside each handler.
-
-
-# ---------------------------------------------------------------------------
-# Allocation fields (/v1/allocations needs 1.52: 404 below that, 405 for a
-# write).  Ironic lists every field by default.
-# ---------------------------------------------------------------------------
-ALLOCATION_FIELD_MIN_VERSION = {
-    'uuid': 52,
-    'name': 52,
-    'node_uuid': 52,
-    'state': 52,
-    'last_error': 52,
-    'resource_class': 52,
-    'traits': 52,
-    'candidate_nodes': 52,
-    'extra': 52,
-    'created_at': 52,
-    'updated_at': 52,
-    'links': 52,
-    'owner': 60,
-}
-ALLOCATION_INVALID_SORT_KEYS = ('extra', 'candidate_nodes', 'traits')
-
-
-# ---------------------------------------------------------------------------
-# Volume connector and target fields (/v1/volume needs 1.32: 404 below)
-# ---------------------------------------------------------------------------
-VOLUME_CONNECTOR_FIELD_MIN_VERSION = dict.fromkeys(
-    ('uuid', 'type', 'connector_id', 'node_uuid', 'extra', 'created_at',
-     'updated_at', 'links'), MINOR_32_VOLUME)
-VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'type',
-                                        'connector_id')
-VOLUME_CONNECTOR_INVALID_SORT_KEYS = ('extra',)
-VOLUME_TARGET_FIELD_MIN_VERSION = dict.fromkeys(
-    ('uuid', 'volume_type', 'properties', 'boot_index', 'volume_id',
-     'node_uuid', 'extra', 'created_at', 'updated_at', 'links'),
-    MINOR_32_VOLUME)
-VOLUME_TARGET_DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'volume_type',
-                                     'boot_index', 'volume_id')
-VOLUME_TARGET_INVALID_SORT_KEYS = ('extra', 'properties')
-
-
-# ---------------------------------------------------------------------------
-# Deploy template fields (/v1/deploy_templates needs 1.55: 404 below it,
-# 405 for a write, as Ironic)
-# ---------------------------------------------------------------------------
-DEPLOY_TEMPLATE_FIELD_MIN_VERSION = {
-    'uuid': 55,
-    'name': 55,
-    'steps': 55,
-    'extra': 55,
-    'created_at': 55,
-    'updated_at': 55,
-    'links': 55,
-}
-DEPLOY_TEMPLATE_DEFAULT_LIST_FIELDS = ('uuid', 'name')
-DEPLOY_TEMPLATE_INVALID_SORT_KEYS = ('extra', 'steps')

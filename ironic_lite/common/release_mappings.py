@@ -32,13 +32,13 @@ Rules (enforced by tests/unit/common/test_release_mappings.py):
   move), the pin choices, the ``auto`` pin's starting value and
   ``ironic-status upgrade check``.  A release may only roll from
   releases whose object versions and RPC version it still reads
-  (tests/unit/common/test_rolls_from.py).  A cut copies ``master``, ``rolls_from``
-  included, so the released entry records what it rolled from; then
-  ``master``'s list becomes the new release followed by the releases of
-  the old list that the next code still reads, newest first
-  (the same test says which it no longer may).  A released entry
-  without ``rolls_from`` (those cut before it existed) rolled from the
-  release just before it only.
+  (tests/unit/common/test_release_mappings_rolls_from.py).  A cut copies
+  ``master``, ``rolls_from`` included, so the released entry records what
+  it rolled from; then ``master``'s list becomes the new release
+  followed by the releases of the old list that the next code still
+  reads, newest first (the same test says which it no longer may).  A
+  released entry without ``rolls_from`` (those cut before it existed)
+  rolled from the release just before it only.
 * ``master`` has ``hardware_types``: the hardware types this code
   provides (``drivers/factory.HARDWARE_TYPES``).  A released entry
   without it had ``fake-hardware`` only.  A conductor registers only the

@@ -140,7 +140,7 @@ def _run_step(task, step):
     bios.after_step(task, step)
 
 
-class CleanMixin(object):
+class CleaningMixin(object):
     """The RPC 1.6 endpoint of manual cleaning (``do_node_clean``)."""
 
     @messaging.expected_exceptions(exception.InvalidParameterValue,

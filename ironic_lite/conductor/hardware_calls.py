@@ -16,7 +16,7 @@ naming the node, the worker finishing the call on its own.  The node's
 lock, when the method takes one, is taken and released in the worker, so
 it is held until the BMC call has really ended.  A full pool answers
 NoFreeConductorWorker (503) at once.  The API bounds how many of its own
-threads wait for such answers (``rpcapi_hardware.py``).
+threads wait for such answers (``hardware_gate.py``).
 """
 
 import functools

@@ -1,6 +1,11 @@
-"""Driver interface validation and boot devices (RPC 1.2)."""
+"""Driver interface validation and boot devices (RPC 1.2,
+``ManagementMixin``)."""
+
+import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.conductor import hardware_calls
+from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import base as drivers_base
 
 # What ``GET /v1/nodes/<n>/validate`` reports (Ironic: every interface but
@@ -54,3 +59,50 @@ def get_boot_device(task):
 
 def get_supported_boot_devices(task):
     return list(_management(task).get_supported_boot_devices(task))
+
+
+class ManagementMixin(object):
+    """The validation and boot device methods of ``ConductorManager``;
+    each calls the BMC with a deadline (``hardware_calls.bounded``)."""
+
+    @messaging.expected_exceptions(exception.NodeNotFound,
+                                   exception.DriverNotFound)
+    @hardware_calls.bounded
+    def validate_driver_interfaces(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  purpose='driver interface validation'
+                                  ) as task:
+            return validate_driver_interfaces(task)
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.UnsupportedDriverExtension,
+                                   exception.DriverOperationError)
+    @hardware_calls.bounded
+    def set_boot_device(self, context, node_id, device, persistent=False):
+        with task_manager.acquire(context, node_id,
+                                  purpose='setting boot device') as task:
+            set_boot_device(task, device, persistent)
+            task.node.save()
+
+    @messaging.expected_exceptions(exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.UnsupportedDriverExtension,
+                                   exception.DriverOperationError)
+    @hardware_calls.bounded
+    def get_boot_device(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  purpose='getting boot device') as task:
+            return get_boot_device(task)
+
+    @messaging.expected_exceptions(exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.UnsupportedDriverExtension,
+                                   exception.DriverOperationError)
+    @hardware_calls.bounded
+    def get_supported_boot_devices(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  purpose='getting supported boot devices'
+                                  ) as task:
+            return get_supported_boot_devices(task)

@@ -1,5 +1,14 @@
 """The conductor's RPC endpoint: the server side of ``rpcapi``.
 
+One idiom for every RPC method: the endpoints of a feature live in its
+module, ``conductor/<feature>.py``, as ``<Feature>Mixin`` (beside the
+feature's flow functions, or beside the flows they start: provisioning.py
+starts verify.py, cleaning.py, inspection.py and deployments.py), and
+``ConductorManager`` below composes the mixins.  This module keeps only the
+node records (create, update, delete), the composition and the RPC
+Target.  The client side mirrors it: ``rpcapi_<feature>.py``,
+``<Feature>Calls``, composed by ``rpcapi.ConductorAPI``.
+
 Each method validates and changes the node under its lock synchronously --
 so a refused request (400/403/409/503) has written nothing -- and hands any
 long work to the worker pool; the lock passes to the worker.
@@ -9,8 +18,6 @@ import oslo_messaging as messaging
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
-from ironic_lite.common import release_mappings
-from ironic_lite.common import release_pin
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import agent
@@ -19,21 +26,18 @@ from ironic_lite.conductor import base_manager
 from ironic_lite.conductor import boot_mode
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import console
-from ironic_lite.conductor import deployments
-from ironic_lite.conductor import hardware_calls
 from ironic_lite.conductor import indicators
-from ironic_lite.conductor import inspection
 from ironic_lite.conductor import management
 from ironic_lite.conductor import ports
 from ironic_lite.conductor import power
+from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import raid
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
-from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import traits
 from ironic_lite.conductor import utils
 from ironic_lite.conductor import vendor
-from ironic_lite.conductor import verify
 from ironic_lite.conductor import vif
 from ironic_lite.conductor import volume
 from ironic_lite.drivers import base as drivers_base
@@ -47,41 +51,6 @@ LOG = logging.getLogger(__name__)
 _INTERFACE_UPDATE_STATES = (states.ENROLL, states.INSPECTING,
                             states.INSPECTWAIT, states.MANAGEABLE,
                             states.AVAILABLE)
-
-# provisioning action -> (states it applies to, event, worker or None).
-_PROVISION_ACTIONS = {
-    'manage': {states.ENROLL: verify.do_node_verify},
-    'provide': {states.MANAGEABLE: cleaning.do_node_clean},
-    'inspect': {states.MANAGEABLE: inspection.inspect_hardware,
-                states.INSPECTFAIL: inspection.inspect_hardware},
-    'adopt': {states.MANAGEABLE: deployments.do_node_adopt,
-              states.ADOPTFAIL: deployments.do_node_adopt},
-}
-
-_ABORTS = {
-    states.CLEANWAIT: cleaning.abort_cleaning,
-    states.INSPECTWAIT: inspection.abort_inspection,
-}
-
-
-def _validate_deploy(task, deploy_steps):
-    """Ironic's checks of a deploy before its state changes: the power and
-    deploy interfaces, the instance's traits, the deploy templates' and
-    the user's steps (unknown steps are left to the worker, as Ironic
-    leaves them until the agent's steps are known).
-
-    :raises: InstanceDeployFailure (400), nothing written.
-    """
-    try:
-        task.driver.power.validate(task)
-        task.driver.deploy.validate(task)
-        conductor_steps.check_instance_traits(task.node)
-        conductor_steps.validate_templates_and_user_steps(
-            task, deploy_steps, skip_missing=True)
-    except exception.InvalidParameterValue as err:
-        raise exception.InstanceDeployFailure(
-            'Failed to validate deploy or power info for node %s: %s'
-            % (task.node.uuid, err), code=err.code)
 
 
 def _check_unchanged(node, expected):
@@ -119,20 +88,14 @@ def _checked_save(context, node_obj, delta, expected, current):
     return attempt
 
 
-def _remove_traits(context, node, traits):
-    for trait in traits:
-        try:
-            objects.Trait.destroy(context, node.id, trait)
-        except exception.NodeTraitNotFound:
-            raise exception.NodeTraitNotFound(node_id=node.uuid, trait=trait)
-
-
-class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
-                       allocations.AllocationsMixin,
-                       rescue.RescueMixin, cleaning.CleanMixin,
+class ConductorManager(power.PowerMixin, provisioning.ProvisioningMixin,
+                       traits.TraitsMixin, vif.VifMixin,
+                       management.ManagementMixin, ports.PortsMixin,
+                       volume.VolumeMixin, allocations.AllocationsMixin,
+                       rescue.RescueMixin, cleaning.CleaningMixin,
                        console.ConsoleMixin, boot_mode.BootModeMixin,
-                       indicators.IndicatorsMixin, agent.AgentMixin,
-                       raid.RaidMixin, vendor.VendorMixin,
+                       indicators.IndicatorsMixin, raid.RaidMixin,
+                       vendor.VendorMixin, agent.AgentMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 
@@ -256,245 +219,3 @@ class ConductorManager(ports.PortsMixin, volume.VolumeMixin,
                        'valid': allowed})
             node.destroy()
             LOG.info('Successfully deleted node %s.', node.uuid)
-
-    # -- power ------------------------------------------------------------
-
-    @messaging.expected_exceptions(exception.InvalidParameterValue,
-                                   exception.NoFreeConductorWorker,
-                                   exception.NodeLocked)
-    def change_node_power_state(self, context, node_id, new_state,
-                                timeout=None):
-        """Start a power action; returns once it is handed to a worker."""
-        LOG.debug('RPC change_node_power_state called for node %s: %s',
-                  node_id, new_state)
-        with task_manager.acquire(context, node_id,
-                                  purpose='changing node power state') as task:
-            task.driver.power.validate(task)
-            supported = task.driver.power.get_supported_power_states(task)
-            if new_state not in supported:
-                raise exception.InvalidParameterValue(
-                    err='The driver %(driver)s does not support the power '
-                        'state, %(state)s' % {'driver': task.node.driver,
-                                              'state': new_state})
-            task.spawn_after(self._pool, power.node_power_action, task,
-                             new_state, timeout=timeout)
-            task.set_spawn_error_hook(power.power_state_error_handler, task,
-                                      task.node.power_state)
-            task.node.target_power_state = states.power_target(new_state)
-            task.node.last_error = None
-            task.node.save()
-
-    # -- provisioning -----------------------------------------------------
-
-    @messaging.expected_exceptions(exception.NoFreeConductorWorker,
-                                   exception.NodeLocked,
-                                   exception.InvalidParameterValue,
-                                   exception.InvalidStateRequested,
-                                   exception.NodeInMaintenance,
-                                   exception.NodeIsRetired)
-    def do_provisioning_action(self, context, node_id, action):
-        """manage, provide, inspect, adopt or abort a node."""
-        LOG.debug('RPC do_provisioning_action %s called for node %s',
-                  action, node_id)
-        with task_manager.acquire(context, node_id,
-                                  purpose='provision action %s'
-                                  % action) as task:
-            node = task.node
-            worker = _PROVISION_ACTIONS.get(action, {}).get(
-                node.provision_state)
-            if action == 'abort':
-                abort = _ABORTS.get(node.provision_state)
-                if abort is None:
-                    raise exception.InvalidStateRequested(
-                        action=action, node=node.uuid,
-                        state=node.provision_state)
-                return abort(task)
-            if action == 'provide' and node.retired and worker is not None:
-                raise exception.NodeIsRetired(op='providing', node=node.uuid)
-            if worker is not None:
-                task.set_spawn_error_hook(utils.fail_node, task)
-                return task.process_event(
-                    action, pool=self._pool, call_args=(worker, task))
-            if action not in ('manage',):
-                # Every other verb needs a worker or its own RPC method.
-                raise exception.InvalidStateRequested(
-                    action=action, node=node.uuid,
-                    state=node.provision_state)
-            task.process_event(action)
-
-    @messaging.expected_exceptions(exception.NoFreeConductorWorker,
-                                   exception.NodeLocked,
-                                   exception.NodeInMaintenance,
-                                   exception.InstanceDeployFailure,
-                                   exception.InvalidStateRequested,
-                                   exception.NodeProtected,
-                                   exception.InvalidParameterValue)
-    def do_node_deploy(self, context, node_id, rebuild=False,
-                       configdrive=None, deploy_steps=None):
-        """available (or active, deploy failed, error for a rebuild) ->
-        deploying -> active.
-
-        :param deploy_steps: the user's deploy steps (RPC 1.7); an older
-            caller sends none, and the deploy runs the interfaces' and the
-            instance's deploy templates' steps.
-        """
-        LOG.debug('RPC do_node_deploy called for node %s', node_id)
-        event = 'rebuild' if rebuild else 'deploy'
-        with task_manager.acquire(context, node_id,
-                                  purpose='node deployment') as task:
-            node = task.node
-            if node.maintenance:
-                raise exception.NodeInMaintenance(op='provisioning',
-                                                  node=node.uuid)
-            if rebuild and node.protected:
-                raise exception.NodeProtected(node=node.uuid)
-            if not states.is_actionable(node.provision_state, event):
-                raise exception.InvalidStateRequested(
-                    action=event, node=node.uuid,
-                    state=node.provision_state)
-            _validate_deploy(task, deploy_steps)
-            if task.driver.storage is not None:
-                # The volumes the deploy attaches (a 400, nothing done).
-                task.driver.storage.validate(task)
-            if configdrive:
-                info = dict(node.instance_info or {})
-                info['configdrive'] = configdrive
-                node.instance_info = info
-            task.set_spawn_error_hook(utils.fail_node, task)
-            task.process_event(
-                event, pool=self._pool,
-                call_args=(deployments.do_node_deploy, task,
-                           self.conductor.id if self.conductor else None,
-                           deploy_steps))
-
-    @messaging.expected_exceptions(exception.NoFreeConductorWorker,
-                                   exception.NodeLocked,
-                                   exception.InstanceDeployFailure,
-                                   exception.InvalidStateRequested,
-                                   exception.NodeProtected)
-    def do_node_tear_down(self, context, node_id):
-        """active (deploy failed, error, ...) -> deleting -> cleaning ->
-        available."""
-        LOG.debug('RPC do_node_tear_down called for node %s', node_id)
-        with task_manager.acquire(context, node_id,
-                                  purpose='node tear down') as task:
-            if task.node.protected:
-                raise exception.NodeProtected(node=task.node.uuid)
-            try:
-                task.driver.power.validate(task)
-            except exception.InvalidParameterValue as err:
-                raise exception.InstanceDeployFailure(
-                    reason='Failed to validate power driver interface. Can '
-                           'not delete instance. Error: %s' % err)
-            task.set_spawn_error_hook(utils.fail_node, task)
-            task.process_event(
-                'delete', pool=self._pool,
-                call_args=(deployments.do_node_tear_down, task))
-
-    # -- RPC 1.2: traits, VIFs, validation, boot device -------------------
-
-    @messaging.expected_exceptions(exception.NodeLocked,
-                                   exception.NodeNotFound,
-                                   exception.InvalidParameterValue,
-                                   exception.InvalidState)
-    def add_node_traits(self, context, node_id, traits, replace=False):
-        """Add traits to a node, or (``replace``) set exactly these."""
-        pin = release_pin.effective()
-        if pin and 'Trait' not in release_mappings.get_release(pin)[
-                'objects']:
-            # Only an API unpinned before this conductor sends this.
-            raise exception.InvalidState(
-                'This conductor is pinned to release %s, which has no node '
-                'traits: nothing was changed. Unpin every conductor before '
-                'any API (rolling upgrade steps 6.1-6.2).' % pin)
-        with task_manager.acquire(context, node_id, load_driver=False,
-                                  purpose='add node traits') as task:
-            node_id = task.node.id
-            if replace:
-                task.fenced(lambda: objects.TraitList.create(
-                    context, node_id, traits))
-                return
-            task.fenced(lambda: [
-                objects.Trait(context, node_id=node_id, trait=t).create()
-                for t in traits])
-
-    @messaging.expected_exceptions(exception.NodeLocked,
-                                   exception.NodeNotFound,
-                                   exception.NodeTraitNotFound)
-    def remove_node_traits(self, context, node_id, traits=None):
-        """Remove the given traits of a node (every one when None)."""
-        with task_manager.acquire(context, node_id, load_driver=False,
-                                  purpose='remove node traits') as task:
-            node = task.node
-            if traits is None:
-                task.fenced(lambda: objects.TraitList.destroy(context,
-                                                              node.id))
-                return
-            task.fenced(lambda: _remove_traits(context, node, traits))
-
-    @messaging.expected_exceptions(exception.NodeLocked,
-                                   exception.NodeNotFound,
-                                   exception.InvalidParameterValue,
-                                   exception.VifAlreadyAttached,
-                                   exception.NoFreePhysicalPorts)
-    def vif_attach(self, context, node_id, vif_info):
-        with task_manager.acquire(context, node_id, load_driver=False,
-                                  purpose='attach vif') as task:
-            vif.vif_attach(task, vif_info)
-
-    @messaging.expected_exceptions(exception.NodeLocked,
-                                   exception.NodeNotFound,
-                                   exception.VifNotAttached)
-    def vif_detach(self, context, node_id, vif_id):
-        with task_manager.acquire(context, node_id, load_driver=False,
-                                  purpose='detach vif') as task:
-            vif.vif_detach(task, vif_id)
-
-    @messaging.expected_exceptions(exception.NodeNotFound)
-    def vif_list(self, context, node_id):
-        with task_manager.acquire(context, node_id, shared=True,
-                                  load_driver=False,
-                                  purpose='list vifs') as task:
-            return vif.vif_list(task)
-
-    @messaging.expected_exceptions(exception.NodeNotFound,
-                                   exception.DriverNotFound)
-    @hardware_calls.bounded
-    def validate_driver_interfaces(self, context, node_id):
-        with task_manager.acquire(context, node_id, shared=True,
-                                  purpose='driver interface validation'
-                                  ) as task:
-            return management.validate_driver_interfaces(task)
-
-    @messaging.expected_exceptions(exception.NodeLocked,
-                                   exception.NodeNotFound,
-                                   exception.InvalidParameterValue,
-                                   exception.UnsupportedDriverExtension,
-                                   exception.DriverOperationError)
-    @hardware_calls.bounded
-    def set_boot_device(self, context, node_id, device, persistent=False):
-        with task_manager.acquire(context, node_id,
-                                  purpose='setting boot device') as task:
-            management.set_boot_device(task, device, persistent)
-            task.node.save()
-
-    @messaging.expected_exceptions(exception.NodeNotFound,
-                                   exception.InvalidParameterValue,
-                                   exception.UnsupportedDriverExtension,
-                                   exception.DriverOperationError)
-    @hardware_calls.bounded
-    def get_boot_device(self, context, node_id):
-        with task_manager.acquire(context, node_id, shared=True,
-                                  purpose='getting boot device') as task:
-            return management.get_boot_device(task)
-
-    @messaging.expected_exceptions(exception.NodeNotFound,
-                                   exception.InvalidParameterValue,
-                                   exception.UnsupportedDriverExtension,
-                                   exception.DriverOperationError)
-    @hardware_calls.bounded
-    def get_supported_boot_devices(self, context, node_id):
-        with task_manager.acquire(context, node_id, shared=True,
-                                  purpose='getting supported boot devices'
-                                  ) as task:
-            return management.get_supported_boot_devices(task)

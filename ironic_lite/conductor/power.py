@@ -1,10 +1,12 @@
-"""Power actions, and the periodic power state sync."""
+"""Power actions, their RPC endpoint (``PowerMixin``, RPC 1.0), and the
+periodic power state sync."""
 
 import collections
 import time
 
 from futurist import waiters
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from ironic_lite.common import exception
 from ironic_lite.common import messages
@@ -209,3 +211,32 @@ def _sync_one(task):
         LOG.warning('Node %s is %s, expected %s: setting it back', node.uuid,
                     actual, node.power_state)
         task.driver.power.set_power_state(task, node.power_state)
+
+
+class PowerMixin(object):
+    """The power method of ``ConductorManager``."""
+
+    @messaging.expected_exceptions(exception.InvalidParameterValue,
+                                   exception.NoFreeConductorWorker,
+                                   exception.NodeLocked)
+    def change_node_power_state(self, context, node_id, new_state,
+                                timeout=None):
+        """Start a power action; returns once it is handed to a worker."""
+        LOG.debug('RPC change_node_power_state called for node %s: %s',
+                  node_id, new_state)
+        with task_manager.acquire(context, node_id,
+                                  purpose='changing node power state') as task:
+            task.driver.power.validate(task)
+            supported = task.driver.power.get_supported_power_states(task)
+            if new_state not in supported:
+                raise exception.InvalidParameterValue(
+                    err='The driver %(driver)s does not support the power '
+                        'state, %(state)s' % {'driver': task.node.driver,
+                                              'state': new_state})
+            task.spawn_after(self._pool, node_power_action, task,
+                             new_state, timeout=timeout)
+            task.set_spawn_error_hook(power_state_error_handler, task,
+                                      task.node.power_state)
+            task.node.target_power_state = states.power_target(new_state)
+            task.node.last_error = None
+            task.node.save()

@@ -1,16 +1,16 @@
-"""The client side of RPC 1.10 (release 5.0): the ramdisk's agent.
+"""The client side of ``agent.AgentMixin``: the ramdisk's agent (RPC 1.10,
+release 5.0).
 
-``rpcapi.ConductorAPI`` inherits these methods.  They have no older form:
-pinned below 1.10 the API refuses them (409 PinnedRelease, nothing sent);
-the agent retries its lookup and heartbeats, and they go through once the
-pin is removed.
+They have no older form: pinned below 1.10 the API refuses them (409
+PinnedRelease, nothing sent); the agent retries its lookup and
+heartbeats, and they go through once the pin is removed.
 """
 
 _V = '1.10'
 
 
 class AgentCalls(object):
-    """Methods of ``ConductorAPI`` added at RPC 1.10."""
+    """The agent methods of ``rpcapi.ConductorAPI``."""
 
     def get_node_with_token(self, context, node):
         """The node with a new agent token (``******`` if it has one)."""

@@ -1,50 +1,35 @@
-"""The client side of RPC 1.8 (release 5.0): boot mode, secure boot and
-indicators.  ``rpcapi.ConductorAPI`` inherits these methods; each goes
-through its ``call_node_method``, so that a service pinned below 1.8
-refuses them (409 PinnedRelease, nothing sent: a conductor of release 4.0
-does not know them) and the transport's and the conductor's errors are
-turned into the API's as for every other call.
-"""
+"""The client side of ``management.ManagementMixin``: driver interface
+validation and boot devices (RPC 1.2, release 3.0; refused, 409
+PinnedRelease, while pinned below).  These wait for a BMC: the API bounds
+how many wait at once (``hardware_gate.py``)."""
 
-_V = '1.8'
+from ironic_lite.conductor import rpc_errors
 
 
 class ManagementCalls(object):
-    """Methods of ``ConductorAPI`` added at RPC 1.8."""
+    """The management methods of ``rpcapi.ConductorAPI``."""
 
-    def change_node_boot_mode(self, context, node, new_state):
-        """Set the node's boot mode (``bios``/``uefi``) in a worker;
-        returns once the node is locked for it."""
-        return self.call_node_method(context, node, _V,
-                                     'change_node_boot_mode',
-                                     'Changing the boot mode',
-                                     new_state=new_state)
+    def _management_call(self, context, node, method, **kwargs):
+        return self.send(context, '1.2', method, node=node,
+                         what='This request', node_id=node.uuid, **kwargs)
 
-    def change_node_secure_boot(self, context, node, new_state):
-        """Turn secure boot on (True) or off (False), in a worker."""
-        return self.call_node_method(context, node, _V,
-                                     'change_node_secure_boot',
-                                     'Changing the secure boot state',
-                                     new_state=new_state)
+    @rpc_errors.translated
+    def validate_driver_interfaces(self, context, node):
+        """{interface: {'result': bool[, 'reason': str]}}."""
+        return self._management_call(context, node,
+                                     'validate_driver_interfaces')
 
-    def get_supported_indicators(self, context, node, component=None):
-        """{component: {indicator: {'readonly': bool, 'states': [...]}}}"""
-        return self.call_node_method(context, node, _V,
-                                     'get_supported_indicators',
-                                     'Reading the indicators',
-                                     component=component)
+    @rpc_errors.translated
+    def set_boot_device(self, context, node, device, persistent=False):
+        return self._management_call(context, node, 'set_boot_device',
+                                     device=device, persistent=persistent)
 
-    def get_indicator_state(self, context, node, component, indicator):
-        return self.call_node_method(context, node, _V,
-                                     'get_indicator_state',
-                                     'Reading the indicators',
-                                     component=component,
-                                     indicator=indicator)
+    @rpc_errors.translated
+    def get_boot_device(self, context, node):
+        """{'boot_device': name or None, 'persistent': bool or None}."""
+        return self._management_call(context, node, 'get_boot_device')
 
-    def set_indicator_state(self, context, node, component, indicator,
-                            state):
-        return self.call_node_method(context, node, _V,
-                                     'set_indicator_state',
-                                     'Setting an indicator',
-                                     component=component,
-                                     indicator=indicator, state=state)
+    @rpc_errors.translated
+    def get_supported_boot_devices(self, context, node):
+        return self._management_call(context, node,
+                                     'get_supported_boot_devices')

@@ -1,4 +1,5 @@
-"""VIFs of a node (RPC 1.2): the ``flat`` and ``noop`` network interfaces.
+"""VIFs of a node (RPC 1.2, ``VifMixin``): the ``flat`` and ``noop`` network
+interfaces.
 
 ``flat`` records a VIF on a free port group or port of the node, in its
 ``internal_info['tenant_vif_port_id']`` (Ironic's key); ``noop`` accepts
@@ -6,7 +7,10 @@ every attach and records nothing.  The caller holds the node's lock; the
 port writes are fenced by it (``task.fenced``).
 """
 
+import oslo_messaging as messaging
+
 from ironic_lite.common import exception
+from ironic_lite.conductor import task_manager
 from ironic_lite import objects
 
 TENANT_VIF_KEY = 'tenant_vif_port_id'
@@ -102,3 +106,32 @@ def vif_detach(task, vif_id):
             task.fenced(obj.save)
             return
     raise exception.VifNotAttached(vif=vif_id, node=task.node.uuid)
+
+
+class VifMixin(object):
+    """The VIF methods of ``ConductorManager``."""
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.InvalidParameterValue,
+                                   exception.VifAlreadyAttached,
+                                   exception.NoFreePhysicalPorts)
+    def vif_attach(self, context, node_id, vif_info):
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='attach vif') as task:
+            vif_attach(task, vif_info)
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NodeNotFound,
+                                   exception.VifNotAttached)
+    def vif_detach(self, context, node_id, vif_id):
+        with task_manager.acquire(context, node_id, load_driver=False,
+                                  purpose='detach vif') as task:
+            vif_detach(task, vif_id)
+
+    @messaging.expected_exceptions(exception.NodeNotFound)
+    def vif_list(self, context, node_id):
+        with task_manager.acquire(context, node_id, shared=True,
+                                  load_driver=False,
+                                  purpose='list vifs') as task:
+            return vif_list(task)

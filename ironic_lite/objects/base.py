@@ -126,9 +126,9 @@ def field_attr(name):
     property reads it from there, ``obj_attr_is_set`` looks for it).  The
     fast paths -- rows read from the DB, large pages rendered -- read and
     write it directly instead of through the field's property;
-    ``tests/unit/objects/test_field_attr.py`` checks the name against the
-    library's public behaviour, so that a library release that changes it
-    fails a test rather than a request.
+    ``tests/unit/objects/test_base_field_attr.py`` checks the name against
+    the library's public behaviour, so that a library release that changes
+    it fails a test rather than a request.
     """
     return '_obj_' + name
 

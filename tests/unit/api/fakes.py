@@ -278,6 +278,15 @@ class FakeConductorAPI(object):
             raise exception.PinnedRelease(what=what, version=version,
                                           pin=pin)
 
+    def can_send_version(self, version):
+        """The fake speaks RPC up to 1.2 to the writers that ask (ports
+        and port groups, ``writer.DIRECT``): it has no port methods of
+        RPC 1.3, so the API writes them directly, as a client pinned to
+        release 2.0 does.  Their conductor path is
+        tests/unit/conductor/test_api_over_rpc.py's."""
+        from oslo_utils import versionutils
+        return versionutils.convert_version_to_tuple(version) < (1, 3)
+
     def create_allocation(self, context, allocation, node=None):
         """Stored, then processed at once (the conductor's worker runs
         later: a test sees ``allocating`` only there)."""

@@ -16,7 +16,7 @@ from ironic_lite.drivers import factory
 from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import ramdisk
 from ironic_lite import objects
-from tests.unit.conductor import test_rpc_versions
+from tests.unit.conductor import test_rpcapi_versions
 
 URL = 'http://192.0.2.10:9999'
 
@@ -329,7 +329,7 @@ def test_pinned_below_1_10_refuses_the_agent_methods(config, conductor,
     config.set_override('pin_release_version', pin)
     try:
         pinned = rpcapi.ConductorAPI()
-        calls = test_rpc_versions._spy(pinned, monkeypatch)
+        calls = test_rpcapi_versions._spy(pinned, monkeypatch)
         node = make_node()
         for method, args in (('get_node_with_token', ()),
                              ('heartbeat', (URL, '1', 'tok'))):

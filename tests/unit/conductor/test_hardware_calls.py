@@ -12,7 +12,7 @@ import pytest
 from ironic_lite.common import exception
 from ironic_lite.common import rpc
 from ironic_lite.conductor import power
-from ironic_lite.conductor import rpcapi_hardware
+from ironic_lite.conductor import hardware_gate
 from ironic_lite.conductor import worker_pool
 from ironic_lite.drivers import fake_hardware
 from ironic_lite import objects
@@ -132,7 +132,7 @@ def test_the_api_threads_waiting_for_bmcs_are_bounded(
         for thread in threads:
             thread.join(timeouts.HANG)
     assert errors == []
-    assert rpcapi_hardware._slots()._value == 2
+    assert hardware_gate._slots()._value == 2
 
 
 def test_power_sync_leaves_a_hung_node_behind(config, context, conductor,

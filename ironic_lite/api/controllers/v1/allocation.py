@@ -16,6 +16,7 @@ from ironic_lite.api.controllers.v1 import allocation_create
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
@@ -24,10 +25,30 @@ from ironic_lite.api import schemas
 from ironic_lite.api.schemas import allocation as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 NOT_ALLOWED = 'The API version does not allow allocations'
 RPC_VERSION = '1.5'
+
+# The fields of an allocation's body and the first microversion of each
+# (Ironic lists every field by default).
+FIELD_MIN_VERSION = {
+    'uuid': 52,
+    'name': 52,
+    'node_uuid': 52,
+    'state': 52,
+    'last_error': 52,
+    'resource_class': 52,
+    'traits': 52,
+    'candidate_nodes': 52,
+    'extra': 52,
+    'created_at': 52,
+    'updated_at': 52,
+    'links': 52,
+    'owner': 60,
+}
+INVALID_SORT_KEYS = ('extra', 'candidate_nodes', 'traits')
 
 
 def target(allocation):
@@ -52,13 +73,13 @@ def render(allocation, fields=None, caches=None):
         'links': link.self_and_bookmark('allocations', allocation.uuid),
     }
     if (allocation.node_id is not None and resource.shows(
-            fields, 'node_uuid', mv.ALLOCATION_FIELD_MIN_VERSION)):
+            fields, 'node_uuid', FIELD_MIN_VERSION)):
         try:
             body['node_uuid'] = resource.node_uuid(allocation.node_id,
                                                    caches)
         except exception.NodeNotFound:
             body['node_uuid'] = None
-    body = utils.hide_fields(body, mv.ALLOCATION_FIELD_MIN_VERSION)
+    body = utils.hide_fields(body, FIELD_MIN_VERSION)
     return utils.select_fields(body, fields) if fields else body
 
 
@@ -82,11 +103,6 @@ def fetch_authorized(rule, ident):
         raise exception.AllocationNotFound(allocation=ident)
     policy.authorize(rule, target(allocation), ctx)
     return allocation
-
-
-def check_writable(what):
-    """409 (nothing written) while pinned below RPC 1.5."""
-    pecan.request.rpcapi.check_can_send(RPC_VERSION, what)
 
 
 def _check_node_access(node):
@@ -123,19 +139,33 @@ def check_node_owner_change(node, changes):
             'allocation with an  owner.' % node.uuid)
 
 
-class AllocationsController(resource.ResourceController):
-    KIND = 'allocation'
-    RESOURCE = 'allocations'
-    FIELD_TABLE = mv.ALLOCATION_FIELD_MIN_VERSION
-    INVALID_SORT_KEYS = mv.ALLOCATION_INVALID_SORT_KEYS
-    OBJECT = objects.Allocation
-    BODY_SCHEMA = schema.PATCHED
+# Created and deleted by a conductor, changed here (name, extra); every
+# write refused while pinned below RPC 1.5.
+RES = resource.Resource(
+    'allocation', 'allocations', objects.Allocation, render,
+    FIELD_MIN_VERSION,
+    writer=writer.Writer(create=rpcapi.ConductorAPI.create_allocation,
+                         destroy=rpcapi.ConductorAPI.destroy_allocation,
+                         version=RPC_VERSION, older=writer.REFUSE,
+                         what='{verb} an allocation'),
+    invalid_sort_keys=INVALID_SORT_KEYS,
+    body_schema=schema.PATCHED)
 
-    def get_object(self, ident):
-        return lookup(ident)
+
+class AllocationsController(resource.ResourceController):
+    RES = RES
+
+    def _authorized(self, action, ident):
+        return fetch_authorized('baremetal:allocation:%s' % action, ident)
 
     def policy_target(self, obj):
         return target(obj)
+
+    def rpc_node_of(self, obj):
+        """The node of a backfill (read by ``post``), else None."""
+        if obj.obj_attr_is_set('node_id') and obj.node_id is not None:
+            return resource.request_node(obj.node_id)
+        return None
 
     def project_filter(self, ctx):
         return None    # the owner filter of list_filters
@@ -161,46 +191,22 @@ class AllocationsController(resource.ResourceController):
                              ctx)
         return found
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
-    def get_one(self, ident, fields=None):
-        allocation = fetch_authorized('baremetal:allocation:get', ident)
-        return render(allocation, utils.get_fields(
-            fields, self.FIELD_TABLE, self.LINK_FIELDS))
-
     def post(self, body):
         allocation, node = allocation_create.prepare(body)
-        check_writable('Creating an allocation')
-        allocation = pecan.request.rpcapi.create_allocation(
-            pecan.request.context, allocation, node)
+        if node is not None:
+            resource.remember_node(node)
+        allocation = self.write('create', pecan.request.context,
+                                allocation)
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url(
             'allocations', allocation.uuid)
         return render(allocation)
 
-    def patch(self, ident, body):
-        allocation = fetch_authorized('baremetal:allocation:update', ident)
-        allocation_create.check_patch(body)
-        doc = {'name': allocation.name, 'extra': allocation.extra or {}}
-        new_doc = json_patch.apply_patch(doc, body)
-        utils.check_body(schema.PATCHED,
-                         {k: v for k, v in new_doc.items() if v is not None},
-                         'allocation')
-        for name, value in json_patch.changed_fields(doc, new_doc).items():
-            setattr(allocation, name, value)
-        if allocation.obj_what_changed():
-            check_writable('Updating an allocation')
-            allocation.save()
-        return render(allocation)
+    def check_patch(self, patch):
+        allocation_create.check_patch(patch)
 
-    def delete(self, ident):
-        allocation = fetch_authorized('baremetal:allocation:delete', ident)
-        check_writable('Deleting an allocation')
-        pecan.request.rpcapi.destroy_allocation(pecan.request.context,
-                                                allocation)
-        pecan.response.status = 204
-        return ''
+    def editable_document(self, obj):
+        return {'name': obj.name, 'extra': obj.extra or {}}
 
 
 class NodeAllocationController(object):
@@ -219,7 +225,7 @@ class NodeAllocationController(object):
 
     def get(self, fields=None):
         ctx = pecan.request.context
-        fields = utils.get_fields(fields, mv.ALLOCATION_FIELD_MIN_VERSION,
+        fields = utils.get_fields(fields, FIELD_MIN_VERSION,
                                   ('links',))
         node = _node_filter(self.node_ident)
         allocation = self._find(node)
@@ -233,8 +239,7 @@ class NodeAllocationController(object):
         allocation = self._find(node)
         policy.authorize('baremetal:allocation:delete', target(allocation),
                          ctx)
-        check_writable('Deleting an allocation')
-        pecan.request.rpcapi.destroy_allocation(ctx, allocation)
+        AllocationsController().write('destroy', ctx, allocation)
         pecan.response.status = 204
         return ''
 

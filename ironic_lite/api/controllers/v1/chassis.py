@@ -9,7 +9,7 @@ from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import node
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
-from ironic_lite.api import microversions as mv
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
@@ -19,6 +19,19 @@ from ironic_lite.common import policy
 from ironic_lite import objects
 
 MAX_DESCRIPTION = 255
+
+# The fields of a chassis' body and the first microversion of each.
+FIELD_MIN_VERSION = {
+    'uuid': 1,
+    'description': 1,
+    'extra': 1,
+    'created_at': 1,
+    'updated_at': 1,
+    'links': 1,
+    'nodes': 1,  # sub-resource link to /v1/chassis/<uuid>/nodes
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'description')
+INVALID_SORT_KEYS = ('extra',)
 
 
 def render(chassis, fields=None, caches=None):
@@ -32,7 +45,7 @@ def render(chassis, fields=None, caches=None):
     if not fields:
         body['nodes'] = link.self_and_bookmark('chassis',
                                                chassis.uuid + '/nodes')
-    body = utils.hide_fields(body, mv.CHASSIS_FIELD_MIN_VERSION)
+    body = utils.hide_fields(body, FIELD_MIN_VERSION)
     return utils.select_fields(body, fields) if fields else body
 
 
@@ -43,16 +56,19 @@ def _check_description(values):
                 % MAX_DESCRIPTION)
 
 
+# Written to the database by the API (no conductor is involved).
+RES = resource.Resource(
+    'chassis', 'chassis', objects.Chassis, render,
+    FIELD_MIN_VERSION, writer=writer.Writer(),
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
+    link_fields=('links', 'nodes'), body_schema=schema.BODY,
+    patch_allowed=schema.PATCH_ALLOWED)
+
+
 class ChassisController(resource.ResourceController):
-    KIND = 'chassis'
-    RESOURCE = 'chassis'
-    FIELD_TABLE = mv.CHASSIS_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.CHASSIS_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.CHASSIS_INVALID_SORT_KEYS
-    LINK_FIELDS = ('links', 'nodes')
-    OBJECT = objects.Chassis
-    BODY_SCHEMA = schema.BODY
-    PATCH_ALLOWED = schema.PATCH_ALLOWED
+    RES = RES
+
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
 
@@ -71,9 +87,6 @@ class ChassisController(resource.ResourceController):
         return objects.Chassis.list(ctx, limit=limit, marker=marker,
                                     sort_key=sort_key, sort_dir=sort_dir)
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
     def new_object(self, ctx, values):
         _check_description(values)
         values.setdefault('uuid', uuidutils.generate_uuid())
@@ -81,11 +94,7 @@ class ChassisController(resource.ResourceController):
 
     def apply_changes(self, ctx, obj, changes):
         _check_description(changes)
-        for name, value in changes.items():
-            setattr(obj, name, value)
-
-    def editable_document(self, obj):
-        return {'description': obj.description, 'extra': obj.extra or {}}
+        super().apply_changes(ctx, obj, changes)
 
 
 # Routes of the handlers ChassisController inherits.

@@ -20,6 +20,27 @@ from ironic_lite import objects
 
 CONF = conf.CONF
 
+# The fields of a conductor's body and the first microversion of each.
+FIELD_MIN_VERSION = {
+    'hostname': 49,
+    'conductor_group': 49,
+    'alive': 49,       # computed: heartbeat newer than
+                       # [conductor]heartbeat_timeout
+    'drivers': 49,     # list of hardware type names; show/detail only
+    'created_at': 49,
+    'updated_at': 49,
+    'links': 49,       # /v1/conductors/<hostname>
+    # ironic-lite only, and only when asked for with ?fields= (no body
+    # changes shape): the release the conductor runs and its pin, from the
+    # services table (null for a release before 3.0, which did not
+    # report).  See doc/source/api/differences.rst.
+    'release': 49,
+    'pin': 49,
+}
+OPT_IN_FIELDS = ('release', 'pin')
+DEFAULT_LIST_FIELDS = ('hostname', 'conductor_group', 'alive')
+INVALID_SORT_KEYS = ('alive', 'drivers', 'release', 'pin')
+
 
 def is_alive(cond):
     """Online and heartbeated within [conductor]heartbeat_timeout."""
@@ -55,19 +76,22 @@ def render(cond, fields=None, caches=None):
         'updated_at': resource.isotime(cond.updated_at),
         'links': link.self_and_bookmark('conductors', cond.hostname),
     }
-    if fields and any(f in fields for f in mv.CONDUCTOR_OPT_IN_FIELDS):
+    if fields and any(f in fields for f in OPT_IN_FIELDS):
         service = _service_of(cond.hostname, caches)
         body['release'] = service.release if service else None
         body['pin'] = service.pin if service else None
     return utils.select_fields(body, fields) if fields else body
 
 
+# Read-only: no writer.
+RES = resource.Resource(
+    'conductor', 'conductors', objects.Conductor, render, FIELD_MIN_VERSION,
+    default_fields=DEFAULT_LIST_FIELDS, invalid_sort_keys=INVALID_SORT_KEYS)
+
+
 class ConductorsController(resource.ResourceController):
-    KIND = 'conductor'
-    RESOURCE = 'conductors'
-    FIELD_TABLE = mv.CONDUCTOR_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.CONDUCTOR_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.CONDUCTOR_INVALID_SORT_KEYS
+    RES = RES
+
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
 
@@ -88,9 +112,6 @@ class ConductorsController(resource.ResourceController):
     def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
         return objects.Conductor.list(ctx, limit=limit, marker=marker,
                                       sort_key=sort_key, sort_dir=sort_dir)
-
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
 
 
 # Routes of the handlers ConductorsController inherits.

@@ -19,6 +19,7 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
@@ -32,6 +33,19 @@ from ironic_lite import objects
 # The RPC version whose conductors deploy with templates (API 1.55).
 RPC_VERSION = '1.7'
 MASK = '******'
+
+# The fields of a deploy template's body (all from 1.55).
+FIELD_MIN_VERSION = {
+    'uuid': 55,
+    'name': 55,
+    'steps': 55,
+    'extra': 55,
+    'created_at': 55,
+    'updated_at': 55,
+    'links': 55,
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'name')
+INVALID_SORT_KEYS = ('extra', 'steps')
 
 
 def masked_steps(steps):
@@ -88,16 +102,21 @@ def normalized_steps(steps):
     return result
 
 
+# Written to the database by the API, refused while pinned below RPC 1.7.
+RES = resource.Resource(
+    'deploy_template', 'deploy_templates', objects.DeployTemplate, render,
+    FIELD_MIN_VERSION,
+    writer=writer.Writer(version=RPC_VERSION, older=writer.REFUSE,
+                         what='Changing deploy templates'),
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS, link_fields=(),
+    body_schema=schema.BODY, patch_allowed=schema.PATCH_ALLOWED,
+    schema_noun='patch')
+
+
 class DeployTemplatesController(resource.ResourceController):
-    KIND = 'deploy_template'
-    RESOURCE = 'deploy_templates'
-    FIELD_TABLE = mv.DEPLOY_TEMPLATE_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.DEPLOY_TEMPLATE_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.DEPLOY_TEMPLATE_INVALID_SORT_KEYS
-    LINK_FIELDS = ()
-    OBJECT = objects.DeployTemplate
-    BODY_SCHEMA = schema.BODY
-    PATCH_ALLOWED = schema.PATCH_ALLOWED
+    RES = RES
+    SHOWN_AT = staticmethod(_shown_at)
 
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
@@ -113,25 +132,11 @@ class DeployTemplatesController(resource.ResourceController):
     def list_filters(self, params):
         return {}
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
     def _authorized(self, action, ident):
         # Ironic checks the rule before it looks the template up.
         policy.authorize('baremetal:deploy_template:%s' % action,
                          self.policy_target(None), pecan.request.context)
         return self.get_object(ident)
-
-    @staticmethod
-    def _check_pin():
-        pecan.request.rpcapi.check_can_send(RPC_VERSION,
-                                            'Changing deploy templates')
-
-    def _write(self, action, ctx, obj):
-        self._check_pin()
-        getattr(obj, {'create': 'create', 'update': 'save',
-                      'destroy': 'destroy'}[action])()
-        return obj
 
     def new_object(self, ctx, values):
         values = dict(values, steps=normalized_steps(values['steps']))
@@ -143,31 +148,30 @@ class DeployTemplatesController(resource.ResourceController):
         return {'name': obj.name, 'extra': obj.extra or {},
                 'steps': [dict(step) for step in obj.steps]}
 
-    def patch(self, ident, body):
-        ctx = pecan.request.context
-        obj = self._authorized('update', ident)
+    def check_patch(self, patch):
         # A patch that changes nothing is refused too: the answer to a
         # write does not depend on what it holds.
-        self._check_pin()
-        json_patch.check_patch_fields(body, self.PATCH_ALLOWED,
-                                      self.FIELD_TABLE)
-        doc = self.editable_document(obj)
-        new_doc = json_patch.apply_patch(doc, body, shown=_shown_at)
+        self.RES.writer.check(pecan.request.rpcapi, 'update')
+        super().check_patch(patch)
+
+    def patched_document(self, doc):
         # As Ironic: keys a step does not have are dropped, not refused.
-        if isinstance(new_doc.get('steps'), list):
-            new_doc['steps'] = [
+        if isinstance(doc.get('steps'), list):
+            doc['steps'] = [
                 {k: v for k, v in step.items() if k in schema.STEP_KEYS}
                 if isinstance(step, dict) else step
-                for step in new_doc['steps']]
-        utils.check_body(self.BODY_SCHEMA,
-                         {k: v for k, v in new_doc.items() if v is not None},
-                         'patch')
-        new_doc['steps'] = normalized_steps(new_doc['steps'])
-        for name, value in json_patch.changed_fields(doc, new_doc).items():
-            setattr(obj, name, value)
-        if obj.obj_what_changed():
-            obj = self._write('update', ctx, obj)
-        return self.render(obj)
+                for step in doc['steps']]
+        return doc
+
+    def apply_changes(self, ctx, obj, changes):
+        # The steps as stored: a change only if they differ once
+        # normalized (a priority "10" for 10 changes nothing).
+        changes = dict(changes)
+        if 'steps' in changes:
+            steps = normalized_steps(changes.pop('steps'))
+            if steps != self.editable_document(obj)['steps']:
+                changes['steps'] = steps
+        super().apply_changes(ctx, obj, changes)
 
 
 ROUTE = functools.partial(routes.Route, owner=DeployTemplatesController)

@@ -1,7 +1,7 @@
 """``/v1/ports`` (and ``/v1/nodes/<n>/ports``, ``/v1/portgroups/<pg>/ports``).
 
 Ports are written by the conductor of their node, under the node's lock
-(RPC 1.3, ``ResourceController._write``; directly through the objects
+(RPC 1.3, the writer of ``RES``; directly through the objects
 while pinned below 1.3, as release 2.0 did); the database's unique
 constraints make a duplicate MAC a 409 without a partial write.
 """
@@ -15,13 +15,14 @@ from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import portgroup_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
-from ironic_lite.api import microversions as mv
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import port as schema
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite.common import utils as common_utils
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
@@ -30,6 +31,29 @@ LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
 # (Ironic repeats none): a consumer of a shard or of conductor groups
 # (networking-baremetal) stays in them on the next page.
 NEXT_FILTERS = ('shard', 'conductor_groups')
+
+# The fields of a port's body and the first microversion of each (what
+# ``?fields=``, sort keys and the body at each version follow).
+FIELD_MIN_VERSION = {
+    'uuid': 1,
+    'address': 1,
+    'node_uuid': 1,
+    'extra': 1,
+    'created_at': 1,
+    'updated_at': 1,
+    'links': 1,
+    'internal_info': 18,          # read-only
+    'local_link_connection': 19,
+    'pxe_enabled': 19,
+    'portgroup_uuid': 24,
+    'physical_network': 34,
+    'is_smartnic': 53,
+    # local_link_connection may carry 'network_type' from 64.
+    # Not until after 1.82: name 88, description 97, vendor 100,
+    # category 101.
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'address')
+INVALID_SORT_KEYS = ('extra', 'internal_info', 'local_link_connection')
 
 
 def _check_llc(llc):
@@ -96,7 +120,7 @@ def render(port, fields=None, caches=None):
                                            'ports', port.uuid),
     }
     # The parents' UUIDs cost a lookup: only when the body shows them.
-    table = mv.PORT_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     current = resource.request_minor(caches)
     if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(port.node_id, caches)
@@ -125,18 +149,23 @@ def _refuse_groups_with(params, others):
                 'node_ident, portgroup_ident, or node address filters.')
 
 
+# Written by the conductor of the port's node, under the node's lock (RPC
+# 1.3); pinned below 1.3, directly, as release 2.0 did.
+RES = resource.Resource(
+    'port', 'ports', objects.Port, render, FIELD_MIN_VERSION,
+    writer=writer.Writer(create=rpcapi.ConductorAPI.create_port,
+                         update=rpcapi.ConductorAPI.update_port,
+                         destroy=rpcapi.ConductorAPI.destroy_port,
+                         version='1.3', older=writer.DIRECT),
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS, body_schema=schema.BODY,
+    patch_allowed=schema.PATCH_ALLOWED)
+
+
 class PortsController(resource.ResourceController):
     """CRUD of ports; also the sub-collection of a node or port group."""
 
-    KIND = 'port'
-    RESOURCE = 'ports'
-    FIELD_TABLE = mv.PORT_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.PORT_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.PORT_INVALID_SORT_KEYS
-    OBJECT = objects.Port
-    BODY_SCHEMA = schema.BODY
-    PATCH_ALLOWED = schema.PATCH_ALLOWED
-    NOT_FOUND = exception.PortNotFound
+    RES = RES
 
     def __init__(self, node_ident=None, portgroup_ident=None):
         super().__init__(node_ident)
@@ -180,9 +209,6 @@ class PortsController(resource.ResourceController):
     def next_filters(self, params):
         return resource.next_params(params, NEXT_FILTERS)
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
     def new_object(self, ctx, values):
         values = to_object_values(values, ctx)
         values.setdefault('pxe_enabled', True)
@@ -196,10 +222,6 @@ class PortsController(resource.ResourceController):
 
     def check_write(self, ctx, obj):
         obj.check_physnet(ctx)
-
-    def editable_document(self, obj):
-        body = render(obj)
-        return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
 
 
 # Routes of the handlers PortsController inherits.

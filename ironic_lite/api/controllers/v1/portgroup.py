@@ -13,6 +13,7 @@ from ironic_lite.api.controllers.v1 import port
 from ironic_lite.api.controllers.v1 import portgroup_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -20,10 +21,33 @@ from ironic_lite.api import schemas
 from ironic_lite.api.schemas import portgroup as schema
 from ironic_lite.common import exception
 from ironic_lite.common import utils as common_utils
+from ironic_lite.conductor import rpcapi
 from ironic_lite import conf
 from ironic_lite import objects
 
 CONF = conf.CONF
+
+# The fields of a port group's body and the first microversion of each.
+FIELD_MIN_VERSION = {
+    'uuid': 23,
+    'name': 23,
+    'address': 23,
+    'node_uuid': 23,
+    'extra': 23,
+    'internal_info': 23,               # read-only
+    'standalone_ports_supported': 23,  # defaults to True
+    'created_at': 23,
+    'updated_at': 23,
+    'links': 23,
+    'ports': 23,       # sub-resource link to /v1/portgroups/<uuid>/ports
+                       # (that endpoint itself needs 24)
+    'mode': 26,        # defaults to [DEFAULT]default_portgroup_mode,
+                       # which is 'active-backup'
+    'properties': 26,
+    # Not until after 1.82: physical_network 102, category 103.
+}
+DEFAULT_LIST_FIELDS = ('uuid', 'address', 'name')
+INVALID_SORT_KEYS = ('extra', 'internal_info', 'properties')
 
 
 def to_object_values(values, ctx, action):
@@ -61,7 +85,7 @@ def render(pg, fields=None, caches=None):
                                            'portgroups', pg.uuid),
     }
     # The node's UUID costs a lookup: only when the body shows it.
-    table = mv.PORTGROUP_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     current = resource.request_minor(caches)
     if resource.shows(fields, 'node_uuid', table, current):
         body['node_uuid'] = resource.node_uuid(pg.node_id, caches)
@@ -72,16 +96,23 @@ def render(pg, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
+# Written by the conductor of the port group's node, like ports.
+RES = resource.Resource(
+    'portgroup', 'portgroups', objects.Portgroup, render,
+    FIELD_MIN_VERSION,
+    writer=writer.Writer(create=rpcapi.ConductorAPI.create_portgroup,
+                         update=rpcapi.ConductorAPI.update_portgroup,
+                         destroy=rpcapi.ConductorAPI.destroy_portgroup,
+                         version='1.3', older=writer.DIRECT),
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
+    link_fields=('links', 'ports'), body_schema=schema.BODY,
+    patch_allowed=schema.PATCH_ALLOWED)
+
+
 class PortgroupsController(resource.ResourceController):
-    KIND = 'portgroup'
-    RESOURCE = 'portgroups'
-    FIELD_TABLE = mv.PORTGROUP_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.PORTGROUP_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.PORTGROUP_INVALID_SORT_KEYS
-    LINK_FIELDS = ('links', 'ports')
-    OBJECT = objects.Portgroup
-    BODY_SCHEMA = schema.BODY
-    PATCH_ALLOWED = schema.PATCH_ALLOWED
+    RES = RES
+
     def get_object(self, ident):
         ctx = pecan.request.context
         if ident.endswith('.json'):
@@ -113,9 +144,6 @@ class PortgroupsController(resource.ResourceController):
     def next_filters(self, params):
         return resource.next_params(params, port.NEXT_FILTERS)
 
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
     def new_object(self, ctx, values):
         if not utils.allows(mv.MINOR_26_PORTGROUP_MODE_PROPERTIES):
             for name in ('mode', 'properties'):
@@ -130,10 +158,6 @@ class PortgroupsController(resource.ResourceController):
     def apply_changes(self, ctx, obj, changes):
         for name, value in to_object_values(changes, ctx, 'update').items():
             setattr(obj, name, value)
-
-    def editable_document(self, obj):
-        body = render(obj)
-        return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
 
 
 SINCE = mv.PORTGROUP_MIN_VERSION

@@ -1,7 +1,10 @@
-"""CRUD of a resource written through its object: the base controller of
-ports, port groups, chassis and conductors, and what their bodies and
-filters share (the node and port group a port belongs to, times as
-text).
+"""CRUD of an API resource as its declaration says: ``Resource`` (what
+each controller module declares: its object class, render, field table,
+schemas and ``writer.Writer``), the generic handlers and the one patch
+flow of ``ResourceController`` (ports, port groups, chassis, conductors,
+volume connectors and targets, deploy templates, allocations), and what
+their bodies and filters share (the node and port group a port belongs
+to, times as text).
 """
 
 from urllib import parse
@@ -14,6 +17,7 @@ from ironic_lite.api.controllers.v1 import collection
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer as write
 from ironic_lite.api import json_patch
 from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
@@ -54,8 +58,13 @@ def get_parent_node(ctx, node_uuid):
         node = objects.Node.get_by_uuid(ctx, node_uuid)
     except exception.NodeNotFound:
         raise exception.NodeNotFound(node=node_uuid, code=400)
-    _request_nodes()[node.id] = node
+    remember_node(node)
     return node
+
+
+def remember_node(node):
+    """A node this request has read: ``request_node`` reads it no more."""
+    _request_nodes()[node.id] = node
 
 
 def get_node_for_filter(ctx, ident, from_path):
@@ -180,51 +189,74 @@ def prefetch_parent_uuids(ctx, objs, fields, table, caches):
                 objects.Portgroup.uuids_by_id(ctx, ids))
 
 
-class ResourceController(object):
-    """CRUD of a resource written through its object (by the conductor of
-    its node, for a resource that has one: see ``_write``).
+class Resource(object):
+    """The declaration of a CRUD API resource, in its controller module:
+    what the generic handlers of ``ResourceController`` (list, show,
+    create, patch, delete) follow.
 
-    Subclasses set the class attributes below and implement
-    ``get_object``, ``list_filters``, ``render``, ``new_object``,
-    ``apply_changes`` and ``editable_document``.
+    :param kind: the policy and message noun ("port": the rules
+        ``baremetal:port:<action>``).
+    :param path: the path below /v1 and the list's key ("ports").
+    :param object_class: the objects class (``objects.Port``).
+    :param render: ``render(obj, fields=None, caches=None)``, the body.
+    :param field_table: {field: minimum minor version} of the bodies.
+    :param writer: how it is written (``writer.Writer``); None: read-only.
+    :param default_fields: the fields of a list without ``?fields=`` or
+        ``?detail=``.
+    :param invalid_sort_keys: the fields a list may not be sorted by.
+    :param body_schema: the JSON schema of a created or patched item.
+    :param patch_allowed: the fields a patch may change.
+    :param items_key: the list's key, when not ``path`` ("connectors").
+    :param schema_noun: the noun of a patched body's schema errors.
+    :param link_fields: the keys ``?fields=`` cannot select.
     """
 
-    KIND = None            # policy and message noun: "port"
-    RESOURCE = None        # path and collection key: "ports"
-    FIELD_TABLE = {}
-    DEFAULT_FIELDS = ()
-    INVALID_SORT_KEYS = ()
-    LINK_FIELDS = ('links',)   # keys that ?fields= cannot select
-    OBJECT = None          # the objects class: objects.Port
-    BODY_SCHEMA = None     # JSON schema of a created or patched item
-    PATCH_ALLOWED = frozenset()
-    ITEMS_KEY = None       # the list's key, when not RESOURCE ("connectors")
-    SCHEMA_NOUN = None     # the noun of a patched body's schema errors
+    def __init__(self, kind, path, object_class, render, field_table,
+                 writer=None, default_fields=(), invalid_sort_keys=(),
+                 link_fields=('links',), body_schema=None,
+                 patch_allowed=frozenset(), items_key=None,
+                 schema_noun=None):
+        self.kind, self.path, self.object_class = kind, path, object_class
+        self.render, self.field_table = render, field_table
+        self.writer, self.default_fields = writer, default_fields
+        self.invalid_sort_keys = invalid_sort_keys
+        self.link_fields, self.body_schema = link_fields, body_schema
+        self.patch_allowed = patch_allowed
+        self.items_key = items_key or path
+        self.schema_noun = schema_noun or kind
+
+
+class ResourceController(object):
+    """CRUD of a resource, as its declaration (``RES``, a ``Resource``)
+    says.  The subclasses implement ``get_object``, ``list_filters`` and
+    ``new_object`` (a written resource), and override the hooks below
+    where their resource differs (its policy target, its parent node, its
+    patch)."""
+
+    RES = None
 
     def __init__(self, node_ident=None):
         self.node_ident = node_ident
 
     # -- writes -----------------------------------------------------------
 
-    def _write(self, action, ctx, obj):
-        """create, update or destroy ``obj`` through the conductor of its
-        node, under the node's lock (RPC 1.3: ``<action>_<kind>``, Ironic's
-        method names); pinned below 1.3, directly, as release 2.0 did.
-        Returns the object as written."""
-        rpcapi = pecan.request.rpcapi
-        method = getattr(rpcapi, '%s_%s' % (action, self.KIND), None)
-        can_send = getattr(rpcapi, 'can_send_version', None)
-        if method is not None and can_send is not None and can_send('1.3'):
-            try:
-                node = self.parent_node_of(obj)
-            except exception.NodeNotFound:
-                raise exception.NodeNotFound(node=obj.node_id, code=400)
-            result = method(ctx, obj, node)
+    def write(self, action, ctx, obj):
+        """create, update or destroy ``obj`` as the resource's writer says:
+        through the conductor (of its node, under the node's lock) or to
+        the database after the API-side checks.  Returns the object as
+        written."""
+        writer = self.RES.writer
+        client = pecan.request.rpcapi
+        writer.check(client, action)
+        if writer.sends(client, action):
+            node = None
+            if writer.takes_node(action):
+                node = self.rpc_node_of(obj)
+            result = writer.send(client, action, ctx, obj, node)
             return obj if result is None else result
         if action != 'destroy':
             self.check_write(ctx, obj)
-        getattr(obj, {'create': 'create', 'update': 'save',
-                      'destroy': 'destroy'}[action])()
+        getattr(obj, write.SAVES[action])()
         return obj
 
     # -- hooks for subclasses ---------------------------------------------
@@ -234,15 +266,52 @@ class ResourceController(object):
         ``obj``, made here when the API writes it directly (pinned below
         RPC 1.3)."""
 
+    # The patch flow's hooks (``patch``).
+    SHOWN_AT = None   # (document, pointer) -> what a read shows there
+
+    def check_patch_ops(self, patch):
+        """Checks of the patch made before the resource is looked up."""
+
+    def check_patch(self, patch):
+        """The paths a patch may touch, at the request's version."""
+        json_patch.check_patch_fields(patch, self.RES.patch_allowed,
+                                 self.RES.field_table)
+
+    def editable_document(self, obj):
+        """The document a patch applies to: the fields it may change, as
+        a read shows them."""
+        body = self.render(obj)
+        return {k: v for k, v in body.items()
+                if k in self.RES.patch_allowed}
+
+    def patched_document(self, doc):
+        """The patched document as it is checked."""
+        return doc
+
+    def apply_changes(self, ctx, obj, changes):
+        """Set the changed fields on ``obj``."""
+        for name, value in changes.items():
+            setattr(obj, name, value)
+
     def parent_node_of(self, obj):
         return request_node(obj.node_id)
+
+    def rpc_node_of(self, obj):
+        """The node whose conductor writes ``obj`` (400 when it is gone)."""
+        try:
+            return self.parent_node_of(obj)
+        except exception.NodeNotFound:
+            raise exception.NodeNotFound(node=obj.node_id, code=400)
+
+    def render(self, obj, fields=None, caches=None):
+        return self.RES.render(obj, fields, caches)
 
     def policy_target(self, obj):
         return policy.node_target(self.parent_node_of(obj),
                                   pecan.request.context)
 
     def project_filter(self, ctx):
-        return policy.list_project_filter(self.KIND, ctx)
+        return policy.list_project_filter(self.RES.kind, ctx)
 
     def marker_of(self, obj):
         return obj.uuid
@@ -276,18 +345,18 @@ class ResourceController(object):
     def _authorized(self, action, ident):
         ctx = pecan.request.context
         obj = self.get_object(ident)
-        policy.authorize('baremetal:%s:%s' % (self.KIND, action),
+        policy.authorize('baremetal:%s:%s' % (self.RES.kind, action),
                          self.policy_target(obj), ctx)
         return obj
 
     def list_body(self, params, resource, detail=False):
         ctx = pecan.request.context
-        fields = utils.get_fields(params.get('fields'), self.FIELD_TABLE,
-                                  self.LINK_FIELDS)
+        fields = utils.get_fields(params.get('fields'),
+                                  self.RES.field_table, self.RES.link_fields)
         detail = detail or utils.get_detail(params.get('detail'), fields)
         limit = utils.get_limit(params.get('limit'))
-        sort_key, sort_dir = utils.get_sort(params, self.FIELD_TABLE,
-                                            self.INVALID_SORT_KEYS)
+        sort_key, sort_dir = utils.get_sort(params, self.RES.field_table,
+                                            self.RES.invalid_sort_keys)
         marker = params.get('marker')
         filters = self.list_filters(params)
         project = self.project_filter(ctx)
@@ -295,13 +364,13 @@ class ResourceController(object):
             filters['project'] = project
         explicit_fields = fields is not None
         if fields is None and not detail:
-            fields = list(self.DEFAULT_FIELDS)
-        with large_pages.page(pecan.request.environ, self.RESOURCE, limit,
+            fields = list(self.RES.default_fields)
+        with large_pages.page(pecan.request.environ, self.RES.path, limit,
                               detail, explicit_fields) as rendered:
             objs = self.list_objects(ctx, limit, marker, sort_key,
                                      sort_dir, filters)
             caches = {}
-            prefetch_parent_uuids(ctx, objs, fields, self.FIELD_TABLE,
+            prefetch_parent_uuids(ctx, objs, fields, self.RES.field_table,
                                   caches)
             items = [self.render(o, fields, caches) for o in objs]
             rendered(len(items))
@@ -313,65 +382,68 @@ class ResourceController(object):
         if fields:
             next_params.append(('fields', fields))
         next_params += self.next_filters(params)
-        return collection.make(self.ITEMS_KEY or self.RESOURCE, items,
-                               limit, resource,
+        return collection.make(self.RES.items_key, items, limit, resource,
                                self.marker_of(objs[-1]) if objs else None,
                                next_params)
 
     def list_objects(self, ctx, limit, marker, sort_key, sort_dir, filters):
-        return self.OBJECT.list(ctx, limit=limit, marker=marker,
-                                sort_key=sort_key, sort_dir=sort_dir,
-                                filters=filters)
+        return self.RES.object_class.list(
+            ctx, limit=limit, marker=marker, sort_key=sort_key,
+            sort_dir=sort_dir, filters=filters)
 
     # -- handlers ---------------------------------------------------------
 
     def get_all(self, **query):
-        return self.list_body(query, self.RESOURCE)
+        return self.list_body(query, self.RES.path)
 
     def detail(self, **query):
         if 'fields' in query:
             raise exception.InvalidParameterValue(
                 err='Invalid query parameter ?fields received.')
-        return self.list_body(query, self.RESOURCE + '/detail', detail=True)
+        return self.list_body(query, self.RES.path + '/detail', detail=True)
 
     def get_one(self, ident, fields=None):
         obj = self._authorized('get', ident)
-        return self.render(obj, utils.get_fields(fields, self.FIELD_TABLE,
-                                                 self.LINK_FIELDS))
+        return self.render(obj, utils.get_fields(
+            fields, self.RES.field_table, self.RES.link_fields))
 
     def post(self, body):
         ctx = pecan.request.context
         values = body
-        utils.check_new_fields(values, self.FIELD_TABLE)
+        utils.check_new_fields(values, self.RES.field_table)
         obj = self.new_object(ctx, values)
-        policy.authorize('baremetal:%s:create' % self.KIND,
+        policy.authorize('baremetal:%s:create' % self.RES.kind,
                          self.policy_target(obj), ctx)
-        obj = self._write('create', ctx, obj)
+        obj = self.write('create', ctx, obj)
         pecan.response.status = 201
-        pecan.response.headers['Location'] = link.build_url(self.RESOURCE,
-                                                            obj.uuid)
+        pecan.response.headers['Location'] = link.build_url(
+            self.RES.path, obj.uuid)
         return self.render(obj)
 
     def patch(self, ident, body):
+        """The one JSON-patch flow: what differs between resources is in
+        its hooks (``check_patch_ops``, ``check_patch``,
+        ``editable_document``, ``SHOWN_AT``, ``patched_document``,
+        ``apply_changes``)."""
         ctx = pecan.request.context
+        self.check_patch_ops(body)
         obj = self._authorized('update', ident)
         # An empty patch is accepted, as Ironic (its schema has no
         # minItems): authorized like any other, it changes nothing and
         # writes nothing (obj_what_changed() stays empty).
-        patch = body
-        json_patch.check_patch_fields(patch, self.PATCH_ALLOWED,
-                                      self.FIELD_TABLE)
+        self.check_patch(body)
         doc = self.editable_document(obj)
-        new_doc = json_patch.apply_patch(doc, patch)
+        new_doc = self.patched_document(
+            json_patch.apply_patch(doc, body, shown=self.SHOWN_AT))
         changes = json_patch.changed_fields(doc, new_doc)
         if 'node_uuid' in changes:
             self._check_node_link(obj, changes['node_uuid'])
-        utils.check_body(self.BODY_SCHEMA,
+        utils.check_body(self.RES.body_schema,
                          {k: v for k, v in new_doc.items() if v is not None},
-                         self.SCHEMA_NOUN or self.KIND)
+                         self.RES.schema_noun)
         self.apply_changes(ctx, obj, changes)
         if obj.obj_what_changed():
-            obj = self._write('update', ctx, obj)
+            obj = self.write('update', ctx, obj)
         return self.render(obj)
 
     def _check_node_link(self, obj, new_node):
@@ -395,7 +467,7 @@ class ResourceController(object):
 
     def delete(self, ident):
         obj = self._authorized('delete', ident)
-        self._write('destroy', pecan.request.context, obj)
+        self.write('destroy', pecan.request.context, obj)
         pecan.response.status = 204
         return ''
 

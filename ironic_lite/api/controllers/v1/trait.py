@@ -42,18 +42,20 @@ class NodeTraitsController(object):
         return {'traits': node.traits.get_trait_names()
                 if node.traits is not None else []}
 
-    def _write(self, rule, method, *args, **kwargs):
+    def _write(self, rule, send):
+        """``send(rpcapi, context, node)`` once ``rule`` allows it."""
         node = node_lookup.fetch_authorized(rule, self.node_ident)
-        getattr(pecan.request.rpcapi, method)(pecan.request.context, node,
-                                              *args, **kwargs)
+        send(pecan.request.rpcapi, pecan.request.context, node)
         pecan.response.status = 204
         return node
 
     def put_all(self, body):
         if 'traits' not in body:
             raise exception.Invalid(_ONE_OR_ALL)
-        self._write('baremetal:node:traits:set', 'add_node_traits',
-                    sorted(set(body['traits'])), replace=True)
+        traits = sorted(set(body['traits']))
+        self._write('baremetal:node:traits:set',
+                    lambda rpcapi, ctx, node: rpcapi.add_node_traits(
+                        ctx, node, traits, replace=True))
         return ''
 
     def put_one(self, trait):
@@ -61,20 +63,23 @@ class NodeTraitsController(object):
             raise exception.Invalid(
                 'No body should be provided when adding a trait')
         _check_trait(trait)
-        node = self._write('baremetal:node:traits:set', 'add_node_traits',
-                           [trait], replace=False)
+        node = self._write('baremetal:node:traits:set',
+                           lambda rpcapi, ctx, node: rpcapi.add_node_traits(
+                               ctx, node, [trait], replace=False))
         pecan.response.headers['Location'] = link.build_url(
             'nodes', '%s/traits/%s' % (node.uuid, trait))
         return ''
 
     def delete_all(self):
-        self._write('baremetal:node:traits:delete', 'remove_node_traits',
-                    None)
+        self._write('baremetal:node:traits:delete',
+                    lambda rpcapi, ctx, node: rpcapi.remove_node_traits(
+                        ctx, node, None))
         return ''
 
     def delete_one(self, trait):
-        self._write('baremetal:node:traits:delete', 'remove_node_traits',
-                    [trait])
+        self._write('baremetal:node:traits:delete',
+                    lambda rpcapi, ctx, node: rpcapi.remove_node_traits(
+                        ctx, node, [trait]))
         return ''
 
 

@@ -16,6 +16,7 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
@@ -53,19 +54,33 @@ def malformed(*_path, **_query):
     raise exception.MalformedRequestURI()
 
 
-class VolumeRecordController(resource.ResourceController):
-    """CRUD of volume connectors and targets (subclasses name their RPC
-    methods in ``rpc_method``)."""
+def record(path, object_class, render, field_table, rpc_methods, noun,
+           **declared):
+    """The declaration (``resource.Resource``) of a volume record: the
+    policy rules ``baremetal:volume:<action>``, written by the conductor
+    of its node under the node's lock (RPC 1.4; pinned below, 409 with
+    ``'<verb> a <noun>'``, nothing written)."""
+    create, update, destroy = rpc_methods
+    return resource.Resource(
+        'volume', path, object_class, render, field_table,
+        writer=writer.Writer(create=create, update=update, destroy=destroy,
+                             version='1.4', older=writer.REFUSE,
+                             what='{verb} a ' + noun),
+        schema_noun='patch', **declared)
 
-    KIND = 'volume'        # the policy rules: baremetal:volume:<action>
-    SCHEMA_NOUN = 'patch'
+
+class VolumeRecordController(resource.ResourceController):
+    """CRUD of volume connectors and targets (declared by ``record``)."""
 
     def get_object(self, ident):
-        return self.OBJECT.get(pecan.request.context, ident)
+        return self.RES.object_class.get(pecan.request.context, ident)
 
     def not_found(self, ident):
         """The record's NotFound exception for ``ident``."""
-        return self.OBJECT.not_found(ident)
+        return self.RES.object_class.not_found(ident)
+
+    def rpc_node_of(self, obj):
+        return self.parent_node_of(obj)
 
     def _authorized(self, action, ident):
         """Ironic's check_volume_policy_and_retrieve: a record whose node
@@ -96,7 +111,7 @@ class VolumeRecordController(resource.ResourceController):
                 err="Can't fetch a subset of fields with 'detail' set")
         if query.get('detail') is False:
             del query['detail']     # as Ironic: not repeated in ``next``
-        return self.list_body(query, self.RESOURCE)
+        return self.list_body(query, self.RES.path)
 
     def parent_values(self, ctx, values):
         """node_uuid -> node_id of a new record, checking the create rule
@@ -120,15 +135,14 @@ class VolumeRecordController(resource.ResourceController):
             values['uuid'] = uuidutils.generate_uuid()
         return values
 
-    def patch(self, ident, body):
-        for op in body:
+    def check_patch_ops(self, patch):
+        for op in patch:
             if op.get('path') == '/node_uuid' and 'value' in op and (
                     not isinstance(op['value'], str)
                     or not uuidutils.is_uuid_like(op['value'])):
                 raise exception.InvalidUUID(
                     'Expected a UUID for node_uuid, but received %s.'
                     % (op['value'],))
-        return super().patch(ident, body)
 
     def apply_changes(self, ctx, obj, changes):
         changes = dict(changes)
@@ -138,22 +152,6 @@ class VolumeRecordController(resource.ResourceController):
             obj.node_id = node.id
         for name, value in changes.items():
             setattr(obj, name, value)
-
-    def editable_document(self, obj):
-        body = self.render(obj)
-        return {k: v for k, v in body.items() if k in self.PATCH_ALLOWED}
-
-    def _write(self, action, ctx, obj):
-        """Through the conductor of the record's node (RPC 1.4: a pinned
-        API refuses, 409, nothing written)."""
-        node = self.parent_node_of(obj)
-        result = self.rpc_method(pecan.request.rpcapi, action)(ctx, obj,
-                                                                node)
-        return obj if result is None else result
-
-    def rpc_method(self, rpcapi, action):
-        """The RPC client's method of ``action`` for this record."""
-        raise NotImplementedError
 
 
 def record_routes(controller, noun, body_schema, read_only, what):

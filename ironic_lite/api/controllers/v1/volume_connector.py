@@ -6,14 +6,22 @@ from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import volume
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import volume as schema
+from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
 RESOURCE = 'volume/connectors'
 
+# The fields of a volume connector's body (all from 1.32).
+FIELD_MIN_VERSION = dict.fromkeys(
+    ('uuid', 'type', 'connector_id', 'node_uuid', 'extra', 'created_at',
+     'updated_at', 'links'), mv.MINOR_32_VOLUME)
+DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'type', 'connector_id')
+INVALID_SORT_KEYS = ('extra',)
+
 
 def render(connector, fields=None, caches=None):
     caches = caches if caches is not None else {}
-    table = mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     body = {
         'uuid': connector.uuid, 'type': connector.type,
         'connector_id': connector.connector_id, 'node_uuid': None,
@@ -27,23 +35,20 @@ def render(connector, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
+RES = volume.record(
+    RESOURCE, objects.VolumeConnector, render, FIELD_MIN_VERSION,
+    (rpcapi.ConductorAPI.create_volume_connector,
+     rpcapi.ConductorAPI.update_volume_connector,
+     rpcapi.ConductorAPI.destroy_volume_connector), 'volume connector',
+    items_key='connectors',
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
+    body_schema=schema.CONNECTOR_BODY,
+    patch_allowed=schema.CONNECTOR_PATCH_ALLOWED)
+
+
 class VolumeConnectorsController(volume.VolumeRecordController):
-    RESOURCE = RESOURCE
-    ITEMS_KEY = 'connectors'
-    FIELD_TABLE = mv.VOLUME_CONNECTOR_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.VOLUME_CONNECTOR_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.VOLUME_CONNECTOR_INVALID_SORT_KEYS
-    OBJECT = objects.VolumeConnector
-    BODY_SCHEMA = schema.CONNECTOR_BODY
-    PATCH_ALLOWED = schema.CONNECTOR_PATCH_ALLOWED
-
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
-    def rpc_method(self, rpcapi, action):
-        return {'create': rpcapi.create_volume_connector,
-                'update': rpcapi.update_volume_connector,
-                'destroy': rpcapi.destroy_volume_connector}[action]
+    RES = RES
 
     def new_object(self, ctx, values):
         return objects.VolumeConnector(ctx,

@@ -15,6 +15,7 @@ from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import volume
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import volume as schema
+from ironic_lite.conductor import rpcapi
 from ironic_lite.common import policy
 from ironic_lite import objects
 
@@ -22,6 +23,15 @@ RESOURCE = 'volume/targets'
 REDACTED = {'redacted_contents': (
     '** Value redacted: Requires permission '
     'baremetal:volume:view_target_properties access. Permission denied. **')}
+
+# The fields of a volume target's body (all from 1.32).
+FIELD_MIN_VERSION = dict.fromkeys(
+    ('uuid', 'volume_type', 'properties', 'boot_index', 'volume_id',
+     'node_uuid', 'extra', 'created_at', 'updated_at', 'links'),
+    mv.MINOR_32_VOLUME)
+DEFAULT_LIST_FIELDS = ('uuid', 'node_uuid', 'volume_type', 'boot_index',
+                       'volume_id')
+INVALID_SORT_KEYS = ('extra', 'properties')
 
 
 def _properties(target, caches):
@@ -39,7 +49,7 @@ def _properties(target, caches):
 
 def render(target, fields=None, caches=None):
     caches = caches if caches is not None else {}
-    table = mv.VOLUME_TARGET_FIELD_MIN_VERSION
+    table = FIELD_MIN_VERSION
     body = {
         'uuid': target.uuid, 'volume_type': target.volume_type,
         'boot_index': target.boot_index, 'volume_id': target.volume_id,
@@ -56,23 +66,20 @@ def render(target, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
+RES = volume.record(
+    RESOURCE, objects.VolumeTarget, render, FIELD_MIN_VERSION,
+    (rpcapi.ConductorAPI.create_volume_target,
+     rpcapi.ConductorAPI.update_volume_target,
+     rpcapi.ConductorAPI.destroy_volume_target), 'volume target',
+    items_key='targets',
+    default_fields=DEFAULT_LIST_FIELDS,
+    invalid_sort_keys=INVALID_SORT_KEYS,
+    body_schema=schema.TARGET_BODY,
+    patch_allowed=schema.TARGET_PATCH_ALLOWED)
+
+
 class VolumeTargetsController(volume.VolumeRecordController):
-    RESOURCE = RESOURCE
-    ITEMS_KEY = 'targets'
-    FIELD_TABLE = mv.VOLUME_TARGET_FIELD_MIN_VERSION
-    DEFAULT_FIELDS = mv.VOLUME_TARGET_DEFAULT_LIST_FIELDS
-    INVALID_SORT_KEYS = mv.VOLUME_TARGET_INVALID_SORT_KEYS
-    OBJECT = objects.VolumeTarget
-    BODY_SCHEMA = schema.TARGET_BODY
-    PATCH_ALLOWED = schema.TARGET_PATCH_ALLOWED
-
-    def render(self, obj, fields=None, caches=None):
-        return render(obj, fields, caches)
-
-    def rpc_method(self, rpcapi, action):
-        return {'create': rpcapi.create_volume_target,
-                'update': rpcapi.update_volume_target,
-                'destroy': rpcapi.destroy_volume_target}[action]
+    RES = RES
 
     def editable_document(self, obj):
         # The stored properties, not what a GET shows (masked, redacted).

@@ -19,6 +19,7 @@ import pytest
 from ironic_lite.common import exception
 from ironic_lite.common import rpc
 from ironic_lite.conductor import broker_probe
+from ironic_lite.conductor import rpc_errors
 from ironic_lite.conductor import rpcapi
 
 
@@ -140,7 +141,7 @@ def test_a_call_while_the_broker_is_down_is_503_and_not_sent(
     class API(object):
         version_cap = '1.3'
 
-        @rpcapi._rpc_errors
+        @rpc_errors.translated
         def call(self):
             sent.append(1)
     with pytest.raises(exception.ServiceUnavailable) as exc:
@@ -159,7 +160,7 @@ class _Client(object):
     def __init__(self, error):
         self.error = error
 
-    @rpcapi._rpc_errors
+    @rpc_errors.translated
     def call(self):
         raise self.error
 
@@ -262,7 +263,7 @@ def test_the_other_arguments_are_kept():
             return self.args[0]
     err = Remote_Remote('first\nTraceback (most recent call last):\nx')
     err.args = ('first\nTraceback (most recent call last):\nx', 'b', 'c')
-    err = rpcapi._without_remote_traceback(err)
+    err = rpc_errors.without_remote_traceback(err)
     assert type(err) is exception.IronicException
     assert err.args == ('first', 'b', 'c')
     assert err.remote_traceback == 'Traceback (most recent call last):\nx'
@@ -281,14 +282,14 @@ def test_the_message_and_the_traceback_apart(message, text, trace):
     class Err_Remote(exception.IronicException):
         def __str__(self):
             return self.args[0]
-    err = rpcapi._without_remote_traceback(Err_Remote(message))
+    err = rpc_errors.without_remote_traceback(Err_Remote(message))
     assert (str(err), err.remote_traceback) == (text, trace)
     assert type(err) is exception.IronicException
 
 
 def test_an_error_raised_here_is_left_alone():
     err = exception.NodeLocked(node='n1', host='c1')
-    assert rpcapi._without_remote_traceback(err) is err
+    assert rpc_errors.without_remote_traceback(err) is err
     assert not hasattr(err, 'remote_traceback')
 
 

@@ -1,4 +1,5 @@
-"""The provision state machine (Ironic's transitions and targets)."""
+"""The provision state machine (common/states.py: Ironic's transitions and
+targets, and its verbs)."""
 
 import pytest
 
@@ -60,3 +61,8 @@ def test_lists_match_ironic():
     assert 'deploy failed' in states.UPDATE_ALLOWED_STATES
     assert states.power_target('rebooting') == 'power on'
     assert states.power_target('soft power off') == 'power off'
+
+
+def test_state_constants():
+    assert states.VERBS['active'] == 'deploy'
+    assert states.VERBS['deleted'] == 'delete'

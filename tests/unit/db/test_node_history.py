@@ -1,7 +1,7 @@
-"""BIOS setting and node history rows on every backend: the sync of a
-node's settings, an event written in a node update's transaction (a bad
-one rolled back to its savepoint, the update kept; a fenced update that
-fails writes neither), and a node taking its rows with it."""
+"""Node history rows on every backend (db/node_history.py): an event
+written in a node update's transaction (a bad one rolled back to its
+savepoint, the update kept; a fenced update that fails writes none), and
+a node's deletion taking its rows."""
 
 import pytest
 
@@ -22,20 +22,6 @@ def _event(node_id, uuid, text):
 
 UUID_A = '11111111-1111-4111-8111-111111111111'
 UUID_B = '22222222-2222-4222-8222-222222222222'
-
-
-def test_sync_settings(any_db):
-    node = _node()
-    settings = [{'name': 'A', 'value': 'x', 'allowable_values': ['x', 'y'],
-                 'lower_bound': 2 ** 40, 'read_only': True}]
-    assert db_bios.sync_bios_settings(node.id, settings, '1.0') == (
-        ['A'], [], [])
-    row = db_bios.get_bios_setting(node.id, 'A')
-    assert (row.value, row.allowable_values, row.lower_bound,
-            row.read_only) == ('x', ['x', 'y'], 2 ** 40, True)
-    assert db_bios.sync_bios_settings(node.id, [], '1.0') == ([], [], ['A'])
-    with pytest.raises(exception.BIOSSettingNotFound):
-        db_bios.get_bios_setting(node.id, 'A')
 
 
 def test_event_written_with_the_update(any_db):

@@ -1,27 +1,13 @@
-"""The management interface's release 5.0 methods: the base class refuses
-each as Ironic's does; fake-hardware's keep what is set."""
+"""fake-hardware's management interface (drivers/fake_management.py): the
+boot mode, secure boot and indicators it keeps, as Ironic's."""
 
 import types
 
 import pytest
 
 from ironic_lite.common import exception
-from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import fake_management
-
-
-class _Minimal(base.ManagementInterface):
-    """A management interface with only the boot device methods."""
-
-    def get_supported_boot_devices(self, task):
-        return ['pxe']
-
-    def set_boot_device(self, task, device, persistent=False):
-        pass
-
-    def get_boot_device(self, task):
-        return {'boot_device': 'pxe', 'persistent': False}
 
 
 def _task(**node):
@@ -29,24 +15,6 @@ def _task(**node):
     node.setdefault('uuid', '1be26c0b-03f2-4d2e-ae87-c02d7f33c123')
     node.setdefault('driver_internal_info', {})
     return types.SimpleNamespace(node=types.SimpleNamespace(**node))
-
-
-@pytest.mark.parametrize('method, args', [
-    ('get_supported_boot_modes', ()),
-    ('set_boot_mode', ('uefi',)),
-    ('get_boot_mode', ()),
-    ('get_secure_boot_state', ()),
-    ('set_secure_boot_state', (True,)),
-    ('get_supported_indicators', ()),
-    ('set_indicator_state', ('system', 'led', 'on')),
-    ('get_indicator_state', ('system', 'led')),
-])
-def test_the_base_class_refuses_each_method(method, args):
-    with pytest.raises(exception.UnsupportedDriverExtension) as err:
-        getattr(_Minimal(), method)(_task(driver='some-type'), *args)
-    assert str(err.value) == ('Driver some-type does not support %s '
-                              '(disabled or not implemented).' % method)
-    assert err.value.code == 400
 
 
 def test_fake_boot_mode_and_secure_boot_read_back():

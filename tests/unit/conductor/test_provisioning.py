@@ -1,4 +1,7 @@
-"""Node lifecycles driven through the real RPC client and server."""
+"""Node lifecycles driven through the real RPC client and server
+(conductor/provisioning.py): the provisioning actions, deploy and tear
+down, a retired node's provide, and the refused requests (the right
+error and code, nothing written)."""
 
 import threading
 
@@ -161,3 +164,106 @@ def test_unsupported_power_state(context, rpc_api, make_node):
     node.refresh()
     assert node.target_power_state is None
     assert node.reservation is None
+
+
+INSTANCE = '9a4c0d4c-2f5f-4bb4-9d3f-5f3b3f0f6c0a'
+
+
+def _stored(context, node):
+    return objects.Node.get_by_uuid(context, node.uuid)
+
+
+def test_provide_a_retired_node_is_refused(rpc_api, context, make_node):
+    node = make_node(provision_state='manageable', retired=True)
+    with pytest.raises(exception.NodeIsRetired) as err:
+        rpc_api.do_provisioning_action(context, node, 'provide')
+    assert str(err.value) == (
+        "The providing operation can't be performed on node %s because it "
+        "is retired." % node.uuid)
+    assert _stored(context, node).provision_state == 'manageable'
+
+
+def test_a_retired_node_torn_down_ends_manageable(rpc_api, context,
+                                                  make_node, wait_node):
+    node = make_node(provision_state='active', retired=True,
+                     instance_uuid=INSTANCE)
+    rpc_api.do_node_tear_down(context, node)
+    wait_node(node.uuid, 'manageable', target_provision_state=None)
+
+
+# updated_at is not compared: taking and dropping the lock bumps it, as
+# in Ironic.
+_ROW_FIELDS = ('provision_state', 'target_provision_state', 'power_state',
+               'target_power_state', 'reservation', 'last_error',
+               'provision_updated_at', 'instance_info', 'driver', 'name',
+               'console_interface')
+
+
+def _row(context, uuid):
+    node = objects.Node.get_by_uuid(context, uuid)
+    return {f: getattr(node, f) for f in _ROW_FIELDS}
+
+
+@pytest.mark.parametrize('state,call', [
+    ('enroll', ('do_node_deploy',)),
+    ('manageable', ('do_node_deploy',)),
+    ('enroll', ('do_provisioning_action', 'provide')),
+    ('enroll', ('do_provisioning_action', 'inspect')),
+    ('available', ('do_provisioning_action', 'inspect')),
+    ('available', ('do_provisioning_action', 'abort')),
+    ('active', ('do_provisioning_action', 'manage')),
+    ('manageable', ('do_provisioning_action', 'clean')),
+    ('manageable', ('do_provisioning_action', 'bogus')),
+    ('available', ('do_node_tear_down',)),
+    ('enroll', ('do_node_tear_down',)),
+])
+def test_invalid_transition_is_400_and_writes_nothing(context, rpc_api,
+                                                      make_node, state, call):
+    node = make_node(provision_state=state)
+    before = _row(context, node.uuid)
+    method, args = call[0], call[1:]
+    with pytest.raises(exception.InvalidStateRequested) as err:
+        getattr(rpc_api, method)(context, node, *args)
+    assert err.value.code == 400
+    assert ('can not be performed on node "%s" while it is in state "%s"'
+            % (node.uuid, state)) in str(err.value)
+    assert _row(context, node.uuid) == before
+
+
+def test_rebuild_from_available_is_400(context, rpc_api, make_node):
+    node = make_node(provision_state='available')
+    before = _row(context, node.uuid)
+    with pytest.raises(exception.InvalidStateRequested) as err:
+        rpc_api.do_node_deploy(context, node, rebuild=True)
+    assert 'The requested action "rebuild"' in str(err.value)
+    assert _row(context, node.uuid) == before
+
+
+def test_deploy_in_maintenance_is_refused(context, rpc_api, make_node):
+    node = make_node(provision_state='available', maintenance=True)
+    before = _row(context, node.uuid)
+    with pytest.raises(exception.NodeInMaintenance) as err:
+        rpc_api.do_node_deploy(context, node)
+    assert err.value.code == 400
+    assert _row(context, node.uuid) == before
+
+
+@pytest.mark.parametrize('method', ['do_node_tear_down', 'rebuild'])
+def test_protected_node_is_403(context, rpc_api, make_node, method):
+    node = make_node(provision_state='active', protected=True)
+    before = _row(context, node.uuid)
+    with pytest.raises(exception.NodeProtected) as err:
+        if method == 'rebuild':
+            rpc_api.do_node_deploy(context, node, rebuild=True)
+        else:
+            rpc_api.do_node_tear_down(context, node)
+    assert err.value.code == 403
+    assert _row(context, node.uuid) == before
+
+
+def test_unknown_node(context, rpc_api, make_node):
+    node = make_node()
+    objects.Node.get_by_uuid(context, node.uuid).destroy()
+    with pytest.raises(exception.NodeNotFound) as err:
+        rpc_api.do_provisioning_action(context, node, 'manage')
+    assert err.value.code == 404

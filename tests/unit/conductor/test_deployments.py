@@ -7,7 +7,7 @@ import pytest
 from ironic_lite.common import exception
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
-from tests.unit.conductor import test_rpc_versions
+from tests.unit.conductor import test_rpcapi_versions
 
 BIOS = {'interface': 'bios', 'step': 'apply_configuration',
         'args': {'settings': [{'name': 'LogicalProc', 'value': 'Enabled'}]},
@@ -162,7 +162,7 @@ def test_instance_traits_must_be_node_traits(context, rpc_api, make_node):
 
 def test_deploy_steps_are_sent_at_1_7(context, rpc_api, deployable,
                                       monkeypatch, wait_node):
-    sent = test_rpc_versions._spy(rpc_api, monkeypatch)
+    sent = test_rpcapi_versions._spy(rpc_api, monkeypatch)
     node = deployable()
     rpc_api.do_node_deploy(context, node)
     wait_node(node.uuid, 'active', target_provision_state=None)
@@ -180,7 +180,7 @@ def test_pinned_to_3_0_refuses_deploy_steps_and_downgrades_without(
     config.set_override('pin_release_version', '3.0')
     try:
         pinned = rpcapi.ConductorAPI()
-        sent = test_rpc_versions._spy(pinned, monkeypatch)
+        sent = test_rpcapi_versions._spy(pinned, monkeypatch)
         node = deployable()
         with pytest.raises(exception.PinnedRelease) as err:
             pinned.do_node_deploy(context, node, deploy_steps=[RAID])

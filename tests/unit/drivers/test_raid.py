@@ -1,13 +1,11 @@
-"""The driver side of release 5.0: the RAID schema's checks, the passthru
-marks of a vendor interface, and a hardware type's properties collected
-from its default interfaces."""
+"""RAID on the driver side (drivers/raid.py): the RAID schema's checks,
+the logical disk properties, and fake-hardware's RAID steps."""
 
 import types
 
 import pytest
 
 from ironic_lite.common import exception
-from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import raid
 
@@ -47,41 +45,6 @@ def test_logical_disk_properties_are_described():
     assert set(props) == set(raid.LOGICAL_DISK_PROPERTIES)
     assert all(text.endswith(('Required.', 'Optional.'))
                for text in props.values())
-
-
-def test_vendor_routes_and_metadata():
-    vendor = fake_hardware.FakeVendor()
-    routes = vendor.vendor_routes
-    assert routes['third_method_sync']['async'] is False
-    assert routes['third_method_sync']['func'] == vendor.third_method_sync
-    assert vendor.driver_routes == {}
-    listed = base.passthru_metadata(routes)
-    assert listed['log_passthrough'] == {
-        'http_methods': ['POST'], 'async': True, 'attach': False,
-        'description': 'Test pass-through to wait.',
-        'require_exclusive_lock': True}
-
-
-class _Power(fake_hardware.FakePower):
-    properties = {'address': 'Where the BMC is. Required.'}
-
-
-class _Type(fake_hardware.FakeHardware):
-    properties = {'type_key': 'Read by the type itself. Optional.'}
-
-    def __init__(self):
-        super().__init__()
-        self.power = _Power()
-
-
-def test_properties_come_from_the_default_interfaces(conf_fixture):
-    assert _Type().get_properties() == {
-        'type_key': 'Read by the type itself. Optional.',
-        'address': 'Where the BMC is. Required.',
-        'B1': 'B1 description. Required.',
-        'B2': 'B2 description. Required.'}
-    conf_fixture.config(default_vendor_interface='no-vendor')
-    assert 'B1' not in _Type().get_properties()
 
 
 def test_fake_raid_create_and_delete():

@@ -1,17 +1,15 @@
-"""RPC 1.8 through the real conductor on the fake transport: boot mode,
-secure boot (changed in a worker, cached on the node) and indicators;
-a client pinned to 4.0 refuses them all."""
+"""Boot mode and secure boot through the real RPC client and conductor on
+the fake transport (conductor/boot_mode.py, RPC 1.8): changed in a
+worker, cached on the node by verify and by the power sync."""
 
 import pytest
 
 from ironic_lite.common import exception
 from ironic_lite.conductor import power
-from ironic_lite.conductor import rpcapi
 from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import fake_management
 from ironic_lite import objects
 from tests.unit.conductor import conftest
-from tests.unit.conductor.test_rpc_versions import _spy
 
 
 def _stored(context, node):
@@ -131,89 +129,3 @@ def test_a_failing_read_leaves_the_cache_alone(conductor, context,
     power.sync_power_states(context, conftest.HOST)
     stored = _stored(context, node)
     assert (stored.boot_mode, stored.secure_boot) == ('bios', False)
-
-
-# -- indicators ---------------------------------------------------------------
-
-def test_indicators_read_set_and_read_back(rpc_api, context, make_node):
-    node = make_node()
-    assert rpc_api.get_supported_indicators(context, node) == \
-        fake_management.INDICATORS
-    assert rpc_api.get_supported_indicators(context, node,
-                                            component='chassis') == {
-        'chassis': fake_management.INDICATORS['chassis']}
-    assert rpc_api.get_indicator_state(context, node, 'system', 'led') \
-        == 'on'
-    rpc_api.set_indicator_state(context, node, 'system', 'led', 'Blinking')
-    assert rpc_api.get_indicator_state(context, node, 'system', 'led') \
-        == 'blinking'
-    stored = _stored(context, node)
-    assert stored.driver_internal_info == {
-        fake_management.INDICATORS_KEY: {'led@system': 'blinking'}}
-    assert stored.reservation is None
-
-
-@pytest.mark.parametrize('args, message', [
-    (('chassis', 'led-0', 'off'),
-     'Indicator led-0 of component chassis is read-only.'),
-    (('disk', 'led', 'on'), 'Invalid component disk specified.'),
-    (('system', 'led-0', 'on'), 'Invalid indicator led-0 specified.'),
-    (('system', 'led', None),
-     'Invalid state None of indicator led, supported states are: '
-     'blinking, off, on'),
-])
-def test_bad_indicator_changes_write_nothing(rpc_api, context, make_node,
-                                             args, message):
-    node = make_node()
-    with pytest.raises(exception.InvalidParameterValue) as err:
-        rpc_api.set_indicator_state(context, node, *args)
-    assert str(err.value) == message
-    assert _stored(context, node).driver_internal_info in (None, {})
-
-
-def test_a_locked_node_cannot_set_an_indicator(rpc_api, context,
-                                               make_node):
-    node = make_node(reservation='another-conductor')
-    with pytest.raises(exception.NodeLocked):
-        rpc_api.set_indicator_state(context, node, 'system', 'led', 'off')
-    # Reading takes no lock.
-    assert rpc_api.get_indicator_state(context, node, 'system', 'led') \
-        == 'on'
-
-
-# -- pinned ------------------------------------------------------------------
-
-@pytest.mark.parametrize('pin', ['4.0', '3.0'])
-def test_pinned_below_1_8_refuses_the_new_methods(config, conductor,
-                                                  context, make_node,
-                                                  monkeypatch, pin):
-    """A pinned API never sends a 1.8 method: 409, nothing sent, nothing
-    written -- a 4.0 conductor would not know it."""
-    config.set_override('pin_release_version', pin)
-    pinned = rpcapi.ConductorAPI()
-    sent = _spy(pinned, monkeypatch)
-    node = make_node()
-    for method, args in (('change_node_boot_mode', ('uefi',)),
-                         ('change_node_secure_boot', (True,)),
-                         ('get_supported_indicators', ()),
-                         ('get_indicator_state', ('system', 'led')),
-                         ('set_indicator_state', ('system', 'led', 'off'))):
-        with pytest.raises(exception.PinnedRelease) as err:
-            getattr(pinned, method)(context, node, *args)
-        assert err.value.code == 409
-        assert 'pinned to release %s (RPC 1.8)' % pin in str(err.value)
-    assert sent == []
-    stored = _stored(context, node)
-    assert (stored.boot_mode, stored.secure_boot, stored.reservation,
-            stored.driver_internal_info) == (None, None, None, {})
-
-
-def test_unpinned_sends_1_8(rpc_api, context, make_node, monkeypatch):
-    sent = _spy(rpc_api, monkeypatch)
-    node = make_node()
-    rpc_api.get_supported_indicators(context, node)
-    rpc_api.get_indicator_state(context, node, 'system', 'led')
-    assert sent == [('1.8', 'get_supported_indicators',
-                     ['component', 'node_id']),
-                    ('1.8', 'get_indicator_state',
-                     ['component', 'indicator', 'node_id'])]

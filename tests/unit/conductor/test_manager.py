@@ -1,11 +1,15 @@
-"""Refused requests: the right error and code, and nothing written."""
+"""The node records through the real RPC client and conductor
+(conductor/manager.py): create, update and delete, the refused ones
+writing nothing; and the rules of a node update that Ironic's conductor
+enforces (its update_node): when a node may become protected or retired,
+and the reasons that go with those flags."""
 
 from oslo_utils import uuidutils
 import pytest
 
 from ironic_lite.common import exception
-from ironic_lite.common import states
 from ironic_lite import objects
+
 
 # updated_at is not compared: taking and dropping the lock bumps it, as
 # in Ironic.
@@ -18,63 +22,6 @@ _ROW_FIELDS = ('provision_state', 'target_provision_state', 'power_state',
 def _row(context, uuid):
     node = objects.Node.get_by_uuid(context, uuid)
     return {f: getattr(node, f) for f in _ROW_FIELDS}
-
-
-@pytest.mark.parametrize('state,call', [
-    ('enroll', ('do_node_deploy',)),
-    ('manageable', ('do_node_deploy',)),
-    ('enroll', ('do_provisioning_action', 'provide')),
-    ('enroll', ('do_provisioning_action', 'inspect')),
-    ('available', ('do_provisioning_action', 'inspect')),
-    ('available', ('do_provisioning_action', 'abort')),
-    ('active', ('do_provisioning_action', 'manage')),
-    ('manageable', ('do_provisioning_action', 'clean')),
-    ('manageable', ('do_provisioning_action', 'bogus')),
-    ('available', ('do_node_tear_down',)),
-    ('enroll', ('do_node_tear_down',)),
-])
-def test_invalid_transition_is_400_and_writes_nothing(context, rpc_api,
-                                                      make_node, state, call):
-    node = make_node(provision_state=state)
-    before = _row(context, node.uuid)
-    method, args = call[0], call[1:]
-    with pytest.raises(exception.InvalidStateRequested) as err:
-        getattr(rpc_api, method)(context, node, *args)
-    assert err.value.code == 400
-    assert ('can not be performed on node "%s" while it is in state "%s"'
-            % (node.uuid, state)) in str(err.value)
-    assert _row(context, node.uuid) == before
-
-
-def test_rebuild_from_available_is_400(context, rpc_api, make_node):
-    node = make_node(provision_state='available')
-    before = _row(context, node.uuid)
-    with pytest.raises(exception.InvalidStateRequested) as err:
-        rpc_api.do_node_deploy(context, node, rebuild=True)
-    assert 'The requested action "rebuild"' in str(err.value)
-    assert _row(context, node.uuid) == before
-
-
-def test_deploy_in_maintenance_is_refused(context, rpc_api, make_node):
-    node = make_node(provision_state='available', maintenance=True)
-    before = _row(context, node.uuid)
-    with pytest.raises(exception.NodeInMaintenance) as err:
-        rpc_api.do_node_deploy(context, node)
-    assert err.value.code == 400
-    assert _row(context, node.uuid) == before
-
-
-@pytest.mark.parametrize('method', ['do_node_tear_down', 'rebuild'])
-def test_protected_node_is_403(context, rpc_api, make_node, method):
-    node = make_node(provision_state='active', protected=True)
-    before = _row(context, node.uuid)
-    with pytest.raises(exception.NodeProtected) as err:
-        if method == 'rebuild':
-            rpc_api.do_node_deploy(context, node, rebuild=True)
-        else:
-            rpc_api.do_node_tear_down(context, node)
-    assert err.value.code == 403
-    assert _row(context, node.uuid) == before
 
 
 def _call_on_conductor(rpc_api, context, node, method, **kwargs):
@@ -230,14 +177,126 @@ def test_destroy_removes_ports(context, rpc_api, make_node):
     assert objects.Port.list(context) == []
 
 
-def test_unknown_node(context, rpc_api, make_node):
-    node = make_node()
-    objects.Node.get_by_uuid(context, node.uuid).destroy()
-    with pytest.raises(exception.NodeNotFound) as err:
-        rpc_api.do_provisioning_action(context, node, 'manage')
-    assert err.value.code == 404
+def _saved(context, node):
+    return objects.Node.get_by_uuid(context, node.uuid)
 
 
-def test_state_constants():
-    assert states.VERBS['active'] == 'deploy'
-    assert states.VERBS['deleted'] == 'delete'
+@pytest.mark.parametrize('state', ['active', 'rescue'])
+def test_protect_in_active_or_rescue(context, rpc_api, make_node, state):
+    node = make_node(provision_state=state)
+    node.protected = True
+    node.protected_reason = 'keep'
+    rpc_api.update_node(context, node)
+    saved = _saved(context, node)
+    assert (saved.protected, saved.protected_reason) == (True, 'keep')
+
+
+@pytest.mark.parametrize('state', ['enroll', 'manageable', 'available',
+                                   'deploy failed', 'error'])
+def test_protect_in_other_states_is_409(context, rpc_api, make_node,
+                                        state):
+    node = make_node(provision_state=state)
+    node.protected = True
+    with pytest.raises(exception.InvalidState) as err:
+        rpc_api.update_node(context, node)
+    assert err.value.code == 409
+    assert str(err.value) == (
+        "Node %s can only be made protected in provision states 'active' "
+        "or 'rescue', the current state is '%s'" % (node.uuid, state))
+    assert _saved(context, node).protected is False
+
+
+def test_the_state_is_the_one_read_under_the_lock(context, rpc_api,
+                                                  make_node):
+    node = make_node(provision_state='active')
+    stale = _saved(context, node)
+    node.provision_state = 'available'   # torn down meanwhile
+    node.save()
+    stale.protected = True
+    with pytest.raises(exception.InvalidState):
+        rpc_api.update_node(context, stale)
+    assert _saved(context, node).protected is False
+
+
+def test_unprotect_clears_the_reason(context, rpc_api, make_node):
+    node = make_node(provision_state='active', protected=True,
+                     protected_reason='keep')
+    node.protected = False
+    result = rpc_api.update_node(context, node)
+    assert result.protected_reason is None
+    saved = _saved(context, node)
+    assert (saved.protected, saved.protected_reason) == (False, None)
+
+
+def test_unprotect_with_a_reason_clears_it(context, rpc_api, make_node):
+    # As Ironic: the reason is cleared first, so nothing is refused.
+    node = make_node(provision_state='active', protected=True)
+    node.protected = False
+    node.protected_reason = 'why'
+    rpc_api.update_node(context, node)
+    assert _saved(context, node).protected_reason is None
+
+
+def test_protected_reason_without_protection_is_400(context, rpc_api,
+                                                    make_node):
+    node = make_node(provision_state='active')
+    node.protected_reason = 'why'
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        rpc_api.update_node(context, node)
+    assert err.value.code == 400
+    assert str(err.value) == ('The protected_reason field can only be set '
+                              'when protected is True')
+    assert _saved(context, node).protected_reason is None
+
+
+def test_protected_reason_of_a_protected_node(context, rpc_api, make_node):
+    node = make_node(provision_state='manageable', protected=True)
+    node.protected_reason = 'why'
+    rpc_api.update_node(context, node)
+    assert _saved(context, node).protected_reason == 'why'
+
+
+@pytest.mark.parametrize('state', ['enroll', 'manageable', 'active',
+                                   'deploy failed'])
+def test_retire_outside_available(context, rpc_api, make_node, state):
+    node = make_node(provision_state=state)
+    node.retired = True
+    node.retired_reason = 'old'
+    rpc_api.update_node(context, node)
+    saved = _saved(context, node)
+    assert (saved.retired, saved.retired_reason) == (True, 'old')
+
+
+def test_retire_an_available_node_is_409(context, rpc_api, make_node):
+    node = make_node(provision_state='available')
+    node.retired = True
+    with pytest.raises(exception.InvalidState) as err:
+        rpc_api.update_node(context, node)
+    assert err.value.code == 409
+    assert str(err.value) == (
+        "Node %s can not have 'retired' set in provision state 'available', "
+        "the current state is 'available'" % node.uuid)
+    assert not _saved(context, node).retired
+
+
+def test_unretire_clears_the_reason(context, rpc_api, make_node):
+    # Un-retiring is allowed in any state, available included.
+    node = make_node(provision_state='available', retired=True,
+                     retired_reason='old')
+    node.retired = False
+    result = rpc_api.update_node(context, node)
+    assert result.retired_reason is None
+    saved = _saved(context, node)
+    assert (saved.retired, saved.retired_reason) == (False, None)
+
+
+def test_retired_reason_without_retirement_is_400(context, rpc_api,
+                                                  make_node):
+    node = make_node(provision_state='manageable')
+    node.retired_reason = 'old'
+    with pytest.raises(exception.InvalidParameterValue) as err:
+        rpc_api.update_node(context, node)
+    assert err.value.code == 400
+    assert str(err.value) == ('The retired_reason field can only be set '
+                              'when retired is True')
+    assert _saved(context, node).retired_reason is None
