@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # THE test command: set up .venv (tools/ensure-venv.sh: pip install -e
 # '.[test]' when missing or older than setup.cfg), then run every test
-# level in turn -- unit, functional+upgrade, faults, docs -- each with
-# pytest-xdist, with a header per level and a summary of the wall time of
-# each.
+# level -- unit (with faults beside it), functional+upgrade, docs -- each
+# with pytest-xdist, with a header per level and a summary of the wall
+# time of each.
 #
 # PostgreSQL (127.0.0.1:5432, postgres), MariaDB (127.0.0.1:3306, root) and
 # RabbitMQ (127.0.0.1:5672, guest) are used when they answer; otherwise
@@ -35,13 +35,17 @@ python=$venv/bin/python
 # longest test by far, runs beside the rest instead of after it.  (Handing
 # out whole files, --dist loadfile, set each Keystone up once but left one
 # worker with the three slowest files: slower.)  The fault tests (a
-# cluster each, with timed outages) run one at a time, alone.
+# cluster each, with timed outages) run one at a time -- beside the unit
+# level, not after it: their processes mostly wait (for a kill, a cut, a
+# recovery), they reach the shared servers only through their own proxies
+# and databases, and they wait for what they expect with a hang's bound,
+# never a CPU-tight timer.  Their output is shown when the unit level ends.
 LEVELS=(
     "unit auto load tests/unit"
     "functional+upgrade 6 longest tests/functional tests/upgrade"
-    "faults 1 load tests/faults"
     "docs auto load tests/docs"
 )
+BESIDE_UNIT="faults 1 load tests/faults"
 
 run_pytest() {
     local workers=$1 dist=$2
@@ -97,7 +101,31 @@ prefetch_log=$venv/prefetch.log
 nice -n 5 "$python" -m tests.prefetch >"$prefetch_log" 2>&1 &
 prefetch_pid=$!
 trap 'kill "$prefetch_pid" 2>/dev/null || true' EXIT
-count=${#LEVELS[@]}
+# record NAME CODE START: a level's line in the summary.
+record() {
+    local result
+    case $2 in
+        0) result=passed ;;
+        5) result="no tests" ;;     # e.g. -k or -m selected none here
+        *) result=FAILED; failed+=("$1") ;;
+    esac
+    summary+=("$(printf '%-10s %-8s %4ds' "$1" "$result" \
+        $((SECONDS - $3)))")
+}
+
+# The level run beside the unit level, its output kept in a log until the
+# unit level ends (two pytest outputs interleaved would be unreadable).
+beside_log=$venv/faults.log
+read -r beside_name beside_workers beside_dist beside_paths <<<"$BESIDE_UNIT"
+beside_workers=${TEST_WORKERS:-$beside_workers}
+beside_start=$SECONDS
+# shellcheck disable=SC2086 # paths: one or more, split on spaces
+run_pytest "$beside_workers" "$beside_dist" $beside_paths --durations=5 \
+    "$@" >"$beside_log" 2>&1 &
+beside_pid=$!
+trap 'kill "$prefetch_pid" "$beside_pid" 2>/dev/null || true' EXIT
+
+count=$((${#LEVELS[@]} + 1))
 i=0
 for level in "${LEVELS[@]}"; do
     read -r name workers dist paths <<<"$level"
@@ -110,13 +138,17 @@ for level in "${LEVELS[@]}"; do
     # --durations: each level names its slowest tests, to keep it fast.
     # shellcheck disable=SC2086 # paths: one or more, split on spaces
     run_pytest "$workers" "$dist" $paths --durations=5 "$@" || code=$?
-    case $code in
-        0) result=passed ;;
-        5) result="no tests" ;;     # e.g. -k or -m selected none here
-        *) result=FAILED; failed+=("$name") ;;
-    esac
-    summary+=("$(printf '%-10s %-8s %4ds' "$name" "$result" \
-        $((SECONDS - start)))")
+    record "$name" "$code" "$start"
+    if [ "$name" = unit ]; then
+        i=$((i + 1))
+        echo
+        echo "=== [$i/$count] $beside_name tests ($beside_paths," \
+            "$beside_workers workers, run beside the unit level) ==="
+        code=0
+        wait "$beside_pid" || code=$?
+        cat "$beside_log"
+        record "$beside_name" "$code" "$beside_start"
+    fi
 done
 
 wait "$prefetch_pid" 2>/dev/null || true

@@ -1,8 +1,9 @@
 """The route table: every controller's ``ROUTES``, in the order of the API
 reference, and the ``Router`` built from them.
 
-It sits above the controllers: it imports each of them, and only the
-root controller (``controllers/root.py``), the API reference and tests
+It sits above the controllers: it finds and imports each of them
+(``controller_modules``: a module of ``controllers/v1`` with ``ROUTES``
+and its ``API_REFERENCE_ORDER``), and only the root controller (``controllers/root.py``), the API reference and tests
 import it.  The vocabulary the controllers declare their routes with is
 ``api/routes.py``, which imports no controller.
 
@@ -11,40 +12,57 @@ collection route exists at the request's microversion, a question to the
 table itself.
 """
 
+import importlib
+import pkgutil
+
 import pecan
 import webob.exc
 
 from ironic_lite.api.controllers import link
-from ironic_lite.api.controllers.v1 import allocation
-from ironic_lite.api.controllers.v1 import bios
-from ironic_lite.api.controllers.v1 import chassis
-from ironic_lite.api.controllers.v1 import conductor
-from ironic_lite.api.controllers.v1 import deploy_template
-from ironic_lite.api.controllers.v1 import driver
-from ironic_lite.api.controllers.v1 import management
-from ironic_lite.api.controllers.v1 import node
-from ironic_lite.api.controllers.v1 import node_history
-from ironic_lite.api.controllers.v1 import node_inventory
+from ironic_lite.api.controllers import v1 as v1_package
 from ironic_lite.api.controllers.v1 import node_lookup
-from ironic_lite.api.controllers.v1 import port
-from ironic_lite.api.controllers.v1 import portgroup
-from ironic_lite.api.controllers.v1 import ramdisk
-from ironic_lite.api.controllers.v1 import shard
-from ironic_lite.api.controllers.v1 import trait
-from ironic_lite.api.controllers.v1 import vendor_passthru
-from ironic_lite.api.controllers.v1 import vif
-from ironic_lite.api.controllers.v1 import volume
-from ironic_lite.api.controllers.v1 import volume_connector
-from ironic_lite.api.controllers.v1 import volume_target
 from ironic_lite.api.controllers import versions_index
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.common import exception
 
-# The resources GET /v1 lists, in Ironic's order.
-RESOURCES = ('chassis', 'nodes', 'ports', 'portgroups', 'volume',
-             'lookup', 'heartbeat', 'conductors', 'shards', 'drivers',
-             'allocations', 'deploy_templates')
+
+def controller_modules():
+    """The controller modules of ``controllers/v1`` that declare their
+    place in the table (``API_REFERENCE_ORDER``), in that order: a new
+    resource's module is found here, not listed by hand.
+
+    A module with ``ROUTES`` but no place is one whose routes another
+    module includes (``node_states`` in ``node``); checked when the
+    table is built.
+    """
+    found = []
+    for info in pkgutil.iter_modules(v1_package.__path__):
+        module = importlib.import_module(
+            '%s.%s' % (v1_package.__name__, info.name))
+        if hasattr(module, 'ROUTES'):
+            found.append(module)
+    return found
+
+
+def _table(modules):
+    placed = sorted((m for m in modules if hasattr(m, 'API_REFERENCE_ORDER')),
+                    key=lambda m: m.API_REFERENCE_ORDER)
+    orders = [m.API_REFERENCE_ORDER for m in placed]
+    if len(set(orders)) != len(orders):
+        raise RuntimeError('Two controller modules share a place in the '
+                           'route table: %s' % sorted(orders))
+    table = versions_index.ROUTES + V1_ROUTES
+    for module in placed:
+        table = table + list(module.ROUTES)
+    for module in modules:
+        missing = [r for r in module.ROUTES if r not in table]
+        if missing:
+            raise RuntimeError(
+                '%s declares routes but no API_REFERENCE_ORDER, and no '
+                'other module includes them' % module.__name__)
+    return table, tuple(name for m in placed
+                        for name in getattr(m, 'V1_RESOURCES', ()))
 
 
 def v1_index():
@@ -80,15 +98,9 @@ V1_ROUTES = [
                  doc='version 1: its resources and microversion range'),
 ]
 
-# Every route, in the order of the API reference.
-ROUTES = (versions_index.ROUTES + V1_ROUTES + node.ROUTES + trait.ROUTES
-          + vif.ROUTES + management.ROUTES + port.ROUTES
-          + portgroup.ROUTES + chassis.ROUTES + conductor.ROUTES
-          + shard.ROUTES + driver.ROUTES + allocation.ROUTES
-          + volume.ROUTES + volume_connector.ROUTES + volume_target.ROUTES
-          + deploy_template.ROUTES + ramdisk.ROUTES + bios.ROUTES
-          + node_history.ROUTES + node_inventory.ROUTES
-          + vendor_passthru.ROUTES)
+# Every route, in the order of the API reference; the resources GET /v1
+# links to.
+ROUTES, RESOURCES = _table(controller_modules())
 
 ROUTER = routes.Router(ROUTES, excluded={
     'node_ident': node_lookup.SUBCONTROLLER_NAMES})

@@ -12,7 +12,6 @@ import json
 import os
 import socket
 import threading
-import time
 import uuid as uuid_mod
 
 import pytest
@@ -145,10 +144,8 @@ def _hung_requests_leave_the_api_serving(base, bmc, count):
     light = _light_node(base)
 
     def boot_device(uuid):
-        started = time.monotonic()
-        status, body = _call(base, 'GET',
-                             '/v1/nodes/%s/management/boot_device' % uuid)
-        return status, body, time.monotonic() - started
+        return _call(base, 'GET',
+                     '/v1/nodes/%s/management/boot_device' % uuid)
     before = len(bmc.accepted)
     threads, results = _in_threads(boot_device, [(u,) for u in hung])
     # Wait until BMC calls are really pending, then ask for other things.
@@ -169,20 +166,19 @@ def _hung_requests_leave_the_api_serving(base, bmc, count):
     for thread in threads:
         thread.join(timeouts.HANG)
     assert len(results) == count
-    for status, body, seconds in results:
-        # A 503 in Ironic's error body: the BMC's timeout, or no turn
-        # among the requests waiting for BMCs in time (nothing sent).
+    for status, body in results:
+        # A 503 in Ironic's error body: the BMC's deadline, or no turn
+        # among the requests waiting for BMCs in time (nothing sent).  The
+        # message is the proof that a bound ended the call (no time is
+        # asserted): a call with no bound would end, after the redfish
+        # attempts (10 x 10 s), with sushy's connection error instead.
         assert status == 503, body
         message = _faultstring(body)
         assert ('did not answer within' in message
                 or 'waiting for a BMC' in message), message
         assert 'Traceback' not in str(body)
-        # Generous slack over the bound (a turn, then the BMC's
-        # deadline), far below the redfish attempts (10 x 10 s) an
-        # unbounded call would take.
-        assert seconds < QUEUE_TIMEOUT + RPC_TIMEOUT + 30, seconds
     assert any('BMC of node' in _faultstring(body)
-               for _s, body, _t in results)
+               for _s, body in results)
 
 
 @pytest.mark.long(60)

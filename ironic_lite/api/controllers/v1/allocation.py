@@ -253,6 +253,11 @@ GATE_404 = routes.Gate(404, NOT_ALLOWED)
 GATE_405 = routes.Gate(405, NOT_ALLOWED)
 N = '/v1/nodes/{node_ident}/allocation'
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 110
+# The links of GET /v1 to it.
+V1_RESOURCES = ('allocations',)
+
 ROUTES = [
     R('GET', '/v1/allocations', C.get_all, query=schema.LIST_QUERY,
       unknown=q.UNKNOWN_SCHEMA, since=SINCE, older=GATE_404,

@@ -81,6 +81,9 @@ class NodeBiosController(object):
 B = '/v1/nodes/{node_ident}/bios'
 SINCE = mv.MINOR_40_BIOS_INTERFACE
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 170
+
 ROUTES = [
     routes.Route('GET', B, NodeBiosController.get_all,
                  query=schema.LIST_QUERY, unknown=q.UNKNOWN_SCHEMA,

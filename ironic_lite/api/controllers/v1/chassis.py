@@ -107,6 +107,11 @@ H = ChassisController
 # the parameter schema (a jsonschema message).
 UUID_ARG = {'chassis_uuid': utils.uuid_arg('chassis_uuid')}
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 70
+# The links of GET /v1 to it.
+V1_RESOURCES = ('chassis',)
+
 ROUTES = [
     R('GET', '/v1/chassis', H.get_all, query=schema.LIST_QUERY,
       unknown=q.UNKNOWN_SCHEMA, doc='list chassis'),

@@ -119,6 +119,11 @@ ROUTE = functools.partial(routes.Route, owner=ConductorsController)
 
 SINCE = mv.CONDUCTOR_MIN_VERSION
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 80
+# The links of GET /v1 to it.
+V1_RESOURCES = ('conductors',)
+
 ROUTES = [
     ROUTE('GET', '/v1/conductors', ConductorsController.get_all,
                  query=schema.LIST_QUERY, since=SINCE,

@@ -184,6 +184,11 @@ READ_GATE = routes.Gate(404, _TOO_OLD, other_methods=405)
 WRITE_GATE = routes.Gate(405, _TOO_OLD, other_methods=405)
 IDENT_ARG = {'template_ident': utils.uuid_or_name_arg('template_ident')}
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 150
+# The links of GET /v1 to it.
+V1_RESOURCES = ('deploy_templates',)
+
 ROUTES = [
     R('GET', '/v1/deploy_templates', H.get_all, query=schema.LIST_QUERY,
       since=SINCE, older=READ_GATE, unknown=q.UNKNOWN_SCHEMA,

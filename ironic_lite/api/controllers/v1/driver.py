@@ -135,6 +135,11 @@ class DriversController(object):
 
 D = '/v1/drivers/{driver_name}'
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 100
+# The links of GET /v1 to it.
+V1_RESOURCES = ('drivers',)
+
 ROUTES = [
     routes.Route('GET', '/v1/drivers', DriversController.get_all,
                  query=schema.LIST_QUERY, unknown=q.UNKNOWN_SCHEMA,

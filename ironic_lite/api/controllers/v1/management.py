@@ -112,6 +112,9 @@ B = '/v1/nodes/{node_ident}/management/boot_device'
 H = NodeManagementController
 I = '/v1/nodes/{node_ident}/management/indicators'
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 40
+
 ROUTES = [
     routes.Route('GET', B, H.get_boot_device,
                  doc="a node's next boot device"),

@@ -419,6 +419,11 @@ def list_routes(prefix, since=1, path_args=None):
 N = '/v1/nodes/{node_ident}'
 R = routes.Route
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 10
+# The links of GET /v1 to it.
+V1_RESOURCES = ('nodes',)
+
 ROUTES = list_routes('/v1/nodes') + [
     R('POST', '/v1/nodes', NodesController.post, body={1: schema.CREATE},
       what='node', doc='create a node'),

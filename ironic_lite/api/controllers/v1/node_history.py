@@ -89,6 +89,9 @@ class NodeHistoryController(object):
 H = '/v1/nodes/{node_ident}/history'
 SINCE = mv.MINOR_78_NODE_HISTORY
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 180
+
 ROUTES = [
     routes.Route('GET', H, NodeHistoryController.get_all,
                  query=schema.LIST_QUERY, since=SINCE,

@@ -26,6 +26,9 @@ class NodeInventoryController(object):
                 'plugin_data': inventory.plugin_data or {}}
 
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 190
+
 ROUTES = [
     routes.Route('GET', '/v1/nodes/{node_ident}/inventory',
                  NodeInventoryController.get,

@@ -245,6 +245,11 @@ P = '/v1/ports/{port_uuid}'
 # Ironic's args.validate of the port in the path (its names differ).
 IDENT_ARG = {'port_uuid': utils.uuid_or_name_arg('port_ident')}
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 50
+# The links of GET /v1 to it.
+V1_RESOURCES = ('ports',)
+
 ROUTES = list_routes('/v1/ports') + [
     ROUTE('POST', '/v1/ports', PortsController.post,
           body={1: schema.BODY}, what='port', doc='create a port'),

@@ -188,6 +188,11 @@ C = PortgroupsController
 # Ironic checks the port group of the path with its parameter schema.
 IDENT_ARG = {'portgroup_ident': utils.schema_uuid_or_name_arg}
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 60
+# The links of GET /v1 to it.
+V1_RESOURCES = ('portgroups',)
+
 ROUTES = list_routes('/v1/portgroups') + [
     R('POST', '/v1/portgroups', C.post, body={SINCE: schema.BODY},
       what='portgroup', since=SINCE, doc='create a port group'),

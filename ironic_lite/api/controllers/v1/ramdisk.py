@@ -205,6 +205,11 @@ def heartbeat_by_body(body):
     return heartbeat(node_ident, body)
 
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 160
+# The links of GET /v1 to it.
+V1_RESOURCES = ('lookup', 'heartbeat')
+
 ROUTES = [
     routes.Route('GET', '/v1/lookup', lookup,
                  since=mv.MINOR_22_LOOKUP_HEARTBEAT,

@@ -137,6 +137,11 @@ def get_all():
 
 # Ironic's answers: below 1.82, 404 for GET and 405 otherwise; from 1.82,
 # 405 for anything but GET and 404 for /v1/shards/<x>.
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 90
+# The links of GET /v1 to it.
+V1_RESOURCES = ('shards',)
+
 ROUTES = [
     routes.Route('GET', '/v1/shards', get_all, since=mv.SHARDS_MIN_VERSION,
                  older=routes.Gate(

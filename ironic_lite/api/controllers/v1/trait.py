@@ -103,6 +103,9 @@ _OLD_GET = routes.Gate(route=R('GET', T, traits_as_node_field))
 _OLD_PUT = routes.Gate(405, allow=('DELETE', 'GET', 'PATCH', 'POST'))
 _OLD_DELETE = routes.Gate(404, 'Resource could not be found.')
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 20
+
 ROUTES = [
     R('GET', T, H.get_all, since=SINCE, older=_OLD_GET,
       doc="a node's traits"),

@@ -99,6 +99,9 @@ def _calls(path, handler, what):
         for verb in HTTP_METHODS]
 
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 200
+
 ROUTES = ([
     R('GET', N + '/methods', NodeVendorPassthruController.methods,
       doc="the vendor methods of a node's vendor interface"),

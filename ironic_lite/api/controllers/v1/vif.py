@@ -61,6 +61,9 @@ class NodeVifsController(object):
 V = '/v1/nodes/{node_ident}/vifs'
 SINCE = mv.MINOR_28_VIFS_SUBCONTROLLER
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 30
+
 ROUTES = [
     routes.Route('GET', V, NodeVifsController.get_all, since=SINCE,
                  doc="a node's VIFs"),

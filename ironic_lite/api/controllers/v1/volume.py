@@ -189,6 +189,11 @@ def record_routes(controller, noun, body_schema, read_only, what):
                               ('DELETE', node_base + '/{ident}'))]
 
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 120
+# The links of GET /v1 to it.
+V1_RESOURCES = ('volume',)
+
 ROUTES = [
     routes.Route('GET', '/v1/volume', get, since=mv.MINOR_32_VOLUME,
                  query=q.ANY_QUERY, doc='links to the volume connectors '

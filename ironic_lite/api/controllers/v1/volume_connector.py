@@ -55,6 +55,9 @@ class VolumeConnectorsController(volume.VolumeRecordController):
                                        **self.parent_values(ctx, values))
 
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 130
+
 ROUTES = volume.record_routes(VolumeConnectorsController, 'connectors',
                               schema.CONNECTOR_BODY,
                               schema.CONNECTOR_READ_ONLY, 'connector')

@@ -91,6 +91,9 @@ class VolumeTargetsController(volume.VolumeRecordController):
         return objects.VolumeTarget(ctx, **self.parent_values(ctx, values))
 
 
+# Its place in the route table and the API reference (route_table.py).
+API_REFERENCE_ORDER = 140
+
 ROUTES = volume.record_routes(VolumeTargetsController, 'targets',
                               schema.TARGET_BODY, schema.TARGET_READ_ONLY,
                               'target')
