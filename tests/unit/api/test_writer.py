@@ -95,3 +95,39 @@ def _subclasses(cls):
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
+
+
+class _Recorder(object):
+    """A client that records each call's positional and keyword
+    arguments."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self.calls.append((name, args, kwargs))
+        return call
+
+
+def test_the_node_writer_sends_the_node_as_the_object_not_beside_it():
+    """A node's methods take the node as their object (destroy_node's
+    parameter is named node): no second node is passed; update_node gets
+    its keyword arguments."""
+    from ironic_lite.api.controllers.v1 import node_states
+    client = _Recorder()
+    for action in ('create', 'update', 'destroy'):
+        assert not node_states.WRITER.takes_node(action)
+    node_states.WRITER.send(client, 'destroy', 'ctx', 'the-node')
+    node_states.WRITER.send(client, 'update', 'ctx', 'the-node',
+                            expected={'name': None})
+    assert client.calls == [
+        ('destroy_node', ('ctx', 'the-node'), {}),
+        ('update_node', ('ctx', 'the-node'), {'expected': {'name': None}})]
+
+
+def test_a_port_writer_sends_the_port_and_its_node():
+    from ironic_lite.api.controllers.v1 import port
+    client = _Recorder()
+    port.PortsController.RES.writer.send(client, 'update', 'ctx', 'p', 'n')
+    assert client.calls == [('update_port', ('ctx', 'p', 'n'), {})]

@@ -40,6 +40,9 @@ _PATCH_ATTEMPTS = 3
 
 
 PATCH_ALLOWED_FIELDS = schema.PATCH_ALLOWED
+# How a node is written (declared with the node's other writes, in
+# node_states.py).
+WRITER = node_states.WRITER
 
 
 def _check_name(name, error):
@@ -276,7 +279,7 @@ class NodesController(object):
             else 'available')
         values['power_state'] = None
         node = objects.Node(ctx, **values)
-        node = pecan.request.rpcapi.create_node(ctx, node)
+        node = WRITER.send(pecan.request.rpcapi, 'create', ctx, node)
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url('nodes',
                                                             node.uuid)
@@ -301,7 +304,8 @@ class NodesController(object):
                 raise
             node = node_lookup.fetch_authorized(
                 'baremetal:node:delete:self_owned_node', ident)
-        pecan.request.rpcapi.destroy_node(pecan.request.context, node)
+        WRITER.send(pecan.request.rpcapi, 'destroy', pecan.request.context,
+                    node)
         pecan.response.status = 204
         return ''
 
@@ -344,8 +348,8 @@ class NodesController(object):
             if not expected:
                 return node
             try:
-                return pecan.request.rpcapi.update_node(
-                    ctx, node, expected=expected, **update_args)
+                return WRITER.send(pecan.request.rpcapi, 'update', ctx,
+                                   node, expected=expected, **update_args)
             except exception.NodeChanged:
                 if attempt + 1 >= _PATCH_ATTEMPTS:
                     raise

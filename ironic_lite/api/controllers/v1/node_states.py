@@ -11,6 +11,7 @@ from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_provision
 from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import body_schema
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
@@ -20,6 +21,14 @@ from ironic_lite.common import boot_modes
 from ironic_lite.common import exception
 from ironic_lite.common import policy
 from ironic_lite.common import states
+from ironic_lite.conductor import rpcapi
+
+# How a node is written: always by a conductor (RPC 1.0), the one of its
+# hardware type for a new node, under the node's lock for the others
+# (node.py's create, PATCH and DELETE; maintenance here).
+WRITER = writer.Writer(create=rpcapi.ConductorAPI.create_node,
+                       update=rpcapi.ConductorAPI.update_node,
+                       destroy=rpcapi.ConductorAPI.destroy_node)
 
 
 def _no_body_accepted():
@@ -263,7 +272,8 @@ class NodeMaintenanceController(object):
         node.maintenance_reason = reason
         if not maintenance:
             node.fault = None
-        pecan.request.rpcapi.update_node(pecan.request.context, node)
+        WRITER.send(pecan.request.rpcapi, 'update', pecan.request.context,
+                    node)
         return _no_body_accepted()
 
     def put(self, body, reason=None):

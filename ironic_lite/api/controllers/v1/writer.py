@@ -35,14 +35,17 @@ SAVES = {'create': 'create', 'update': 'save', 'destroy': 'destroy'}
 
 def _checked(method):
     """``method`` (a ConductorAPI method, or None), after checking it is
-    one: its name, and whether it takes the object's node."""
+    one: its name, and whether it takes the object's node (a ``node``
+    after the context and the object: ``update_port(context, port_obj,
+    node)``, not ``destroy_node(context, node)``)."""
     if method is None:
         return None
     name = getattr(method, '__name__', None)
     if getattr(CLIENT, name or '', None) is not method:
         raise TypeError('%r is not a method of the conductor RPC client '
                         '(rpcapi.ConductorAPI)' % (method,))
-    return name, 'node' in inspect.signature(method).parameters
+    params = list(inspect.signature(method).parameters)[1:]  # no self
+    return name, params[2:3] == ['node']
 
 
 class Writer(object):
@@ -82,10 +85,13 @@ class Writer(object):
         conductor it goes to)."""
         return self.methods[action][1]
 
-    def send(self, client, action, ctx, obj, node):
+    def send(self, client, action, ctx, obj, node=None, **kwargs):
         """Call the action's RPC method (the one the client has under
-        the name checked at import).  Returns what the conductor
-        returns."""
+        the name checked at import), with ``kwargs`` (the node's
+        ``expected`` fields, ``reset_interfaces``).  Returns what the
+        conductor returns."""
         name, takes_node = self.methods[action]
         method = getattr(client, name)
-        return method(ctx, obj, node) if takes_node else method(ctx, obj)
+        if takes_node:
+            return method(ctx, obj, node, **kwargs)
+        return method(ctx, obj, **kwargs)
