@@ -17,10 +17,8 @@ import threading
 import time
 
 from oslo_policy import policy
-from oslo_utils import strutils
 
 from ironic_lite.common import exception
-from ironic_lite.common import interfaces
 # The personas (Ironic's check strings), in their own module.
 from ironic_lite.common.policy_personas import (
     ALLOCATION_CREATOR, ALLOCATION_MEMBER, ALLOCATION_READER,
@@ -353,74 +351,6 @@ POLICIES += [
      'Delete node records which are associated with the requesting '
      'project.', 'DELETE ' + _N),
 ]
-
-# Patching a field listed here checks its rule as well as the generic
-# baremetal:node:update (as Ironic).
-NODE_UPDATE_FIELD_RULES = {
-    'extra': 'baremetal:node:update_extra',
-    'instance_info': 'baremetal:node:update_instance_info',
-    'driver_info': 'baremetal:node:update:driver_info',
-    'properties': 'baremetal:node:update:properties',
-    'chassis_uuid': 'baremetal:node:update:chassis_uuid',
-    'instance_uuid': 'baremetal:node:update:instance_uuid',
-    'lessee': 'baremetal:node:update:lessee',
-    'owner': 'baremetal:node:update:owner',
-    'driver': 'baremetal:node:update:driver_interfaces',
-    'network_data': 'baremetal:node:update:network_data',
-    'conductor_group': 'baremetal:node:update:conductor_group',
-    'name': 'baremetal:node:update:name',
-    'retired': 'baremetal:node:update:retired',
-    'retired_reason': 'baremetal:node:update:retired',
-    'shard': 'baremetal:node:update:shard',
-}
-for _field in interfaces.INTERFACE_FIELDS:
-    NODE_UPDATE_FIELD_RULES[_field] = NODE_UPDATE_FIELD_RULES['driver']
-
-
-def _disables_cleaning(op):
-    """Whether a patch operation may set ``automated_clean`` to false.
-
-    As Ironic: a value its bool_from_string reads as false.  A copy or
-    move gives it another field's value, unseen here: treated as false
-    (Ironic answers 500 there).
-    """
-    if op['path'].split('/')[1] != 'automated_clean' or op['op'] == 'remove':
-        return False
-    if op['op'] in ('copy', 'move'):
-        return True
-    return strutils.bool_from_string(op.get('value'), default=None) is False
-
-
-def node_patch_rules(patch):
-    """The rules a node PATCH must pass, as Ironic.
-
-    Each field with its own rule checks that rule; setting
-    ``automated_clean`` to false checks ``baremetal:node:disable_cleaning``
-    (a system admin's, by default); any other field (or a patch with none)
-    checks the generic ``baremetal:node:update``.
-    """
-    found = set()     # (root field, its rule), checked in field order
-    generic = not patch
-    for op in patch:
-        roots = [op['path'].split('/')[1]]
-        if 'from' in op and op['op'] == 'move':
-            roots.append(str(op['from']).split('/')[1])
-        for root in roots:
-            rule = NODE_UPDATE_FIELD_RULES.get(root)
-            if root == 'automated_clean' and _disables_cleaning(op):
-                rule = 'baremetal:node:disable_cleaning'
-            if rule is None:
-                generic = True
-            else:
-                found.add((root, rule))
-    rules = []
-    for _root, rule in sorted(found):
-        if rule not in rules:
-            rules.append(rule)
-    if generic:
-        rules.insert(0, 'baremetal:node:update')
-    return rules
-
 
 def _operations(text):
     ops = []

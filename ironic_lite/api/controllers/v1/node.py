@@ -25,6 +25,7 @@ from ironic_lite.api import routes
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
+from ironic_lite.common import node_patch_policy
 from ironic_lite.common import policy
 from ironic_lite.common import states
 from ironic_lite import conf
@@ -370,7 +371,7 @@ class NodesController(object):
     def _node_to_patch(self, ctx, ident, patch):
         """The node, once the caller may change every field the patch
         touches and the node's state allows an update."""
-        rules = policy.node_patch_rules(patch)
+        rules = node_patch_policy.rules(patch)
         node = node_lookup.fetch_authorized(rules[0], ident)
         target = policy.node_target(node, ctx)
         for rule in rules[1:]:
