@@ -4,13 +4,7 @@ pinned API's 409: test_node_states_boot_mode.py)."""
 
 import pytest
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
-
-
-def _stored(uuid):
-    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
 
 
 def _indicators(node_ident):
@@ -73,4 +67,4 @@ def test_bad_indicator_requests(client, node, method, path, body, message):
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp) == message
     assert 'fake_indicators' not in (
-        _stored(node['uuid']).driver_internal_info or {})
+        utils.stored_node(node['uuid']).driver_internal_info or {})

@@ -2,16 +2,7 @@
 in Ironic's order, with its messages and bare 406 gates (rescue and
 clean: test_node_provision_rescue_clean.py)."""
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
-
-
-def _set(uuid, **values):
-    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
 
 
 def test_provision_version_gates_are_bare_406(client, node):
@@ -25,7 +16,7 @@ def test_provision_version_gates_are_bare_406(client, node):
 
 def test_provision_checks_in_ironic_order(client, node, rpcapi):
     url = '/v1/nodes/node-0/states/provision'
-    _set(node['uuid'], provision_state='manageable')
+    utils.set_node(node['uuid'], provision_state='manageable')
     resp = client.put_json(url, {'target': 'clean'})
     assert resp.status_int == 400
     assert utils.faultstring(resp) == (
@@ -43,7 +34,7 @@ def test_provision_checks_in_ironic_order(client, node, rpcapi):
     assert utils.faultstring(resp) == (
         'Adding a config drive is only supported when setting provision '
         'state to active')
-    _set(node['uuid'], provision_state='available', maintenance=True)
+    utils.set_node(node['uuid'], provision_state='available', maintenance=True)
     resp = client.put_json(url, {'target': 'active'})
     assert resp.status_int == 400
     assert utils.faultstring(resp) == (

@@ -5,21 +5,7 @@ and the NMI of test_management.py too)."""
 
 import pytest
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
-
-
-def _set(uuid, **values):
-    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
-    return node
-
-
-def _stored(uuid):
-    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
 
 
 def _provision(client, node, **body):
@@ -29,7 +15,8 @@ def _provision(client, node, **body):
 
 @pytest.fixture
 def active(node):
-    _set(node['uuid'], provision_state='active', rescue_interface='fake')
+    utils.set_node(node['uuid'], provision_state='active',
+                   rescue_interface='fake')
     return node
 
 
@@ -45,7 +32,7 @@ def test_rescue_then_unrescue(client, active, rpcapi):
                                       'hashed_rescue_password': '******'}
     resp = _provision(client, active, target='unrescue')
     assert resp.status_int == 202, resp.text
-    assert _stored(active['uuid']).instance_info == {}
+    assert utils.stored_node(active['uuid']).instance_info == {}
 
 
 @pytest.mark.parametrize('password', [None, '', '   '])
@@ -62,7 +49,7 @@ def test_rescue_needs_a_password(client, active, rpcapi, password):
 
 
 def test_rescue_password_goes_with_rescue_only(client, active):
-    _set(active['uuid'], provision_state='rescue')
+    utils.set_node(active['uuid'], provision_state='rescue')
     resp = _provision(client, active, target='unrescue',
                       rescue_password='pw')
     assert resp.status_int == 400, resp.text
@@ -88,14 +75,15 @@ def test_unrescue_of_an_active_node_is_refused(client, active):
 
 
 def test_manual_clean(client, node, rpcapi):
-    _set(node['uuid'], provision_state='manageable', bios_interface='fake')
+    utils.set_node(node['uuid'], provision_state='manageable',
+                   bios_interface='fake')
     steps = [{'interface': 'bios', 'step': 'factory_reset'},
              {'interface': 'bios', 'step': 'cache_bios_settings'}]
     resp = _provision(client, node, target='clean', clean_steps=steps,
                       disable_ramdisk=True)
     assert resp.status_int == 202, resp.text
     assert rpcapi.calls[-1] == ('do_node_clean', node['uuid'], steps, True)
-    assert _stored(node['uuid']).provision_state == 'manageable'
+    assert utils.stored_node(node['uuid']).provision_state == 'manageable'
 
 
 @pytest.mark.parametrize('steps, message', [
@@ -115,7 +103,7 @@ def test_manual_clean(client, node, rpcapi):
 ])
 def test_clean_steps_are_checked_before_the_conductor(client, node, rpcapi,
                                                       steps, message):
-    _set(node['uuid'], provision_state='manageable')
+    utils.set_node(node['uuid'], provision_state='manageable')
     resp = _provision(client, node, target='clean', clean_steps=steps)
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp) == message
@@ -126,7 +114,7 @@ def test_clean_steps_have_the_size_limit_of_deploy_steps(client, node,
                                                          rpcapi):
     # Kept in driver_internal_info while cleaning runs: 40 KB of steps
     # would fill MariaDB's TEXT column and fail the node's every save.
-    _set(node['uuid'], provision_state='manageable')
+    utils.set_node(node['uuid'], provision_state='manageable')
     steps = [{'interface': 'bios', 'step': 'apply_configuration',
               'args': {'settings': [{'name': 'x' * 1000}] * 40}}]
     resp = _provision(client, node, target='clean', clean_steps=steps)
@@ -148,7 +136,7 @@ def test_rescue_password_has_a_length_limit(client, active, rpcapi):
 
 
 def test_clean_from_1_15_and_disable_ramdisk_from_1_70(client, node):
-    _set(node['uuid'], provision_state='manageable')
+    utils.set_node(node['uuid'], provision_state='manageable')
     url = '/v1/nodes/%s/states/provision' % node['uuid']
     steps = [{'interface': 'bios', 'step': 'factory_reset'}]
     resp = client.put_json(url, {'target': 'clean', 'clean_steps': steps},
@@ -160,7 +148,7 @@ def test_clean_from_1_15_and_disable_ramdisk_from_1_70(client, node):
 
 
 def test_clean_of_an_available_node_is_refused(client, node):
-    _set(node['uuid'], provision_state='available')
+    utils.set_node(node['uuid'], provision_state='available')
     resp = _provision(client, node, target='clean', clean_steps=[
         {'interface': 'bios', 'step': 'factory_reset'}])
     assert resp.status_int == 400
@@ -170,7 +158,7 @@ def test_clean_of_an_available_node_is_refused(client, node):
 
 
 def test_provide_a_retired_node(client, node):
-    _set(node['uuid'], provision_state='manageable', retired=True)
+    utils.set_node(node['uuid'], provision_state='manageable', retired=True)
     resp = _provision(client, node, target='provide')
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp) == (
@@ -182,8 +170,8 @@ def test_pinned_to_3_0_answers_409_and_does_nothing(client, node, rpcapi,
                                                     config_pin):
     config_pin('3.0')
     uuid = node['uuid']
-    _set(uuid, provision_state='active', rescue_interface='fake',
-         console_interface='fake')
+    utils.set_node(uuid, provision_state='active', rescue_interface='fake',
+                   console_interface='fake')
     requests = [
         ('/states/provision', {'target': 'rescue', 'rescue_password': 'pw'}),
         ('/states/console', {'enabled': True}),
@@ -195,14 +183,14 @@ def test_pinned_to_3_0_answers_409_and_does_nothing(client, node, rpcapi,
         assert 'pinned to release 3.0 (RPC 1.6): nothing was changed' in (
             utils.faultstring(resp))
     assert client.get('/v1/nodes/%s/states/console' % uuid).status_int == 409
-    _set(uuid, provision_state='rescue')
+    utils.set_node(uuid, provision_state='rescue')
     resp = _provision(client, node, target='unrescue')
     assert resp.status_int == 409, resp.text
-    _set(uuid, provision_state='manageable')
+    utils.set_node(uuid, provision_state='manageable')
     resp = _provision(client, node, target='clean', clean_steps=[
         {'interface': 'bios', 'step': 'factory_reset'}])
     assert resp.status_int == 409, resp.text
-    stored = _stored(uuid)
+    stored = utils.stored_node(uuid)
     assert (stored.provision_state, stored.instance_info,
             stored.console_enabled) == ('manageable', {}, False)
     assert not [c for c in rpcapi.calls if c[0] in (
@@ -211,11 +199,11 @@ def test_pinned_to_3_0_answers_409_and_does_nothing(client, node, rpcapi,
 
 
 def test_disable_ramdisk_goes_with_clean_only(client, node, rpcapi):
-    _set(node['uuid'], provision_state='manageable')
+    utils.set_node(node['uuid'], provision_state='manageable')
     resp = _provision(client, node, target='provide', disable_ramdisk=True)
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp) == (
         'disable_ramdisk is supported only with manual cleaning or '
         'servicing')
-    assert _stored(node['uuid']).provision_state == 'manageable'
+    assert utils.stored_node(node['uuid']).provision_state == 'manageable'
     assert not [c for c in rpcapi.calls if c[0] == 'do_provisioning_action']

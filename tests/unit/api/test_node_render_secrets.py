@@ -3,17 +3,9 @@
 driver_info: a node's body, a list with details, and the echo of a JSON
 patch that failed."""
 
-from ironic_lite.common import context
-from ironic_lite import objects
+from tests.unit.api import utils
 
 SECRET = 'rf-s3cret-pw'
-
-
-def _set(uuid, **values):
-    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
 
 
 def _node(client):
@@ -55,11 +47,12 @@ def test_patch_errors_do_not_echo_it(client):
 
 
 def test_secrets_masked_like_ironic(client, node):
-    _set(node['uuid'],
-         instance_info={'image_url': 'http://x/y?temp', 'configdrive': 'abc',
-                        'admin_password': 'p', 'root_gb': 10},
-         driver_internal_info={'agent_secret_token': 't', 'a': 1},
-         driver_info={'snmp_auth_key': 'k', 'ipmi_username': 'u'})
+    utils.set_node(node['uuid'],
+                   instance_info={'image_url': 'http://x/y?temp',
+                                  'configdrive': 'abc',
+                                  'admin_password': 'p', 'root_gb': 10},
+                   driver_internal_info={'agent_secret_token': 't', 'a': 1},
+                   driver_info={'snmp_auth_key': 'k', 'ipmi_username': 'u'})
     body = client.get('/v1/nodes/node-0').json
     assert body['instance_info'] == {
         'image_url': '******', 'configdrive': '******',

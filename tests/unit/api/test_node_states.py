@@ -2,17 +2,7 @@
 and provision and the maintenance verbs answered as Ironic answers them
 (202 with no body, bare 406 gates), and the console (RPC 1.6)."""
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
-
-
-def _set(uuid, **values):
-    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
-    return node
 
 
 def test_states_boot_mode_from_1_75(client, node):
@@ -70,7 +60,7 @@ def test_console(client, node, rpcapi):
     resp = client.put_json(url, {'enabled': 'maybe'})
     assert resp.status_int == 400
     assert utils.faultstring(resp).startswith('Invalid enabled: ')
-    _set(node['uuid'], console_interface='fake')
+    utils.set_node(node['uuid'], console_interface='fake')
     resp = client.put_json(url, {'enabled': 'true'})
     assert resp.status_int == 202, resp.text
     assert resp.body == b''

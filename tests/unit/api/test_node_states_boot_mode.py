@@ -5,21 +5,7 @@ indicators of test_management_indicators.py too)."""
 
 import pytest
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
-
-
-def _set(uuid, **values):
-    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
-    return node
-
-
-def _stored(uuid):
-    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
 
 
 def _put(client, node, what, body, **kwargs):
@@ -42,7 +28,7 @@ def test_set_boot_mode_then_read_it_in_states(client, node, rpcapi):
     assert client.get('/v1/nodes/%s' % node['uuid']).json[
         'boot_mode'] == 'uefi'
     _put(client, node, 'boot_mode', {'target': 'bios'})
-    assert _stored(node['uuid']).boot_mode == 'bios'
+    assert utils.stored_node(node['uuid']).boot_mode == 'bios'
 
 
 @pytest.mark.parametrize('target, stored', [
@@ -54,7 +40,7 @@ def test_secure_boot_targets_are_ironic_booleans(client, node, rpcapi,
     assert resp.status_int == 202, resp.text
     assert rpcapi.calls[-1] == ('change_node_secure_boot', node['uuid'],
                                 stored)
-    assert _stored(node['uuid']).secure_boot is stored
+    assert utils.stored_node(node['uuid']).secure_boot is stored
     assert client.get('/v1/nodes/%s/states' % node['uuid']).json[
         'secure_boot'] is stored
 
@@ -80,7 +66,7 @@ def test_bad_targets_are_refused_with_ironic_messages(client, node, rpcapi,
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp) == message
     assert not [c for c in rpcapi.calls if c[0].startswith('change_node')]
-    stored = _stored(node['uuid'])
+    stored = utils.stored_node(node['uuid'])
     assert (stored.boot_mode, stored.secure_boot) == (None, None)
 
 
@@ -110,7 +96,7 @@ def test_before_1_76_a_404_after_the_policy(client, node, what, body):
 @pytest.mark.parametrize('state', ['deploying', 'cleaning', 'inspect wait',
                                    'verifying', 'adopting', 'rescuing'])
 def test_a_transitioning_node_is_a_409(client, node, rpcapi, state):
-    _set(node['uuid'], provision_state=state)
+    utils.set_node(node['uuid'], provision_state=state)
     for what, body in (('boot_mode', {'target': 'uefi'}),
                        ('secure_boot', {'target': True})):
         resp = _put(client, node, what, body)
@@ -126,10 +112,10 @@ def test_a_transitioning_node_is_a_409(client, node, rpcapi, state):
 @pytest.mark.parametrize('state', ['enroll', 'manageable', 'available',
                                    'active', 'deploy failed', 'error'])
 def test_stable_and_failed_states_are_allowed(client, node, state):
-    _set(node['uuid'], provision_state=state, maintenance=True)
+    utils.set_node(node['uuid'], provision_state=state, maintenance=True)
     resp = _put(client, node, 'boot_mode', {'target': 'bios'})
     assert resp.status_int == 202, resp.text
-    assert _stored(node['uuid']).boot_mode == 'bios'
+    assert utils.stored_node(node['uuid']).boot_mode == 'bios'
 
 
 def test_states_shows_boot_mode_from_1_75(client, node):
@@ -164,7 +150,7 @@ def test_pinned_to_4_0_answers_409_and_does_nothing(client, node, rpcapi,
         assert utils.faultstring(resp).startswith(
             '%s is not available while this API is pinned to release 4.0 '
             '(RPC 1.8): nothing was changed.' % what)
-    stored = _stored(uuid)
+    stored = utils.stored_node(uuid)
     assert (stored.boot_mode, stored.secure_boot) == (None, None)
     assert stored.driver_internal_info in (None, {})
     assert rpcapi.calls[-1][0] == 'create_node'

@@ -5,23 +5,10 @@ of a driver: test_driver.py; vendor passthru: test_vendor_passthru.py."""
 
 import pytest
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
 
 RAID = {'logical_disks': [{'size_gb': 100, 'raid_level': '1',
                            'is_root_volume': True}]}
-
-
-def _stored(uuid):
-    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-
-
-def _set(uuid, **values):
-    node = _stored(uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
 
 
 def _raid_url(node):
@@ -40,7 +27,7 @@ def test_set_then_clear_the_target_raid_config(client, node, rpcapi):
         'target_raid_config'] == RAID
     resp = client.put_json(_raid_url(node), {})
     assert resp.status_int == 204, resp.text
-    assert _stored(node['uuid']).target_raid_config == {}
+    assert utils.stored_node(node['uuid']).target_raid_config == {}
 
 
 @pytest.mark.parametrize('config, message', [
@@ -69,24 +56,24 @@ def test_set_then_clear_the_target_raid_config(client, node, rpcapi):
      'were specified'),
 ])
 def test_invalid_raid_configs_are_refused(client, node, config, message):
-    _set(node['uuid'], target_raid_config=RAID)
+    utils.set_node(node['uuid'], target_raid_config=RAID)
     resp = client.put_json(_raid_url(node), config)
     if message is None:
         assert resp.status_int == 204
         return
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp).startswith(message), resp.text
-    assert _stored(node['uuid']).target_raid_config == RAID
+    assert utils.stored_node(node['uuid']).target_raid_config == RAID
 
 
 def test_raid_config_body_must_be_an_object(client, node):
     resp = client.put_json(_raid_url(node), ['x'])
     assert resp.status_int == 400, resp.text
-    assert _stored(node['uuid']).target_raid_config == {}
+    assert utils.stored_node(node['uuid']).target_raid_config == {}
 
 
 def test_no_raid_is_a_404_but_clearing_works(client, node):
-    _set(node['uuid'], raid_interface='no-raid')
+    utils.set_node(node['uuid'], raid_interface='no-raid')
     resp = client.put_json(_raid_url(node), RAID)
     assert resp.status_int == 404, resp.text
     assert utils.faultstring(resp) == (
@@ -104,4 +91,4 @@ def test_raid_gates_and_pin(make_client, client, node, config_pin):
     resp = client.put_json(_raid_url(node), RAID)
     assert resp.status_int == 409, resp.text
     assert '1.9' in utils.faultstring(resp)
-    assert _stored(node['uuid']).target_raid_config == {}
+    assert utils.stored_node(node['uuid']).target_raid_config == {}

@@ -4,24 +4,10 @@ agent token's rules, its masking everywhere else, a pinned API's 409."""
 
 import pytest
 
-from ironic_lite.common import context
-from ironic_lite import objects
 from tests.unit.api import utils
 
 MAC = '52:54:00:12:34:56'
 URL = 'http://192.0.2.10:9999'
-
-
-def _set(uuid, **values):
-    node = objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
-    return node
-
-
-def _stored(uuid):
-    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
 
 
 @pytest.fixture
@@ -30,8 +16,8 @@ def waiting(client, node):
     resp = client.post_json('/v1/ports', {'node_uuid': node['uuid'],
                                           'address': MAC})
     assert resp.status_int == 201, resp.text
-    _set(node['uuid'], provision_state='wait call-back',
-         target_provision_state='active', deploy_interface='ramdisk')
+    utils.set_node(node['uuid'], provision_state='wait call-back',
+                   target_provision_state='active', deploy_interface='ramdisk')
     return node
 
 
@@ -60,7 +46,7 @@ def test_lookup_by_mac_gives_the_token_once(client, waiting, rpcapi):
     assert body['config']['agent_token_required'] is True
     assert body['config']['heartbeat_timeout'] == 300
     # Stored as Ironic does; masked in the lookup's own node body.
-    stored = _stored(waiting['uuid']).driver_internal_info
+    stored = utils.stored_node(waiting['uuid']).driver_internal_info
     assert stored['agent_secret_token'] == token
     assert body['node']['driver_internal_info']['agent_secret_token'] == (
         '******')
@@ -96,7 +82,7 @@ def test_lookup_bad_uuid_is_400(client):
                                    'deploy failed'])
 def test_lookup_refused_outside_waiting_states_is_the_same_404(
         client, waiting, state, rpcapi):
-    _set(waiting['uuid'], provision_state=state)
+    utils.set_node(waiting['uuid'], provision_state=state)
     for query in ('addresses=%s' % MAC, 'node_uuid=%s' % waiting['uuid']):
         resp = _lookup(client, query)
         assert resp.status_int == 404, resp.text
@@ -104,14 +90,14 @@ def test_lookup_refused_outside_waiting_states_is_the_same_404(
     unknown = _lookup(client, 'addresses=52:54:00:99:99:99')
     assert unknown.status_int == 404
     assert utils.faultstring(unknown) == 'Resource could not be found.'
-    assert 'agent_secret_token' not in _stored(
-        waiting['uuid']).driver_internal_info
+    assert 'agent_secret_token' not in utils.stored_node(
+                  waiting['uuid']).driver_internal_info
     assert not [c for c in rpcapi.calls if c[0] == 'get_node_with_token']
 
 
 def test_lookup_unrestricted(client, waiting):
     from ironic_lite import conf
-    _set(waiting['uuid'], provision_state='available')
+    utils.set_node(waiting['uuid'], provision_state='available')
     conf.CONF.set_override('restrict_lookup', False, group='api')
     try:
         assert _lookup(client, 'addresses=%s' % MAC).status_int == 200
@@ -240,7 +226,7 @@ def test_heartbeat_with_the_token_is_202_and_deploys(client, waiting,
     assert resp.body == b''
     assert rpcapi.calls[-1] == ('heartbeat', waiting['uuid'], URL,
                                 '10.0.0', None)
-    node = _stored(waiting['uuid'])
+    node = utils.stored_node(waiting['uuid'])
     assert node.provision_state == 'active'
     assert node.driver_internal_info['agent_url'] == URL
 
@@ -263,7 +249,7 @@ def test_heartbeat_naming_the_node_in_the_body(client, waiting):
         'node_ident': waiting['uuid'], 'callback_url': URL,
         'agent_token': token, 'agent_version': '10.0.0'})
     assert resp.status_int == 202, resp.text
-    assert _stored(waiting['uuid']).provision_state == 'active'
+    assert utils.stored_node(waiting['uuid']).provision_state == 'active'
     resp = client.post_json('/v1/heartbeat', {'callback_url': URL})
     assert resp.status_int == 400
     assert utils.faultstring(resp) == (
@@ -277,7 +263,8 @@ def test_heartbeat_with_a_wrong_token_is_400(client, waiting):
     assert resp.status_int == 400
     assert utils.faultstring(resp) == (
         'Invalid or missing agent token received.')
-    assert _stored(waiting['uuid']).provision_state == 'wait call-back'
+    stored = utils.stored_node(waiting['uuid'])
+    assert stored.provision_state == 'wait call-back'
 
 
 def test_heartbeat_without_a_token_is_400(client, waiting, rpcapi):
@@ -315,9 +302,9 @@ def test_heartbeat_needs_a_callback_url(client, waiting):
 
 def test_heartbeat_with_another_callback_url_is_400(client, waiting):
     token = _token(client)
-    _set(waiting['uuid'], driver_internal_info=dict(
-        _stored(waiting['uuid']).driver_internal_info,
-        agent_url='http://192.0.2.99:9999'))
+    utils.set_node(waiting['uuid'], driver_internal_info=dict(
+                  utils.stored_node(waiting['uuid']).driver_internal_info,
+                  agent_url='http://192.0.2.99:9999'))
     resp = _heartbeat(client, waiting['uuid'], agent_token=token,
                       agent_version='1')
     assert resp.status_int == 400
@@ -365,7 +352,7 @@ def test_token_masked_in_node_get_list_detail_and_patch(client, waiting):
     token = _token(client)
     uuid = waiting['uuid']
     # A state in which the node may be patched (its token kept).
-    _set(uuid, provision_state='deploy failed')
+    utils.set_node(uuid, provision_state='deploy failed')
     bodies = [client.get('/v1/nodes/%s' % uuid).json,
               client.get('/v1/nodes/detail').json['nodes'][0],
               client.get('/v1/nodes?fields=uuid,driver_internal_info'
@@ -390,7 +377,7 @@ def test_token_masked_in_node_get_list_detail_and_patch(client, waiting):
         {'op': 'test', 'path': '/driver_internal_info/agent_secret_token',
          'value': token})]
     assert [r.status_int for r in reads] == [400, 400, 400]
-    assert _stored(uuid).extra == {'a': 'b'}
+    assert utils.stored_node(uuid).extra == {'a': 'b'}
     for resp in [client.get('/v1/nodes/%s/states' % uuid),
                  refused] + reads + [client.get(p) for p in (
                      '/v1/nodes/%s' % uuid, '/v1/nodes/detail')]:
@@ -405,11 +392,11 @@ def test_pinned_to_4_0_refuses_with_409_and_writes_nothing(
     resp = _lookup(client, 'addresses=%s' % MAC)
     assert resp.status_int == 409, resp.text
     assert 'pinned to release 4.0' in utils.faultstring(resp)
-    assert 'agent_secret_token' not in _stored(
-        waiting['uuid']).driver_internal_info
+    assert 'agent_secret_token' not in utils.stored_node(
+                  waiting['uuid']).driver_internal_info
     resp = _heartbeat(client, waiting['uuid'], agent_token='x',
                       agent_version='1')
     assert resp.status_int == 409, resp.text
-    node = _stored(waiting['uuid'])
+    node = utils.stored_node(waiting['uuid'])
     assert node.provision_state == 'wait call-back'
     assert 'agent_url' not in node.driver_internal_info

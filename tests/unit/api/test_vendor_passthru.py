@@ -4,7 +4,6 @@ and a pinned API's 409 with nothing written."""
 
 import pytest
 
-from ironic_lite.common import context
 from ironic_lite import objects
 from tests.unit.api import utils
 
@@ -12,17 +11,6 @@ from tests.unit.api import utils
 @pytest.fixture
 def conductor(database):
     objects.Conductor.register(None, 'cond-a', ['fake-hardware'], '')
-
-
-def _stored(uuid):
-    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
-
-
-def _set(uuid, **values):
-    node = _stored(uuid)
-    for name, value in values.items():
-        setattr(node, name, value)
-    node.save()
 
 
 def _vp(node, method=None):
@@ -41,7 +29,7 @@ def test_node_methods(client, node):
         'require_exclusive_lock': True}
     assert body['fourth_method_shared_lock']['require_exclusive_lock'] is (
         False)
-    _set(node['uuid'], vendor_interface='no-vendor')
+    utils.set_node(node['uuid'], vendor_interface='no-vendor')
     assert client.get(_vp(node) + '/methods').json == {}
 
 
@@ -78,7 +66,7 @@ def test_call_errors(client, node, verb, method, body, message):
 
 
 def test_no_vendor_has_no_methods(client, node):
-    _set(node['uuid'], vendor_interface='no-vendor')
+    utils.set_node(node['uuid'], vendor_interface='no-vendor')
     resp = client.post_json(_vp(node, 'first_method'), {'bar': 'baz'})
     assert resp.status_int == 400, resp.text
     assert utils.faultstring(resp) == 'No handler for method first_method'

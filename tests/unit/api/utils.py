@@ -5,8 +5,10 @@ import json
 
 import bcrypt
 
+from ironic_lite.common import context
 from ironic_lite.common import policy
 from ironic_lite import conf
+from ironic_lite import objects
 
 
 def fault(resp):
@@ -46,3 +48,18 @@ def use_http_basic(tmp_path, users):
     conf.CONF.set_override('auth_strategy', 'http_basic')
     conf.CONF.set_override('http_basic_auth_user_file', str(htpasswd))
     policy.reset()
+
+
+def stored_node(uuid):
+    """The node as the database holds it now."""
+    return objects.Node.get_by_uuid(context.get_admin_context(), uuid)
+
+
+def set_node(uuid, **values):
+    """Write ``values`` to a node directly (a test's setup), and return
+    the node as saved."""
+    node = stored_node(uuid)
+    for name, value in values.items():
+        setattr(node, name, value)
+    node.save()
+    return node
