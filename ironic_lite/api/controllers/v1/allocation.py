@@ -202,7 +202,7 @@ class AllocationsController(resource.ResourceController):
             'allocations', allocation.uuid)
         return render(allocation)
 
-    def check_patch(self, patch):
+    def check_patch(self, patch, ident):
         allocation_create.check_patch(patch)
 
     def editable_document(self, obj):

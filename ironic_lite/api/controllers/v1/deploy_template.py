@@ -116,7 +116,6 @@ RES = resource.Resource(
 
 class DeployTemplatesController(resource.ResourceController):
     RES = RES
-    SHOWN_AT = staticmethod(_shown_at)
 
     def policy_target(self, obj):
         return {'project_id': pecan.request.context.project_id}
@@ -148,11 +147,14 @@ class DeployTemplatesController(resource.ResourceController):
         return {'name': obj.name, 'extra': obj.extra or {},
                 'steps': [dict(step) for step in obj.steps]}
 
-    def check_patch(self, patch):
+    def check_patch(self, patch, ident):
         # A patch that changes nothing is refused too: the answer to a
         # write does not depend on what it holds.
         self.RES.writer.check(pecan.request.rpcapi, 'update')
-        super().check_patch(patch)
+        super().check_patch(patch, ident)
+
+    def shown_at(self, obj):
+        return _shown_at
 
     def patched_document(self, doc):
         # As Ironic: keys a step does not have are dropped, not refused.

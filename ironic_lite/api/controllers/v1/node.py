@@ -14,6 +14,7 @@ from ironic_lite.api.controllers.v1 import node_list
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_render
 from ironic_lite.api.controllers.v1 import node_states
+from ironic_lite.api.controllers.v1 import patch_flow
 from ironic_lite.api.controllers.v1 import port
 from ironic_lite.api.controllers.v1 import portgroup
 from ironic_lite.api.controllers.v1 import shard
@@ -33,12 +34,6 @@ from ironic_lite import objects
 
 CONF = conf.CONF
 MAX_DESCRIPTION = 4096
-# A PATCH is applied to the node as read, and saved only if the fields it
-# changes did not change meanwhile (compare-and-swap in the conductor);
-# when they did, it is applied again to the new node, this many times in
-# all before the 409 (see doc/source/admin/locks-and-faults.rst).
-_PATCH_ATTEMPTS = 3
-
 
 PATCH_ALLOWED_FIELDS = schema.PATCH_ALLOWED
 # How a node is written (declared with the node's other writes, in
@@ -84,37 +79,18 @@ def _normalize(values, action):
     return values
 
 
-def editable_document(node):
-    """The fields a PATCH may change, raw (unmasked).
-
-    All of them whatever the version, as in Ironic (which patches the whole
-    node): giving a newer field a value is refused (406) before this.
-    """
-    doc = {}
-    for name in PATCH_ALLOWED_FIELDS:
-        value = node_render.field_value(node, name)
-        if name in ('driver_info', 'instance_info'):
-            value = getattr(node, name)
-        doc[name] = value
-    return doc
-
-
 def _patch_values(patch, field):
     """The values a patch gives ``/<field>`` (not removals), in order."""
     return [op.get('value') for op in patch
             if op['path'] == '/' + field and op['op'] != 'remove']
 
 
-def _reset_interfaces_args(reset, patch):
-    """The update_node arguments of ``?reset_interfaces=`` (only with a
-    change of driver)."""
-    if reset is None:
-        return {}
-    if not _patch_values(patch, 'driver'):
+def _check_reset_interfaces(reset, patch):
+    """``?reset_interfaces=`` only with a change of driver."""
+    if reset is not None and not _patch_values(patch, 'driver'):
         raise exception.InvalidParameterValue(
             err="The reset_interfaces parameter can only be used when "
                 "changing the node's driver.")
-    return {'reset_interfaces': reset}
 
 
 def _check_patch_descriptions(patch):
@@ -200,21 +176,17 @@ def _check_owner_provisioned(ctx, node, patch, target):
             % (node.uuid, states.ACTIVE))
 
 
-def _set_changes(node, changes):
-    """Set the changes (normalized) on the node, not saved; return
-    {field: value read} of the fields that do change ({} for none)."""
-    expected = {}
-    for name, value in _normalize(changes, 'update').items():
-        expected[name] = getattr(node, name)
-        setattr(node, name, value)
-    if not node.obj_what_changed():
-        return {}
-    return expected
-
-
-class NodesController(object):
+class NodesController(patch_flow.PatchFlow):
     """The node handlers; ``chassis_uuid`` is set when listing
-    ``/v1/chassis/<uuid>/nodes``."""
+    ``/v1/chassis/<uuid>/nodes``.  A PATCH runs the one patch flow
+    (``patch_flow``) with the node's hooks (below ``patch``)."""
+
+    # A PATCH is applied to the node as read, and saved only if the fields
+    # it changes did not change meanwhile (compare-and-swap in the
+    # conductor); when they did, it is applied again to the new node, this
+    # many times in all before the 409 (see
+    # doc/source/admin/locks-and-faults.rst).
+    PATCH_ATTEMPTS = 3
 
     def __init__(self, chassis_uuid=None):
         self.chassis_uuid = chassis_uuid   # a UUID (the route checks it)
@@ -291,10 +263,8 @@ class NodesController(object):
         (as Ironic), applied to the node as read, and saved by the node's
         conductor only if the fields it changes did not change meanwhile.
         """
-        patch, update_args = self._checked_patch(body, reset_interfaces)
-        node = self._save_patched(pecan.request.context, ident, patch,
-                                  update_args)
-        return node_render.render(node)
+        return self.run_patch(ident, body,
+                              reset_interfaces=reset_interfaces)
 
     def delete(self, ident):
         try:
@@ -323,54 +293,28 @@ class NodesController(object):
         policy.authorize('baremetal:node:update:shard',
                          _create_target(ctx, values), ctx)
 
-    @classmethod
-    def _checked_patch(cls, body, reset_interfaces):
-        """The request's patch, and the update_node arguments the query
-        asks for, after the checks Ironic makes before it looks the node
-        up (in its order)."""
-        # An empty patch passes, as in Ironic: it is authorized like any
-        # other (baremetal:node:update) and saves nothing.
-        patch = body
+    # -- the patch flow's hooks (patch_flow.PatchFlow) ------------------
+
+    def check_patch_ops(self, patch, reset_interfaces=None):
+        """The checks Ironic makes before it looks the node up (in its
+        order).  An empty patch passes, as in Ironic: it is authorized
+        like any other (baremetal:node:update) and saves nothing."""
         json_patch.check_patch_fields(patch, PATCH_ALLOWED_FIELDS,
                                       mv.NODE_FIELD_MIN_VERSION)
-        cls._check_shard_patch(patch)
-        update_args = _reset_interfaces_args(reset_interfaces, patch)
+        self._check_shard_patch(patch)
+        _check_reset_interfaces(reset_interfaces, patch)
         _check_patch_descriptions(patch)
-        return patch, update_args
 
-    def _save_patched(self, ctx, ident, patch, update_args):
-        """The node as saved with the patch applied (as read when the patch
-        changes nothing).  When another write changed those fields between
-        our read and the conductor's lock, nothing was written: the patch
-        is applied to the new node, ``_PATCH_ATTEMPTS`` times in all before
-        the 409."""
-        for attempt in range(_PATCH_ATTEMPTS):
-            node, expected = self._patched_node(ctx, ident, patch)
-            if not expected:
-                return node
-            try:
-                return WRITER.send(pecan.request.rpcapi, 'update', ctx,
-                                   node, expected=expected, **update_args)
-            except exception.NodeChanged:
-                if attempt + 1 >= _PATCH_ATTEMPTS:
-                    raise
+    def patch_write_args(self, reset_interfaces=None):
+        """The update_node arguments of ``?reset_interfaces=``."""
+        if reset_interfaces is None:
+            return {}
+        return {'reset_interfaces': reset_interfaces}
 
-    def _patched_node(self, ctx, ident, patch):
-        """The node read now with the patch applied (not saved), and
-        {field: value read} of the fields the patch changes."""
-        node = self._node_to_patch(ctx, ident, patch)
-        _check_new_names(patch, ident)
-        doc = editable_document(node)
-        new_doc = json_patch.apply_patch(doc, patch,
-                                         shown=node_render.shown_for(node))
-        changes = json_patch.changed_fields(doc, new_doc)
-        _check_changes(changes, new_doc)
-        allocation.check_node_owner_change(node, changes)
-        return node, _set_changes(node, changes)
-
-    def _node_to_patch(self, ctx, ident, patch):
+    def object_to_patch(self, ident, patch):
         """The node, once the caller may change every field the patch
         touches and the node's state allows an update."""
+        ctx = pecan.request.context
         rules = node_patch_policy.rules(patch)
         node = node_lookup.fetch_authorized(rules[0], ident)
         target = policy.node_target(node, ctx)
@@ -380,6 +324,50 @@ class NodesController(object):
             self._check_updatable(node, ident)
             _check_owner_provisioned(ctx, node, patch, target)
         return node
+
+    def check_patch(self, patch, ident):
+        _check_new_names(patch, ident)
+
+    def editable_document(self, obj):
+        """The fields a PATCH may change, raw (unmasked).
+
+        All of them whatever the version, as in Ironic (which patches the
+        whole node): giving a newer field a value is refused (406) before
+        this.
+        """
+        doc = {}
+        for name in PATCH_ALLOWED_FIELDS:
+            value = node_render.field_value(obj, name)
+            if name in ('driver_info', 'instance_info'):
+                value = getattr(obj, name)
+            doc[name] = value
+        return doc
+
+    def shown_at(self, obj):
+        return node_render.shown_for(obj)
+
+    def check_changes(self, obj, changes, new_doc):
+        _check_changes(changes, new_doc)
+        allocation.check_node_owner_change(obj, changes)
+
+    def apply_changes(self, ctx, obj, changes):
+        """Set the changes (normalized) on the node, not saved; return
+        {field: value read} of the fields set: what the conductor
+        compares before it saves."""
+        expected = {}
+        for name, value in _normalize(changes, 'update').items():
+            expected[name] = getattr(obj, name)
+            setattr(obj, name, value)
+        return expected
+
+    def write_patched(self, ctx, obj, expected, write_args):
+        return WRITER.send(pecan.request.rpcapi, 'update', ctx, obj,
+                           expected=expected, **write_args)
+
+    def render(self, obj):
+        return node_render.render(obj)
+
+    # -- the node's checks ------------------------------------------------
 
     @staticmethod
     def _check_shard_patch(patch):

@@ -1,10 +1,11 @@
 """CRUD of an API resource as its declaration says: ``Resource`` (what
 each controller module declares: its object class, render, field table,
-schemas and ``writer.Writer``), the generic handlers and the one patch
-flow of ``ResourceController`` (ports, port groups, chassis, conductors,
-volume connectors and targets, deploy templates, allocations), and what
-their bodies and filters share (the node and port group a port belongs
-to, times as text).
+schemas and ``writer.Writer``), the generic handlers of
+``ResourceController`` and its hooks of the one patch flow
+(``patch_flow``) (ports, port groups, chassis, conductors, volume
+connectors and targets, deploy templates, allocations), and what their
+bodies and filters share (the node and port group a port belongs to,
+times as text).
 """
 
 from urllib import parse
@@ -15,6 +16,7 @@ import pecan
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import collection
 from ironic_lite.api.controllers.v1 import node_lookup
+from ironic_lite.api.controllers.v1 import patch_flow
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import writer as write
@@ -226,7 +228,7 @@ class Resource(object):
         self.schema_noun = schema_noun or kind
 
 
-class ResourceController(object):
+class ResourceController(patch_flow.PatchFlow):
     """CRUD of a resource, as its declaration (``RES``, a ``Resource``)
     says.  The subclasses implement ``get_object``, ``list_filters`` and
     ``new_object`` (a written resource), and override the hooks below
@@ -266,16 +268,16 @@ class ResourceController(object):
         ``obj``, made here when the API writes it directly (pinned below
         RPC 1.3)."""
 
-    # The patch flow's hooks (``patch``).
-    SHOWN_AT = None   # (document, pointer) -> what a read shows there
+    # The patch flow's hooks (``patch_flow.PatchFlow``) as a declared
+    # resource fills them.
 
-    def check_patch_ops(self, patch):
-        """Checks of the patch made before the resource is looked up."""
+    def object_to_patch(self, ident, patch):
+        return self._authorized('update', ident)
 
-    def check_patch(self, patch):
+    def check_patch(self, patch, ident):
         """The paths a patch may touch, at the request's version."""
         json_patch.check_patch_fields(patch, self.RES.patch_allowed,
-                                 self.RES.field_table)
+                                      self.RES.field_table)
 
     def editable_document(self, obj):
         """The document a patch applies to: the fields it may change, as
@@ -284,14 +286,23 @@ class ResourceController(object):
         return {k: v for k, v in body.items()
                 if k in self.RES.patch_allowed}
 
-    def patched_document(self, doc):
-        """The patched document as it is checked."""
-        return doc
+    def check_changes(self, obj, changes, new_doc):
+        """A port's or port group's new node, and the patched document
+        against the resource's schema."""
+        if 'node_uuid' in changes:
+            self._check_node_link(obj, changes['node_uuid'])
+        utils.check_body(self.RES.body_schema,
+                         {k: v for k, v in new_doc.items() if v is not None},
+                         self.RES.schema_noun)
 
     def apply_changes(self, ctx, obj, changes):
-        """Set the changed fields on ``obj``."""
+        """Set the changed fields on ``obj`` (its write compares
+        nothing)."""
         for name, value in changes.items():
             setattr(obj, name, value)
+
+    def write_patched(self, ctx, obj, expected, write_args):
+        return self.write('update', ctx, obj)
 
     def parent_node_of(self, obj):
         return request_node(obj.node_id)
@@ -421,30 +432,9 @@ class ResourceController(object):
         return self.render(obj)
 
     def patch(self, ident, body):
-        """The one JSON-patch flow: what differs between resources is in
-        its hooks (``check_patch_ops``, ``check_patch``,
-        ``editable_document``, ``SHOWN_AT``, ``patched_document``,
-        ``apply_changes``)."""
-        ctx = pecan.request.context
-        self.check_patch_ops(body)
-        obj = self._authorized('update', ident)
-        # An empty patch is accepted, as Ironic (its schema has no
-        # minItems): authorized like any other, it changes nothing and
-        # writes nothing (obj_what_changed() stays empty).
-        self.check_patch(body)
-        doc = self.editable_document(obj)
-        new_doc = self.patched_document(
-            json_patch.apply_patch(doc, body, shown=self.SHOWN_AT))
-        changes = json_patch.changed_fields(doc, new_doc)
-        if 'node_uuid' in changes:
-            self._check_node_link(obj, changes['node_uuid'])
-        utils.check_body(self.RES.body_schema,
-                         {k: v for k, v in new_doc.items() if v is not None},
-                         self.RES.schema_noun)
-        self.apply_changes(ctx, obj, changes)
-        if obj.obj_what_changed():
-            obj = self.write('update', ctx, obj)
-        return self.render(obj)
+        """The one JSON-patch flow (``patch_flow``), with the hooks
+        above."""
+        return self.run_patch(ident, body)
 
     def _check_node_link(self, obj, new_node):
         """Moving a port or port group to another node: only to a node the
