@@ -433,8 +433,8 @@ def test_the_per_address_cap_closes_the_address_idle_connection_first(
         tmp_path):
     """[api]max_connections_per_client = 2: a third connection from an
     address whose two connections are idle keep-alive ones is served,
-    and the one idle the longest makes way; when both are busy (a
-    request being read), the third is closed unanswered."""
+    and one of the two makes way; when both are busy (a request being
+    read), the third is closed unanswered."""
     service = _guarded(tmp_path, max_connections_per_client=2)
     conns, socks = [], []
     try:
@@ -442,7 +442,13 @@ def test_the_per_address_cap_closes_the_address_idle_connection_first(
         for conn in conns:
             resp, _ = _get(conn, '/v1/nodes')
             assert resp.status == 200
-        assert _closed(conns[0].sock, timeouts.HANG), 'idle one not closed'
+        # The one the server has seen idle the longest: the first --
+        # unless the worker that answered it had not yet finished with it
+        # when the third came (a client reads its answer before then; on
+        # a loaded machine a worker may wait for a core meanwhile), then
+        # the second.  Which one is the unit tests' (test_wsgi.py).
+        procs.wait_for(lambda: [c for c in conns[:2] if _closed(c.sock)],
+                       what='one of the idle connections closed')
         socks = [_half_header(service, '127.0.0.3') for _ in range(2)]
         third = _from(service, '127.0.0.3')
         conns.append(third)

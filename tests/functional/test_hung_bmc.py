@@ -245,6 +245,12 @@ def _locked(base, uuid):
     return _call(base, 'GET', '/v1/nodes/%s' % uuid)[1]['reservation']
 
 
+def _taken_over(base, uuid):
+    node = _call(base, 'GET', '/v1/nodes/%s' % uuid)[1]
+    return (node['provision_state'] == 'deploy failed'
+            and node['reservation'] is None and bool(node['last_error']))
+
+
 @pytest.mark.long(90)
 def test_takeover_while_the_power_sync_waits_for_a_hung_bmc(tmp_path,
                                                             monkeypatch):
@@ -273,11 +279,11 @@ def test_takeover_while_the_power_sync_waits_for_a_hung_bmc(tmp_path,
                        what='the power sync calling the hung BMC')
         orphan = _light_node(base)
         _dead_conductor_deploying(db_url, orphan)
-        procs.wait_for(lambda: _call(base, 'GET', '/v1/nodes/%s' % orphan)
-                       [1]['provision_state'] == 'deploy failed',
+        # Taken over: failed and unlocked (the state is saved under the
+        # lock, released just after; the power sync, every second, also
+        # locks the node a moment -- so both are awaited together).
+        procs.wait_for(lambda: _taken_over(base, orphan),
                        what='the dead conductor\'s node taken over')
-        node = _call(base, 'GET', '/v1/nodes/%s' % orphan)[1]
-        assert node['reservation'] is None and node['last_error']
         # Taken over while the sync still waited for the hung BMC.
         assert _locked(base, hung)
     finally:

@@ -190,3 +190,38 @@ def test_a_client_that_keeps_sending_after_a_431_is_cut_off():
     finally:
         sock.close()
         service.stop()
+
+
+class _Quiet(object):
+    """A socket with nothing to read."""
+
+    def recv(self, size, flags=0):
+        raise BlockingIOError()
+
+
+class _Channel(object):
+    """What _longest_idle and _busy read of a waitress channel."""
+
+    linger_until = None
+    request = None
+    total_outbufs_len = 0
+
+    def __init__(self, last_activity, requests=()):
+        self.last_activity = last_activity
+        self.requests = list(requests)
+        self.socket = _Quiet()
+
+
+def test_the_connection_idle_longest_is_the_one_to_close():
+    first, second = _Channel(10.0), _Channel(20.0)
+    assert wsgi._longest_idle([second, first]) is first
+
+
+def test_a_connection_whose_answer_is_still_being_finished_is_busy():
+    """A worker still in its request (waitress clears ``requests`` and
+    stamps ``last_activity`` only when it is done, after the client may
+    have read the answer) holds its connection: the other one is closed,
+    though it was active more recently; none when both are busy."""
+    finishing, idle = _Channel(10.0, requests=['GET']), _Channel(20.0)
+    assert wsgi._longest_idle([finishing, idle]) is idle
+    assert wsgi._longest_idle([finishing]) is None
