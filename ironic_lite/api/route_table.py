@@ -28,13 +28,9 @@ from ironic_lite.common import exception
 
 
 def controller_modules():
-    """The controller modules of ``controllers/v1`` that declare their
-    place in the table (``API_REFERENCE_ORDER``), in that order: a new
-    resource's module is found here, not listed by hand.
-
-    A module with ``ROUTES`` but no place is one whose routes another
-    module includes (``node_states`` in ``node``); checked when the
-    table is built.
+    """The modules of ``controllers/v1`` that declare ``ROUTES``: a new
+    resource's module is found here, not listed by hand.  ``_table``
+    places them by their ``API_REFERENCE_ORDER``.
     """
     found = []
     for info in pkgutil.iter_modules(v1_package.__path__):
@@ -46,6 +42,10 @@ def controller_modules():
 
 
 def _table(modules):
+    """(every route in the order of the modules' places, the resources
+    GET /v1 links to).  A module with ``ROUTES`` but no place must be
+    one whose routes another module includes (``node_states`` in
+    ``node``)."""
     placed = sorted((m for m in modules if hasattr(m, 'API_REFERENCE_ORDER')),
                     key=lambda m: m.API_REFERENCE_ORDER)
     orders = [m.API_REFERENCE_ORDER for m in placed]
@@ -54,10 +54,10 @@ def _table(modules):
                            'route table: %s' % sorted(orders))
     table = versions_index.ROUTES + V1_ROUTES
     for module in placed:
-        table = table + list(module.ROUTES)
+        table += module.ROUTES
+    in_table = {id(route) for route in table}
     for module in modules:
-        missing = [r for r in module.ROUTES if r not in table]
-        if missing:
+        if any(id(route) not in in_table for route in module.ROUTES):
             raise RuntimeError(
                 '%s declares routes but no API_REFERENCE_ORDER, and no '
                 'other module includes them' % module.__name__)
