@@ -14,23 +14,11 @@ CAUSE = ". Possible root cause: '%s' does not match '^CUSTOM_[A-Z0-9_]+$'"
 ANY_OF = "'%s' is not valid under any of the given schemas"
 
 
-def _node(client):
-    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
-                                          'name': 'n1'})
-    assert resp.status_int == 201, resp.text
-    return resp.json['uuid']
-
-
-def _refused(resp, message):
-    assert resp.status_int == 400, resp.text
-    assert utils.faultstring(resp) == message
-
-
 def test_allocation_traits(client):
     resp = client.post_json('/v1/allocations', {
         'resource_class': 'x', 'traits': ['bad-trait']}, expect_errors=True)
-    _refused(resp, 'Schema error: ' + ANY_OF % 'bad-trait'
-             + CAUSE % 'bad-trait')
+    utils.refused_400(resp, 'Schema error: ' + ANY_OF % 'bad-trait'
+                      + CAUSE % 'bad-trait')
 
 
 def test_deploy_template_name(client):
@@ -38,20 +26,20 @@ def test_deploy_template_name(client):
         'name': 'not-a-trait',
         'steps': [{'interface': 'raid', 'step': 'delete_configuration',
                    'args': {}, 'priority': 10}]}, expect_errors=True)
-    _refused(resp, 'Schema error for template: ' + ANY_OF % 'not-a-trait'
-             + CAUSE % 'not-a-trait')
+    utils.refused_400(resp, 'Schema error for template: '
+                      + ANY_OF % 'not-a-trait' + CAUSE % 'not-a-trait')
 
 
 def test_node_traits(client):
-    uuid = _node(client)
+    uuid = utils.named_node(client)
     resp = client.put_json('/v1/nodes/%s/traits' % uuid,
                            {'traits': ['bad']}, expect_errors=True)
-    _refused(resp, 'Schema error for body: ' + ANY_OF % 'bad'
-             + CAUSE % 'bad')
+    utils.refused_400(resp, 'Schema error for body: ' + ANY_OF % 'bad'
+                      + CAUSE % 'bad')
     resp = client.put_json('/v1/nodes/%s/traits/bad' % uuid, None,
                            expect_errors=True)
-    _refused(resp, 'Schema error for trait: ' + ANY_OF % 'bad'
-             + CAUSE % 'bad')
+    utils.refused_400(resp, 'Schema error for trait: ' + ANY_OF % 'bad'
+                      + CAUSE % 'bad')
 
 
 def test_schema_errors_worded_like_ironic(client):

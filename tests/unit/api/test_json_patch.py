@@ -7,18 +7,6 @@ import pytest
 from tests.unit.api import utils
 
 
-def _node(client):
-    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
-                                          'name': 'n1'})
-    assert resp.status_int == 201, resp.text
-    return resp.json['uuid']
-
-
-def _refused(resp, message):
-    assert resp.status_int == 400, resp.text
-    assert utils.faultstring(resp) == message
-
-
 def test_patch_error_names_the_failed_operation(client, node):
     resp = client.patch_json('/v1/nodes/node-0', [
         {'op': 'add', 'path': '/extra/a', 'value': 1},
@@ -45,12 +33,13 @@ def test_patch_newer_field_removal_is_not_406(client, node):
 @pytest.mark.parametrize('path', ['/properties/p', '/extra/p'])
 def test_remove_of_a_missing_path(client, path):
     # "baremetal node unset --property p" of a node without it.
-    uuid = _node(client)
+    uuid = utils.named_node(client)
     resp = client.patch_json('/v1/nodes/%s' % uuid,
                              [{'op': 'remove', 'path': path}],
                              expect_errors=True)
-    _refused(resp, "Couldn't apply patch '{'op': 'remove', 'path': '%s'}'. "
-             "Reason: can't remove a non-existent object 'p'" % path)
+    utils.refused_400(
+        resp, "Couldn't apply patch '{'op': 'remove', 'path': '%s'}'. "
+        "Reason: can't remove a non-existent object 'p'" % path)
 
 
 # -- input patterns match the whole value (issue 21): ``\Z``, never a

@@ -18,16 +18,11 @@ BAD = 'not-a-uuid'
 UUID = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
 
 
-def _refused(resp, message):
-    assert resp.status_int == 400, resp.text
-    assert utils.faultstring(resp) == message
-
-
 @pytest.mark.parametrize('field', ['uuid', 'chassis_uuid', 'instance_uuid'])
 def test_node_create(client, rpcapi, field):
     resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
                                           field: BAD})
-    _refused(resp, 'Expected UUID for %s: %s' % (field, BAD))
+    utils.refused_400(resp, 'Expected UUID for %s: %s' % (field, BAD))
     assert rpcapi.calls == []
 
 
@@ -37,14 +32,14 @@ def test_node_create_schema_first_then_uuids_in_ironics_order(client):
     resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
                                           'uuid': 'u', 'chassis_uuid': 'c',
                                           'instance_uuid': 'i'})
-    _refused(resp, 'Expected UUID for chassis_uuid: c')
+    utils.refused_400(resp, 'Expected UUID for chassis_uuid: c')
 
 
 @pytest.mark.parametrize('field', ['chassis_uuid', 'instance_uuid'])
 def test_node_patch(client, node, rpcapi, field):
     resp = client.patch_json('/v1/nodes/' + node['uuid'], [
         {'op': 'replace', 'path': '/' + field, 'value': BAD}])
-    _refused(resp, 'Expected UUID for %s: %s' % (field, BAD))
+    utils.refused_400(resp, 'Expected UUID for %s: %s' % (field, BAD))
     assert [c for c in rpcapi.calls if c[0] == 'update_node'] == []
 
 
@@ -54,17 +49,17 @@ def test_uuid_is_checked_before_authorization(basic):
     resp = basic.post_json('/v1/nodes', {'driver': 'fake-hardware',
                                          'uuid': BAD},
                            headers=_auth('reader'))
-    _refused(resp, 'Expected UUID for uuid: %s' % BAD)
+    utils.refused_400(resp, 'Expected UUID for uuid: %s' % BAD)
     resp = basic.get('/v1/chassis/' + BAD, headers=_auth('nobody'))
-    _refused(resp, 'Expected UUID for chassis_uuid: %s' % BAD)
+    utils.refused_400(resp, 'Expected UUID for chassis_uuid: %s' % BAD)
 
 
 @pytest.mark.parametrize('field', ['node_uuid', 'portgroup_uuid', 'uuid'])
 def test_port_create(client, node, field):
     body = {'node_uuid': node['uuid'], 'address': '52:54:00:00:00:01'}
     body[field] = BAD
-    _refused(client.post_json('/v1/ports', body),
-             'Expected UUID for %s: %s' % (field, BAD))
+    utils.refused_400(client.post_json('/v1/ports', body),
+                      'Expected UUID for %s: %s' % (field, BAD))
     assert client.get('/v1/ports').json['ports'] == []
 
 
@@ -75,20 +70,20 @@ def test_port_create_with_a_portgroup_name_is_refused(client, node):
     resp = client.post_json('/v1/ports', {
         'node_uuid': node['uuid'], 'address': '52:54:00:00:00:01',
         'portgroup_uuid': 'pg1'})
-    _refused(resp, 'Expected UUID for portgroup_uuid: pg1')
+    utils.refused_400(resp, 'Expected UUID for portgroup_uuid: pg1')
 
 
 @pytest.mark.parametrize('field', ['node_uuid', 'uuid'])
 def test_portgroup_create(client, node, field):
     body = {'node_uuid': node['uuid']}
     body[field] = BAD
-    _refused(client.post_json('/v1/portgroups', body),
-             'Expected UUID for %s: %s' % (field, BAD))
+    utils.refused_400(client.post_json('/v1/portgroups', body),
+                      'Expected UUID for %s: %s' % (field, BAD))
 
 
 def test_chassis_create(client):
-    _refused(client.post_json('/v1/chassis', {'uuid': BAD}),
-             'Expected UUID for uuid: %s' % BAD)
+    utils.refused_400(client.post_json('/v1/chassis', {'uuid': BAD}),
+                      'Expected UUID for uuid: %s' % BAD)
 
 
 def test_chassis_path(client):
@@ -96,10 +91,10 @@ def test_chassis_path(client):
                  client.delete('/v1/chassis/' + BAD),
                  client.get('/v1/chassis/%s/nodes' % BAD),
                  client.get('/v1/chassis/%s/nodes/detail' % BAD)):
-        _refused(resp, 'Expected UUID for chassis_uuid: %s' % BAD)
+        utils.refused_400(resp, 'Expected UUID for chassis_uuid: %s' % BAD)
     # Ironic's PATCH checks the segment with its parameter schema.
     resp = client.patch_json('/v1/chassis/' + BAD, [])
-    _refused(resp, "Schema error: 'not-a-uuid' is not a 'uuid'")
+    utils.refused_400(resp, "Schema error: 'not-a-uuid' is not a 'uuid'")
     assert client.get('/v1/chassis/' + UUID).status_int == 404
 
 
@@ -112,10 +107,10 @@ def test_port_path(client):
     # ... anything else is a 400 naming Ironic's parameter.
     for resp in (client.get('/v1/ports/a%20b'),
                  client.patch_json('/v1/ports/a%20b', [])):
-        _refused(resp, 'Expected UUID or name for port_ident: a b')
+        utils.refused_400(resp, 'Expected UUID or name for port_ident: a b')
     # DELETE takes a UUID only (args.uuid of port_uuid).
-    _refused(client.delete('/v1/ports/' + BAD),
-             'Expected UUID for port_uuid: %s' % BAD)
+    utils.refused_400(client.delete('/v1/ports/' + BAD),
+                      'Expected UUID for port_uuid: %s' % BAD)
 
 
 def test_portgroup_path(client):
@@ -124,6 +119,6 @@ def test_portgroup_path(client):
     for resp in (client.get('/v1/portgroups/a%20b'),
                  client.patch_json('/v1/portgroups/a%20b', []),
                  client.delete('/v1/portgroups/a%20b')):
-        _refused(resp, message)
+        utils.refused_400(resp, message)
     resp = client.get('/v1/portgroups/' + BAD)
     assert resp.status_int == 404, resp.text

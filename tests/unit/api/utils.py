@@ -63,3 +63,17 @@ def set_node(uuid, **values):
         setattr(node, name, value)
     node.save()
     return node
+
+
+def refused_400(resp, message):
+    """``resp`` is a 400 whose fault string is ``message``."""
+    assert resp.status_int == 400, resp.text
+    assert faultstring(resp) == message
+
+
+def named_node(client):
+    """Create a fake-hardware node named n1; its UUID."""
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'n1'})
+    assert resp.status_int == 201, resp.text
+    return resp.json['uuid']
