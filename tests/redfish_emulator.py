@@ -145,7 +145,6 @@ def driver_info(emulator, **overrides):
     return info
 
 
-
 def power_state(emulator):
     """The emulator's own PowerState of its system ('On', 'Off'), read
     from its Redfish API: what the BMC says, not what a service recorded."""
