@@ -4,6 +4,8 @@ service, no Tempest run."""
 import configparser
 import os
 
+import pytest
+
 from tools.tempest import cloud
 from tools.tempest import devstack
 from tools.tempest import run
@@ -135,3 +137,10 @@ def test_ironic_conf_as_devstack_writes_it():
     assert default['enabled_power_interfaces'] == 'fake,redfish'
     assert default['enabled_boot_interfaces'] == (
         'fake,ipxe,redfish-virtual-media')
+
+
+def test_service_argument():
+    assert run._args([]).service == 'lite'
+    assert run._args(['--service', 'ironic']).service == 'ironic'
+    with pytest.raises(SystemExit):
+        run._args(['--service', 'nova'])

@@ -17,6 +17,7 @@ on PostgreSQL.
 """
 
 import os
+import shutil
 
 from tests import conftest
 from tests.functional import keystone
@@ -127,6 +128,11 @@ def write_configs(workdir, ks, ports, ironic_url=IRONIC_DATABASE):
 def _start_ironic(config, directory):
     """Ironic 39's all-in-one ``ironic`` from its cached venv, on a
     new database its own ``ironic-dbsync upgrade`` made."""
+    if shutil.which('ipmitool') is None:
+        raise RuntimeError('Ironic loads the ipmitool vendor interface the '
+                           'file enables only with the ipmitool command on '
+                           'PATH (devstack installs it): apt-get install '
+                           'ipmitool')
     bindir = ironic_env.ensure_installed()
     procs.run_command(os.path.join(bindir, 'ironic-dbsync'),
                       '--config-file', config, 'upgrade')
