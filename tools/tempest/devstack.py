@@ -66,6 +66,19 @@ def _client(ks, password):
             'region_name': 'RegionOne'}
 
 
+def _authtoken(ks, password):
+    # devstack/lib/keystone configure_keystone_authtoken_middleware (by
+    # names, where configure_client_for gives ids), then
+    # configure_ironic_api's service_token_roles_required.
+    return {'auth_type': 'password', 'interface': 'public',
+            'auth_url': ks.url, 'username': SERVICE_USER,
+            'password': password, 'user_domain_name': 'Default',
+            'project_name': SERVICE_PROJECT,
+            'project_domain_name': 'Default',
+            'www_authenticate_uri': ks.url,
+            'service_token_roles_required': True}
+
+
 def _default(state_path, auth_strategy, hardware_types):
     default = {
         'debug': True,
@@ -120,9 +133,7 @@ def sections(ks, password, database, port, state_path,
         'oslo_middleware': {'enable_proxy_headers_parsing': True},
     }
     if ks is not None:
-        result['keystone_authtoken'] = dict(
-            _client(ks, password), interface='public',
-            www_authenticate_uri=ks.url, service_token_roles_required=True)
+        result['keystone_authtoken'] = _authtoken(ks, password)
         for section in CLIENT_SECTIONS:
             result[section] = _client(ks, password)
     result.setdefault('json_rpc', {})['port'] = 8089
