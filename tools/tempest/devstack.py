@@ -9,7 +9,8 @@ lists' defaults, scope enforced by Ironic's own defaults).  It departs
 from devstack only where this machine has no such thing:
 
 * ``enabled_hardware_types``: ``fake-hardware`` (devstack's default adds
-  ``ipmi``, which needs ipmitool and a virtual BMC);
+  ``ipmi``: ironic-lite has no such type and, as Ironic with a type it
+  cannot load, refuses to start with it);
 * ``rpc_transport = none``: Ironic's all-in-one ``ironic`` command (the
   job runs ironic-api and ironic-conductor over JSON-RPC);
 * no syslog, memcached or TLS bundle options, the TFTP and HTTP
