@@ -328,6 +328,7 @@ def test_inspection_of_an_unreachable_bmc_fails_clearly(api, emulator):
     assert status == 404
 
 
+@pytest.mark.long(25)
 def test_ironic_conf_of_devstack_powers_the_emulator(tmp_path, emulator):
     """Ironic's all-in-one command, ``ironic``, from the file Tempest's
     runs use (noauth, fake-hardware and redfish enabled Ironic's way):
