@@ -144,3 +144,17 @@ def test_service_argument():
     assert run._args(['--service', 'ironic']).service == 'ironic'
     with pytest.raises(SystemExit):
         run._args(['--service', 'nova'])
+
+
+def test_a_fourth_difference_stops_the_run(tmp_path, monkeypatch):
+    written = devstack.sections
+
+    def sections(ks, password, database, port, state_path, **kwargs):
+        result = written(ks, password, database, port, state_path, **kwargs)
+        result['DEFAULT']['host'] = 'host-%s' % port
+        return result
+    monkeypatch.setattr(devstack, 'sections', sections)
+    with pytest.raises(RuntimeError) as err:
+        cloud.write_configs(str(tmp_path), FakeKeystone(),
+                            {'lite': 6385, 'ironic': 6386})
+    assert "('DEFAULT', 'host')" in str(err.value)
