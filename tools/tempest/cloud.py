@@ -97,6 +97,9 @@ def ironic_database():
     """A context manager: a new PostgreSQL database for Ironic 39 (its
     migrations cannot run on SQLite: ALTER of constraints), dropped at
     the end; its URL."""
+    if not conftest.reachable('127.0.0.1', 5432):
+        raise RuntimeError('--service ironic needs PostgreSQL on '
+                           '127.0.0.1:5432 (user postgres, trust)')
     return conftest.temp_database(conftest.POSTGRESQL_URL, 5432)
 
 
