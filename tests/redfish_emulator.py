@@ -12,6 +12,7 @@ CPUs, 4 GiB of memory and a few BIOS attributes, and makes a power change
 take one second instead of up to eleven.
 """
 
+import base64
 import os
 import shutil
 import subprocess
@@ -143,3 +144,13 @@ def driver_info(emulator, **overrides):
     info.update(overrides)
     return info
 
+
+def power_state(emulator):
+    """The emulator's own PowerState of its system ('On', 'Off'), read
+    from its Redfish API: what the BMC says, not what a service recorded."""
+    token = base64.b64encode(('%s:%s' % (USERNAME, PASSWORD)).encode())
+    status, _headers, body = procs.http(
+        'GET', '%s/redfish/v1/Systems/%s' % (emulator.address, SYSTEM_UUID),
+        version=None, headers={'Authorization': 'Basic ' + token.decode()})
+    assert status == 200, body
+    return body['PowerState']

@@ -2,7 +2,10 @@
 the embedded service (``ironic-lite``: API and conductor in one process)
 and its REST API, as an operator and python-ironicclient use it: enroll,
 validate, manage, inspect (properties, ports, inventory), power, boot
-device; a dead BMC and wrong credentials; the BMC password in no answer.
+device; a dead BMC and wrong credentials; the BMC password in no answer;
+and a redfish node of a service started with the ``ironic.conf`` Ironic's
+devstack writes (tools/tempest/devstack.py), the emulator powered on and
+off.
 """
 
 import functools
@@ -19,6 +22,7 @@ from tests.functional import conftest
 from tests.functional import procs
 from tests import redfish_emulator as emulator_mod
 from tests import timeouts
+from tools.tempest import devstack
 
 PASSWORD = emulator_mod.PASSWORD
 
@@ -322,3 +326,37 @@ def test_inspection_of_an_unreachable_bmc_fails_clearly(api, emulator):
         'node %s: unable to connect to the BMC at %s' % (uuid, dead))
     status, _body = api('GET', '/v1/nodes/%s/inventory' % uuid)
     assert status == 404
+
+
+@pytest.mark.long(25)
+def test_ironic_conf_of_devstack_powers_the_emulator(tmp_path, emulator):
+    """Ironic's all-in-one command, ``ironic``, from the file Tempest's
+    runs use (noauth, fake-hardware and redfish enabled Ironic's way):
+    the node enrolls and its power actions reach the BMC."""
+    port = procs.free_port()
+    config = devstack.ironic_conf(
+        str(tmp_path / 'ironic.conf'), None, None,
+        'sqlite:///%s' % (tmp_path / 'ironic.sqlite'), port,
+        str(tmp_path / 'state'), auth_strategy='noauth',
+        hardware_types=('fake-hardware', 'redfish'))
+    service = procs.Service('ironic', config, str(tmp_path))
+    service.base = 'http://127.0.0.1:%d' % port
+    procs.wait_http(service.base + '/v1', service)
+    api = Recorder(service)
+    try:
+        node = enroll(api, emulator_mod.driver_info(emulator))
+        assert (node['power_interface'], node['management_interface'],
+                node['boot_interface']) == (
+            'redfish', 'redfish', 'redfish-virtual-media')
+        assert node['network_interface'] == 'noop'
+        uuid = node['uuid']
+        assert manage(api, uuid)['provision_state'] == 'manageable'
+        for target, bmc in (('power on', 'On'), ('power off', 'Off'),
+                            ('power on', 'On')):
+            node = power(api, uuid, target)
+            assert node['power_state'] == target, node['last_error']
+            assert emulator_mod.power_state(emulator) == bmc
+        node = power(api, uuid, 'power off')
+        assert emulator_mod.power_state(emulator) == 'Off'
+    finally:
+        stop_service(api)

@@ -2,8 +2,12 @@
 service, no Tempest run."""
 
 import configparser
+import os
+
+import pytest
 
 from tools.tempest import cloud
+from tools.tempest import devstack
 from tools.tempest import run
 from tools.tempest import tempest_env
 
@@ -78,3 +82,79 @@ def test_tempest_conf(tmp_path):
                  for k in conf.options('service_available')
                  if k not in conf.defaults()}
     assert {k for k, v in available.items() if v == 'True'} == {'ironic'}
+
+
+def test_the_two_services_files_differ_in_three_values_only(tmp_path):
+    paths = cloud.write_configs(str(tmp_path), FakeKeystone(),
+                                {'lite': 6385, 'ironic': 6386},
+                                ironic_url='postgresql://h/ironic_x')
+    assert devstack.differences(paths['lite'], paths['ironic']) == {
+        ('database', 'connection'), ('api', 'port'),
+        ('DEFAULT', 'state_path')}
+    ironic = configparser.RawConfigParser()
+    ironic.read(paths['ironic'])
+    assert ironic['database']['connection'] == 'postgresql://h/ironic_x'
+    # The directories the file names under state_path are there.
+    state = ironic['DEFAULT']['state_path']
+    assert os.path.isdir(os.path.join(state, 'httpboot'))
+    assert os.path.isdir(os.path.join(state, 'tftpboot', 'master_images'))
+
+
+def test_differences_sees_a_changed_a_missing_and_an_added_option(
+        tmp_path):
+    a = tmp_path / 'a.conf'
+    b = tmp_path / 'b.conf'
+    a.write_text('[DEFAULT]\nhost = x\ndebug = True\n[api]\nport = 1\n')
+    b.write_text('[DEFAULT]\nhost = y\n[api]\nport = 1\n'
+                 '[nova]\nsend_power_notifications = False\n')
+    assert devstack.differences(str(a), str(b)) == {
+        ('DEFAULT', 'host'), ('DEFAULT', 'debug'),
+        ('nova', 'send_power_notifications')}
+    assert devstack.differences(str(a), str(a)) == set()
+
+
+def test_ironic_conf_as_devstack_writes_it():
+    sections = devstack.sections(FakeKeystone(), 'pw', 'sqlite://', 6385,
+                                 '/state')
+    default = sections['DEFAULT']
+    assert (default['auth_strategy'], default['rpc_transport']) == (
+        'keystone', 'none')
+    assert default['enabled_hardware_types'] == 'fake-hardware'
+    assert default['enabled_vendor_interfaces'] == 'fake,ipmitool,no-vendor'
+    assert default['default_network_interface'] == 'noop'
+    assert 'enabled_power_interfaces' not in default
+    token = sections['keystone_authtoken']
+    assert token['www_authenticate_uri'] == FakeKeystone.url
+    assert token['service_token_roles_required'] is True
+    for section in devstack.CLIENT_SECTIONS:
+        assert sections[section]['auth_url'] == FakeKeystone.url
+    # Without Keystone (noauth, the functional tests), redfish enabled.
+    sections = devstack.sections(None, None, 'sqlite://', 6385, '/state',
+                                 auth_strategy='noauth',
+                                 hardware_types=('fake-hardware', 'redfish'))
+    assert 'keystone_authtoken' not in sections
+    default = sections['DEFAULT']
+    assert default['enabled_power_interfaces'] == 'fake,redfish'
+    assert default['enabled_boot_interfaces'] == (
+        'fake,ipxe,redfish-virtual-media')
+
+
+def test_service_argument():
+    assert run._args([]).service == 'lite'
+    assert run._args(['--service', 'ironic']).service == 'ironic'
+    with pytest.raises(SystemExit):
+        run._args(['--service', 'nova'])
+
+
+def test_a_fourth_difference_stops_the_run(tmp_path, monkeypatch):
+    written = devstack.sections
+
+    def sections(ks, password, database, port, state_path, **kwargs):
+        result = written(ks, password, database, port, state_path, **kwargs)
+        result['DEFAULT']['host'] = 'host-%s' % port
+        return result
+    monkeypatch.setattr(devstack, 'sections', sections)
+    with pytest.raises(RuntimeError) as err:
+        cloud.write_configs(str(tmp_path), FakeKeystone(),
+                            {'lite': 6385, 'ironic': 6386})
+    assert "('DEFAULT', 'host')" in str(err.value)

@@ -1,26 +1,33 @@
-"""The cloud Tempest runs against: a real Keystone and ironic-lite.
+"""The cloud Tempest runs against: a real Keystone and the service under
+test, ironic-lite or Ironic 39.
 
 Keystone is the functional tests' (tests/functional/keystone.py: installed
 from PyPI once into a cached venv, SQLite, served on a free loopback port).
 Into it go the pre-provisioned accounts that ironic-tempest-plugin's tests
 ask for -- per set: a system admin, member and reader (system scope) and a
-project admin, member and reader in a project of their own -- ironic-lite's
-service user, and ironic-lite itself in the catalog as ``baremetal``.
+project admin, member and reader in a project of their own -- the
+service's user, and the service itself in the catalog as ``baremetal``.
 
+Both services start from the ``ironic.conf`` devstack would write
+(tools/tempest/devstack.py: Keystone auth, Ironic's secure RBAC):
 ironic-lite is this tree's single-process ``ironic-lite`` (API and
-conductor, SQLite, the in-process transport): ``auth_strategy = keystone``
-with keystonemiddleware validating the tokens, and Ironic's secure RBAC on
-(``[oslo_policy] enforce_scope`` and ``enforce_new_defaults``).
+conductor, the in-process transport, SQLite), Ironic 39 its all-in-one
+``ironic`` from the benchmarks' cached venv (tools/benchmark/ironic_env.py)
+on PostgreSQL.
 """
 
 import os
+import shutil
 
+from tests import conftest
 from tests.functional import keystone
 from tests.functional import procs
+from tools.benchmark import ironic_env
+from tools.tempest import devstack
 
 PASSWORD = 'tempest-secret'
-SERVICE_USER = 'ironic'
-SERVICE_PROJECT = 'service'
+SERVICE_USER = devstack.SERVICE_USER
+SERVICE_PROJECT = devstack.SERVICE_PROJECT
 # The accounts of one set: (name, role, scope); scope 'project' means the
 # set's project.  Keystone's implied roles (admin > member > reader) give
 # each token the weaker roles too, as in a real deployment.
@@ -51,8 +58,8 @@ def start_keystone(directory):
     return ks
 
 
-def provision(ks, sets, lite_url):
-    """Users, projects and role assignments; ironic-lite in the catalog.
+def provision(ks, sets, service_url):
+    """Users, projects and role assignments; the service in the catalog.
 
     :returns: the accounts file's entries (Tempest's accounts.yaml format),
         ``sets`` copies of :data:`SET_ACCOUNTS`: with ``tempest run
@@ -61,7 +68,7 @@ def provision(ks, sets, lite_url):
     """
     ident = keystone.Identity(ks)
     ident.user(SERVICE_USER, PASSWORD, 'service', SERVICE_PROJECT)
-    ident.register_baremetal(lite_url)
+    ident.register_baremetal(service_url)
     accounts = []
     for number in range(1, sets + 1):
         project = 'tempest-project-%d' % number
@@ -79,59 +86,74 @@ def provision(ks, sets, lite_url):
             accounts.append(entry)
     return accounts
 
-# [DEFAULT] as devstack/lib/ironic writes it for Ironic's Tempest jobs
-# (fake-hardware): the fake implementations enabled beside the others.
-# Ironic's rules then give a fake-hardware node the fake ones, which
-# fake-hardware lists first (TestHardwareInterfaces.test_reset_interfaces
-# expects it).  Names ironic-lite lacks (ipxe, direct, agent, ipmitool)
-# are ignored with a warning, as an Ironic operator's file would have them.
-DEVSTACK_INTERFACES = {
-    'enabled_hardware_types': 'fake-hardware',
-    'enabled_bios_interfaces': 'fake,no-bios',
-    'enabled_boot_interfaces': 'fake,ipxe',
-    'enabled_console_interfaces': 'fake,no-console',
-    'enabled_deploy_interfaces': 'fake,direct,ramdisk',
-    'enabled_inspect_interfaces': 'fake,agent,no-inspect',
-    'enabled_network_interfaces': 'flat,noop',
-    'enabled_raid_interfaces': 'fake,agent,no-raid',
-    'enabled_rescue_interfaces': 'fake,no-rescue',
-    'enabled_storage_interfaces': 'fake,cinder,noop',
-    'enabled_vendor_interfaces': 'fake,ipmitool,no-vendor',
-}
+
+SERVICES = ('lite', 'ironic')
+LABELS = {'lite': 'ironic-lite', 'ironic': 'ironic-39'}
+# The database named in Ironic's file when another service runs (unused).
+IRONIC_DATABASE = conftest.POSTGRESQL_URL + '/ironic'
 
 
-def lite_config(directory, port, ks):
-    """ironic-lite's configuration file: Keystone auth, scoped RBAC."""
-    default = {'auth_strategy': 'keystone',
-               'state_path': os.path.join(directory, 'state'),
-               'host': 'tempest-lite',
-               'debug': True}
-    default.update(DEVSTACK_INTERFACES)
-    return procs.write_config(os.path.join(directory, 'ironic.conf'), {
-        'DEFAULT': default,
-        'api': {'host_ip': '127.0.0.1', 'port': port},
-        'database': {'connection': 'sqlite:///%s'
-                     % os.path.join(directory, 'ironic.sqlite')},
-        'conductor': {'heartbeat_interval': 1},
-        'oslo_policy': {'enforce_scope': True,
-                        'enforce_new_defaults': True},
-        'keystone_authtoken': {
-            'www_authenticate_uri': ks.url, 'auth_url': ks.url,
-            'auth_type': 'password', 'username': SERVICE_USER,
-            'password': PASSWORD, 'user_domain_name': 'Default',
-            'project_name': SERVICE_PROJECT,
-            'project_domain_name': 'Default'},
-    })
+def ironic_database():
+    """A context manager: a new PostgreSQL database for Ironic 39 (its
+    migrations cannot run on SQLite: ALTER of constraints), dropped at
+    the end; its URL."""
+    if not conftest.reachable('127.0.0.1', 5432):
+        raise RuntimeError('--service ironic needs PostgreSQL on '
+                           '127.0.0.1:5432 (user postgres, trust)')
+    return conftest.temp_database(conftest.POSTGRESQL_URL, 5432)
 
 
-def start_lite(directory, port, ks):
-    """This tree's ``ironic-lite`` on ``port``, once it answers /v1."""
-    os.makedirs(directory, exist_ok=True)
-    config = lite_config(directory, port, ks)
-    service = procs.Service('ironic-lite', config, directory)
-    service.base = 'http://127.0.0.1:%d' % port
-    procs.wait_http(service.base + '/v1', service)
-    return service
+def write_configs(workdir, ks, ports, ironic_url=IRONIC_DATABASE):
+    """Each service's ``ironic.conf`` (devstack.ironic_conf), in
+    ``<workdir>/<label>/``: {service: path}.  ironic-lite's database is a
+    SQLite file there, Ironic's ``ironic_url``.  The two files differ only in
+    devstack.PER_SERVICE, which is checked here, before either starts."""
+    paths = {}
+    for service in SERVICES:
+        directory = os.path.join(workdir, LABELS[service])
+        for made in devstack.DIRECTORIES:  # as configure_ironic_dirs
+            os.makedirs(os.path.join(directory, 'state', made),
+                        exist_ok=True)
+        paths[service] = devstack.ironic_conf(
+            os.path.join(directory, 'ironic.conf'), ks, PASSWORD,
+            ironic_url if service == 'ironic' else
+            'sqlite:///%s' % os.path.join(directory, 'ironic.sqlite'),
+            ports[service],
+            os.path.join(directory, 'state'))
+    changed = devstack.differences(paths['lite'], paths['ironic'])
+    if changed != devstack.PER_SERVICE:
+        raise RuntimeError('the two ironic.conf differ in %s, not only in '
+                           '%s' % (sorted(changed),
+                                   sorted(devstack.PER_SERVICE)))
+    return paths
+
+
+def _start_ironic(config, directory):
+    """Ironic 39's all-in-one ``ironic`` from its cached venv, on a
+    new database its own ``ironic-dbsync upgrade`` made."""
+    if shutil.which('ipmitool') is None:
+        raise RuntimeError('Ironic loads the ipmitool vendor interface the '
+                           'file enables only with the ipmitool command on '
+                           'PATH (devstack installs it): apt-get install '
+                           'ipmitool')
+    bindir = ironic_env.ensure_installed()
+    procs.run_command(os.path.join(bindir, 'ironic-dbsync'),
+                      '--config-file', config, 'upgrade')
+    return procs.Service('ironic', config, directory, label=LABELS['ironic'],
+                         executable=os.path.join(bindir, 'ironic'))
+
+
+def start_service(service, config, port):
+    """``service`` ('lite': this tree's ``ironic-lite``; 'ironic': Ironic
+    39) started from ``config`` on ``port``, once it answers /v1."""
+    directory = os.path.dirname(config)
+    if service == 'ironic':
+        process = _start_ironic(config, directory)
+    else:
+        process = procs.Service('ironic-lite', config, directory)
+    process.base = 'http://127.0.0.1:%d' % port
+    procs.wait_http(process.base + '/v1', process)
+    return process
 
 
 def system_admin_headers(ks):
@@ -139,10 +161,10 @@ def system_admin_headers(ks):
     return {'X-Auth-Token': ks.admin_session().get_token()}
 
 
-def fake_hardware_interfaces(lite, ks):
+def fake_hardware_interfaces(service, ks):
     """{interface: [enabled names]} of fake-hardware, as the API says."""
     status, _h, body = procs.http(
-        'GET', lite.base + '/v1/drivers/fake-hardware',
+        'GET', service.base + '/v1/drivers/fake-hardware',
         headers=system_admin_headers(ks))
     if status != 200:
         raise RuntimeError('GET /v1/drivers/fake-hardware: %s %s'
@@ -153,8 +175,8 @@ def fake_hardware_interfaces(lite, ks):
             if key.startswith(prefix) and key.endswith(suffix)}
 
 
-def microversions(lite):
+def microversions(service):
     """(min, max) of the service's API, from GET /v1."""
-    body = procs.http('GET', lite.base + '/v1', version=None)[2]
+    body = procs.http('GET', service.base + '/v1', version=None)[2]
     version = body['version']
     return version['min_version'], version['version']
