@@ -63,28 +63,31 @@ def _check_unchanged(node, expected):
                                     fields=', '.join(changed))
 
 
-def _checked_save(context, node_obj, delta, expected, current):
+def _checked_save(context, node_obj, delta, expected):
     """Save a copy of ``node_obj`` (its changes ``delta``) after checking
-    them against ``current``, the node as read under its row lock;
-    returns the copy saved.
+    them against the node as read under its row lock, while no task holds
+    the node's lock (``Node.save_unless_locked``); returns the copy saved.
 
-    A copy: the transaction runs again from the start after a deadlock
-    or a dropped connection, possibly after the node was saved and marked
-    unchanged (its commit failed); saving the node itself again would
-    then write nothing.
+    A copy: a save that found the node locked is tried again from the
+    start, with the changes as the caller made them.
     """
     attempt = node_obj.obj_clone()
-    if ('instance_uuid' in delta and attempt.instance_uuid
-            and current.instance_uuid
-            and current.instance_uuid != attempt.instance_uuid):
-        raise exception.NodeAssociated(node=attempt.uuid,
-                                       instance=current.instance_uuid)
-    allocations.check_instance_removal(current, attempt, delta)
-    _check_unchanged(current, expected)
-    utils.check_update_flags(attempt, delta, current.provision_state)
     # The lock is the row's, not a field the caller may write.
     attempt.obj_reset_changes(['reservation'])
-    attempt.save(context)
+    # Before the save computes what it writes (check() cannot add to it).
+    utils.clear_flag_reasons(attempt, delta)
+
+    def check(current):
+        if ('instance_uuid' in delta and attempt.instance_uuid
+                and current.instance_uuid
+                and current.instance_uuid != attempt.instance_uuid):
+            raise exception.NodeAssociated(node=attempt.uuid,
+                                           instance=current.instance_uuid)
+        allocations.check_instance_removal(current, attempt, delta)
+        _check_unchanged(current, expected)
+        utils.check_update_flags(attempt, delta, current.provision_state)
+
+    attempt.save_unless_locked(context, check)
     return attempt
 
 
@@ -153,11 +156,9 @@ class ConductorManager(power.PowerMixin, provisioning.ProvisioningMixin,
         # lock while no task holds the node's lock gives the same
         # guarantee as taking, writing and releasing the lock, in one
         # commit instead of three (write_unless_locked).
-        saved = task_manager.write_unless_locked(
-            context, node_obj.id,
-            lambda: _checked_save(
-                context, node_obj, delta, expected,
-                objects.Node.get_by_id(context, node_obj.id)),
+        saved = task_manager.retry_while_locked(
+            node_obj.id,
+            lambda: _checked_save(context, node_obj, delta, expected),
             'node update')
         # Answer with the node as it is now that the lock is released.
         saved.reservation = None

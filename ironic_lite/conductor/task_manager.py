@@ -145,9 +145,17 @@ def write_unless_locked(context, node_id, write, purpose):
     and none can take it until the write commits (see
     ``Node.write_unless_locked``).  Retried while the node is locked, as
     ``acquire`` is.  Returns what ``write`` returns."""
-    result = _retry_while_locked(
-        str(node_id), True,
-        lambda: objects.Node.write_unless_locked(context, node_id, write))
+    return retry_while_locked(
+        node_id,
+        lambda: objects.Node.write_unless_locked(context, node_id, write),
+        purpose)
+
+
+def retry_while_locked(node_id, write, purpose):
+    """``write()``, which refuses (NodeLocked) while a task holds the node
+    (the node's id), retried as ``acquire`` is.  Returns what ``write``
+    returns."""
+    result = _retry_while_locked(str(node_id), True, write)
     LOG.debug('Node %s written for %s', node_id, purpose)
     return result
 

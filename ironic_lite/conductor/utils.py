@@ -115,17 +115,24 @@ _FLAG_RULES = {
 }
 
 
+def clear_flag_reasons(node_obj, delta):
+    """A flag (``protected``, ``retired``) cleared in an update clears its
+    reason, as in Ironic."""
+    for flag in _FLAG_RULES:
+        if flag in delta and not getattr(node_obj, flag):
+            setattr(node_obj, flag + '_reason', None)
+
+
 def check_update_flags(node_obj, delta, state):
     """Ironic's rules of ``protected`` and ``retired`` in a node update
     (``state``: the provision state read under the lock).  Setting the
     flag where the state does not allow it is a 409; clearing it clears
     its reason; a reason without the flag is a 400."""
+    clear_flag_reasons(node_obj, delta)
     for flag, (allowed, refusal) in _FLAG_RULES.items():
         reason = flag + '_reason'
         if flag in delta:
-            if not getattr(node_obj, flag):
-                setattr(node_obj, reason, None)
-            elif not allowed(state):
+            if getattr(node_obj, flag) and not allowed(state):
                 raise exception.InvalidState(
                     refusal % {'node': node_obj.uuid, 'state': state})
         if (reason in delta and getattr(node_obj, reason)

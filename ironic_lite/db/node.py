@@ -341,7 +341,7 @@ def check_fence(row, fence):
 
 @api.retry_on_db_errors
 def update_node(node_id, values, known_version=None, fence=None,
-                history=None):
+                history=None, unlocked=None):
     """Update the columns given; ``node_id`` is an id or a UUID.
 
     :param fence: ``(host, token)`` of the task writing under the node's
@@ -352,6 +352,12 @@ def update_node(node_id, values, known_version=None, fence=None,
     :param history: ``history(row, values)``, the node history events
         (column dicts) the update makes, given the row as it was: they
         are written in the update's transaction (``db/node_history.py``).
+    :param unlocked: ``unlocked(row)``, for a write made while no task
+        holds the node's lock: the row read FOR UPDATE once, NodeLocked
+        when a conductor holds it (its ``reservation``), else given to
+        ``unlocked``, which may refuse the write (raise) before anything
+        is written.  One read of the row where ``write_if_unlocked`` and
+        a read of the node inside it took three.
     """
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
@@ -360,6 +366,11 @@ def update_node(node_id, values, known_version=None, fence=None,
     def before_update(row):
         seen['uuid'] = row.uuid
         check_fence(row, fence)
+        if unlocked is not None:
+            if row.reservation is not None:
+                raise exception.NodeLocked(node=row.uuid,
+                                           host=row.reservation)
+            unlocked(row)
         if 'provision_state' in values and (
                 values['provision_state'] != row.provision_state):
             values.setdefault('provision_updated_at', timeutils.utcnow())

@@ -137,8 +137,29 @@ class Node(base.CrudMixin, base.IronicObject):
     # does not tell it (not a field: never sent nor stored).
     history_event_type = None
 
+    # ``check(current)`` of the running ``save_unless_locked`` (not a
+    # field: never sent nor stored).
+    _unlocked_check = None
+
+    def save_unless_locked(self, context, check):
+        """save(), made while no task holds the node's lock (NodeLocked
+        otherwise, nothing written): the row is read once, under a row
+        lock that keeps a task from taking the node's lock until the
+        write commits, and ``check(current)`` -- the node as read, at the
+        latest version, without its traits -- may refuse the write
+        (raise) before anything is written."""
+        self._unlocked_check = check
+        try:
+            self.save(context)
+        finally:
+            self._unlocked_check = None
+
     def _db_update_options(self):
         options = {'fence': self.lock_fence}
+        if self._unlocked_check is not None:
+            check, context = self._unlocked_check, self._context
+            options['unlocked'] = lambda row: check(
+                type(self)._from_db_object(context, type(self)(), row))
         if self.obj_what_changed() & _HISTORY_FIELDS:
             options['history'] = functools.partial(
                 node_history.events_for_update, self)

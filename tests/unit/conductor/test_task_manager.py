@@ -419,11 +419,22 @@ def test_a_node_update_of_a_locked_node_is_refused(context, rpc_api,
 
 def test_a_retried_node_update_keeps_its_change(context, conductor,
                                                make_node, monkeypatch):
-    """As for a port: the update's transaction runs again after a
-    dropped connection at commit, and the second attempt still writes
-    the change the API sent."""
+    """As for a port: the update's transaction (``db_node.update_node``:
+    the node's row read once under its row lock, checked, written) runs
+    again after a dropped connection at commit, and the second attempt
+    still writes the change the API sent."""
+    from oslo_db import exception as db_exc
+    from ironic_lite.db import api as db_api
+    real, failures = db_api.update_row, []
+
+    def then_lose_the_connection(model, kind, ident, *args, **kwargs):
+        row = real(model, kind, ident, *args, **kwargs)
+        if kind == 'node' and not failures:
+            failures.append(ident)
+            raise db_exc.DBConnectionError('connection lost at commit')
+        return row
+    monkeypatch.setattr(db_api, 'update_row', then_lose_the_connection)
     node = make_node()
-    failures = _lose_the_connection_once(monkeypatch, objects.Node, 'save')
     node.extra = {'rack': 'r1'}
     saved = conductor.manager.update_node(context, node)
     assert failures == [node.uuid]
