@@ -6,6 +6,7 @@ and the reasons that go with those flags."""
 
 from oslo_utils import uuidutils
 import pytest
+import sqlalchemy as sa
 
 from ironic_lite.common import exception
 from ironic_lite import objects
@@ -78,6 +79,25 @@ def test_update_saves_only_changes(context, rpc_api, make_node):
     assert node.name == 'new'
     assert node.extra == {'a': 2}
     assert node.reservation is None
+
+
+def test_update_reads_the_node_once(context, conductor, make_node):
+    """The update's transaction reads the node's row once (FOR UPDATE:
+    the lock check, the checks and the write share it) and writes it."""
+    node = make_node(name='once')
+    node.extra = {'rack': 'r2'}
+    statements = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append(statement.split()[0].upper())
+    sa.event.listen(sa.engine.Engine, 'before_cursor_execute', seen)
+    try:
+        conductor.manager.update_node(context, node)
+    finally:
+        sa.event.remove(sa.engine.Engine, 'before_cursor_execute', seen)
+    assert statements.count('SELECT') == 1, statements
+    assert statements.count('UPDATE') == 1, statements
+    assert objects.Node.get(context, node.uuid).extra == {'rack': 'r2'}
 
 
 def test_update_to_unknown_driver(context, rpc_api, make_node):
