@@ -230,3 +230,14 @@ def test_a_stop_finishes_the_call_in_flight(json_conductor, monkeypatch,
     # Stopped: the next call finds no conductor (nothing sent).
     with pytest.raises(exception.ServiceUnavailable):
         rpcapi.ConductorAPI().destroy_node(context, node)
+
+
+def test_no_broker_is_probed(json_rpc, config):
+    from ironic_lite.conductor import broker_probe
+    # A transport_url left in the file is not used: nothing listens there.
+    config.set_override('transport_url', 'rabbit://127.0.0.1:%d/'
+                        % procs.free_port())
+    broker_probe.check()
+    config.set_override('rpc_transport', 'oslo')
+    with pytest.raises(exception.ServiceUnavailable):
+        broker_probe.check()  # the same URL, over oslo.messaging
