@@ -225,4 +225,3 @@ class Server(object):
 
     def wait(self):
         self.service.wait()
-

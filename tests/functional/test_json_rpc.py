@@ -12,7 +12,6 @@ message, and nothing else is a 5xx, a timeout or a reset connection.
 
 import re
 import signal
-import time
 
 import pytest
 

@@ -145,14 +145,13 @@ def test_an_unreachable_conductor_is_a_retry_safe_503(json_rpc, context,
     api = rpcapi.ConductorAPI()
     with pytest.raises(exception.ServiceUnavailable) as raised:
         api.call_new_method(context, '1.0', None, 'update_node',
-                               host=json_rpc,
-                 node_obj=node)
+                            host=json_rpc, node_obj=node)
     assert 'not carried out' in str(raised.value)
     assert raised.value.code == 503
 
 
-def test_unreachable_is_the_class_rpc_errors_turns_into_503(json_rpc,
-                                                             context):
+def test_unreachable_is_the_class_rpc_errors_turns_into_503(
+        json_rpc, context):
     client = rpc.get_client(json_rpc_client_target())
     with pytest.raises(json_rpc_client.ConductorUnreachable):
         client.prepare(server=json_rpc).call(context, 'update_node')
@@ -175,8 +174,7 @@ def test_a_silent_conductor_is_a_503_after_the_timeout(
     api = rpcapi.ConductorAPI()
     with pytest.raises(exception.ServiceUnavailable) as raised:
         api.call_new_method(context, '1.0', None, 'destroy_node',
-                               host=silent_conductor,
-                 node_id=node.uuid)
+                            host=silent_conductor, node_id=node.uuid)
     assert 'did not answer in time' in str(raised.value)
 
 
@@ -200,8 +198,8 @@ def test_a_version_the_conductor_lacks_is_conductor_too_old(
     api = rpcapi.ConductorAPI()
     monkeypatch.setattr(rpcapi.ConductorAPI, 'version_cap', '1.99')
     with pytest.raises(exception.ConductorTooOld):
-        api.call_new_method(context, '1.99', None, 'destroy_node', node=node,
-                 node_id=node.uuid)
+        api.call_new_method(context, '1.99', None, 'destroy_node',
+                            node=node, node_id=node.uuid)
 
 
 def test_a_stop_finishes_the_call_in_flight(json_conductor, monkeypatch,
