@@ -141,7 +141,7 @@ class Application(object):
                          [('Allow', 'POST')])
         try:
             body = jsonutils.loads(request.body)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep
             return _json(200, _error(None, PARSE_ERROR,
                                      'Invalid JSON received by RPC server'))
         answer = self.answer(body)

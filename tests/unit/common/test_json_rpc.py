@@ -112,12 +112,13 @@ def test_a_class_outside_the_allowed_modules_is_a_remote_error():
 
 @pytest.mark.parametrize('raw, code', [
     (b'{not json', -32700),
+    (b'[' * 100000 + b']' * 100000, -32700),
     (b'[1, 2]', -32600),
     (json.dumps({'jsonrpc': '1.0', 'method': 'echo', 'id': 1}).encode(),
      -32600),
     (json.dumps({'jsonrpc': '2.0', 'method': 'echo', 'id': 1,
                  'params': [1]}).encode(), -32600),
-])
+], ids=['not-json', 'too-deep', 'a-batch', 'json-rpc-1.0', 'positional'])
 def test_unreadable_requests_get_json_rpc_s_codes(server, raw, code):
     _endpoint, url = server[0]()
     status, body, _ = _post(url, None, raw=raw)

@@ -239,3 +239,34 @@ def test_no_broker_is_probed(json_rpc, config):
     config.set_override('rpc_transport', 'oslo')
     with pytest.raises(exception.ServiceUnavailable):
         broker_probe.check()  # the same URL, over oslo.messaging
+
+
+@pytest.fixture
+def dying_conductor(json_rpc):
+    """A port whose server reads a request and closes the connection
+    without an answer, as a conductor killed while it works."""
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    sock.listen(8)
+
+    def serve():
+        while True:
+            try:
+                conn, _addr = sock.accept()
+            except OSError:
+                return
+            conn.recv(65536)
+            conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    yield '127.0.0.1:%d' % sock.getsockname()[1]
+    sock.close()
+
+
+def test_a_connection_lost_mid_call_is_a_503_that_says_maybe(
+        dying_conductor, context, make_node):
+    node = make_node()
+    with pytest.raises(exception.ServiceUnavailable) as raised:
+        rpcapi.ConductorAPI().call_new_method(
+            context, '1.0', None, 'destroy_node', host=dying_conductor,
+            node_id=node.uuid)
+    assert 'may or may not have been carried out' in str(raised.value)
