@@ -1,4 +1,9 @@
-"""oslo.messaging plumbing: one transport per process, threading executor.
+"""RPC plumbing: the transport ``[DEFAULT]rpc_transport`` chooses, and
+oslo.messaging's: one transport per process, threading executor.
+
+With ``json-rpc`` the client and server are json_rpc_client.py's and
+json_rpc_server.py's (no broker); the server dispatches through the same
+RPCDispatcher as oslo.messaging's (``get_server``).
 
 With the in-process ``fake://`` transport (``ironic-lite``), a call to an
 RPC server of this same process is dispatched at once in the caller's
