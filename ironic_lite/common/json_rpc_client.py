@@ -37,8 +37,9 @@ LOG = logging.getLogger(__name__)
 # The conductor's exceptions re-raised with their own class (as
 # oslo.messaging's allowed_remote_exmods); any other is a RemoteError.
 ALLOWED_MODULES = ('ironic_lite.common.exception',)
-# Connections kept alive per conductor (more are opened when more
-# threads call at once, and closed after use).
+# Connections kept alive per conductor, at least (as many as the API's
+# request threads, [api]api_workers, when more; a call beyond them opens
+# a connection closed after use).
 POOL_SIZE = 16
 # Seconds to open a connection: a conductor that does not accept one by
 # then is not there.
@@ -100,7 +101,9 @@ class _Pools(object):
         # was sent); a request is never sent twice.
         retries = urllib3.Retry(total=1, connect=1, read=0, redirect=0,
                                 status=0, other=0)
-        return urllib3.PoolManager(num_pools=64, maxsize=POOL_SIZE,
+        return urllib3.PoolManager(num_pools=64,
+                                   maxsize=max(POOL_SIZE,
+                                               conf.api.api_workers),
                                    retries=retries, **kwargs)
 
     def clear(self):

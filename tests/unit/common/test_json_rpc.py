@@ -232,3 +232,16 @@ def test_a_keystone_strategy_is_refused_at_start(server):
     conf_fixture.config(group='json_rpc', auth_strategy='keystone')
     with pytest.raises(ValueError, match='noauth or http_basic'):
         start()
+
+
+@pytest.mark.parametrize('host, tls, url', [
+    ('192.0.2.5', False, 'http://192.0.2.5:8089/'),
+    ('192.0.2.5:8090', False, 'http://192.0.2.5:8090/'),
+    ('conductor.example.com', True, 'https://conductor.example.com:8089/'),
+    ('2001:db8::5', False, 'http://[2001:db8::5]:8089/'),
+    ('[2001:db8::5]:8090', True, 'https://[2001:db8::5]:8090/'),
+])
+def test_the_url_of_a_conductor_host(conf_fixture, host, tls, url):
+    from ironic_lite import conf
+    conf_fixture.config(group='json_rpc', client_use_ssl=tls)
+    assert json_rpc_client.Client(conf.CONF, None, server=host).url() == url
