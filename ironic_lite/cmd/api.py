@@ -7,6 +7,7 @@ from ironic_lite.api import lanes
 from ironic_lite.api import metrics as api_metrics
 from ironic_lite.common import config
 from ironic_lite.common import launcher
+from ironic_lite.common import rpc
 from ironic_lite.common import wsgi
 from ironic_lite import conf
 from ironic_lite.conf import api as api_conf
@@ -48,6 +49,7 @@ def api_reporter():
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
+    rpc.check_remote_transport('ironic-api')
     return launcher.serve([api_reporter(), api_service()],
                           close=[db_api.reset])
 

@@ -5,6 +5,7 @@ import sys
 from ironic_lite.common import config
 from ironic_lite.common import launcher
 from ironic_lite.common import metrics
+from ironic_lite.common import rpc
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpc_service
 from ironic_lite.db import api as db_api
@@ -14,6 +15,8 @@ from ironic_lite import service_reporter
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-conductor')
+    rpc.check_remote_transport('ironic-conductor')
+    rpc.set_conductor_host()
     conductor = manager.ConductorManager()
     services = [
         service_reporter.ServiceReporter('conductor', conductor.host),

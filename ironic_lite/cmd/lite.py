@@ -67,6 +67,8 @@ def parse_args(argv):
     if 'listen_host' not in CONF:
         CONF.register_cli_opts(CLI_OPTS)
     config.parse_args(argv, prog=_prog(), overrides=_cli_overrides)
+    rpc.use_in_process()
+    rpc.set_conductor_host()
 
 
 def main(argv=None):

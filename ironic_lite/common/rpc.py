@@ -1,4 +1,9 @@
-"""oslo.messaging plumbing: one transport per process, threading executor.
+"""RPC plumbing: the transport ``[DEFAULT]rpc_transport`` chooses, and
+oslo.messaging's: one transport per process, threading executor.
+
+With ``json-rpc`` the client and server are json_rpc_client.py's and
+json_rpc_server.py's (no broker); the server dispatches through the same
+RPCDispatcher as oslo.messaging's (``get_server``).
 
 With the in-process ``fake://`` transport (``ironic-lite``), a call to an
 RPC server of this same process is dispatched at once in the caller's
@@ -14,6 +19,8 @@ wraps the RPCClient, which carries casts, fanouts and calls to other
 servers over the transport as before.
 """
 
+import functools
+import sys
 import threading
 
 from oslo_context import context as ctx_lib
@@ -21,10 +28,14 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 from oslo_messaging.rpc import dispatcher
 from oslo_serialization import jsonutils
+from oslo_utils import netutils
 
 from ironic_lite.common import context as ir_context
+from ironic_lite.common import json_rpc_client
+from ironic_lite.common import json_rpc_server
 from ironic_lite.common import metrics
 from ironic_lite import conf
+from ironic_lite.conf import json_rpc as json_rpc_conf
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -218,6 +229,7 @@ def cleanup():
         TRANSPORT.cleanup()
     TRANSPORT = None
     _IN_PROCESS = False
+    json_rpc_client.POOLS.clear()
     with _SERVED_LOCK:
         _SERVED.clear()
 
@@ -289,13 +301,57 @@ class TimedEndpoint(object):
         return timed
 
 
+def transport():
+    """``[DEFAULT]rpc_transport``: oslo, json-rpc or none."""
+    return CONF.rpc_transport
+
+
+def set_conductor_host():
+    """Make ``[DEFAULT]host`` the name the conductor of this process
+    registers, locks nodes with and is called by.  With JSON-RPC the host
+    must be the conductor's address, and is followed by ``:<port>`` when
+    ``[json_rpc]port`` is not the default (as Ironic does), so that the
+    API finds it."""
+    port = CONF.json_rpc.port
+    if transport() != 'json-rpc' or port == json_rpc_conf.DEFAULT_PORT:
+        return
+    suffix = ':%d' % port
+    if not CONF.host.endswith(suffix):
+        CONF.set_override('host', netutils.escape_ipv6(CONF.host) + suffix)
+
+
+def use_in_process():
+    """``rpc_transport = none`` in the all-in-one command: the in-process
+    fake:// transport, whose calls the conductor of this process serves
+    in place (``LocalFirstClient``)."""
+    if transport() == 'none':
+        _register_transport_opts()
+        CONF.set_override('transport_url', 'fake://')
+        CONF.set_override('rpc_transport', 'oslo')
+
+
+def check_remote_transport(prog):
+    """Exit with a clear message when ``rpc_transport = none`` is set for
+    a service that has no conductor beside its API (as Ironic)."""
+    if transport() == 'none':
+        sys.exit('ERROR: %s cannot run with [DEFAULT]rpc_transport = none '
+                 '(no RPC): use the all-in-one ironic command, or oslo or '
+                 'json-rpc.' % prog)
+
+
 def get_client(target, version_cap=None, serializer=None):
     """An RPC client; ``serializer`` converts the objects it sends.
 
-    With fake://, a ``LocalFirstClient`` around the RPCClient (see the
-    module's docstring).  Either is timed (``TimedClient``).
+    With json-rpc, a ``json_rpc_client.Client``; with fake://, a
+    ``LocalFirstClient`` around the RPCClient (see the module's
+    docstring).  Either is timed (``TimedClient``).
     """
     serializer = RequestContextSerializer(serializer)
+    if transport() == 'json-rpc':
+        timeout = CONF.json_rpc.timeout or response_timeout()
+        return TimedClient(json_rpc_client.Client(
+            CONF, serializer, version_cap=version_cap,
+            version=target.version, timeout=timeout))
     client = messaging.get_rpc_client(
         init(), target, version_cap=version_cap, serializer=serializer)
     if _IN_PROCESS:
@@ -305,8 +361,19 @@ def get_client(target, version_cap=None, serializer=None):
 
 def get_server(target, endpoints, serializer=None):
     """An RPC server; ``serializer`` converts the objects it receives.
-    Its endpoints' methods are timed (``TimedEndpoint``)."""
+    Its endpoints' methods are timed (``TimedEndpoint``).  With
+    json-rpc, a ``json_rpc_server.Server`` dispatching through the same
+    RPCDispatcher an oslo.messaging server would use."""
+    endpoints = [TimedEndpoint(e) for e in endpoints]
+    serializer = RequestContextSerializer(serializer)
+    policy = dispatcher.DefaultRPCAccessPolicy
+    if transport() == 'json-rpc':
+        _register_transport_opts()
+        rpc_dispatcher = dispatcher.RPCDispatcher(endpoints, serializer,
+                                                  policy)
+        return json_rpc_server.Server(
+            CONF, functools.partial(_dispatch_here, rpc_dispatcher),
+            rpc_dispatcher)
     return messaging.get_rpc_server(
-        init(), target, [TimedEndpoint(e) for e in endpoints],
-        serializer=RequestContextSerializer(serializer),
-        access_policy=dispatcher.DefaultRPCAccessPolicy)
+        init(), target, endpoints, serializer=serializer,
+        access_policy=policy)

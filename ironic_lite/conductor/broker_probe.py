@@ -11,6 +11,7 @@ import threading
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.common import rpc
 from ironic_lite import conf
 
 CONF = conf.CONF
@@ -82,8 +83,8 @@ def check():
     """503 when the broker refuses a TCP connection, or does not speak
     before this process's first answer: nothing was sent (see
     ``unreachable``)."""
-    if not broker_hosts(CONF.transport_url):
-        return
+    if rpc.transport() != 'oslo' or not broker_hosts(CONF.transport_url):
+        return  # JSON-RPC has no broker
     down = unreachable(CONF.transport_url)
     if down:
         raise exception.ServiceUnavailable(

@@ -11,6 +11,7 @@ from kombu import exceptions as kombu_exceptions
 import oslo_messaging as messaging
 
 from ironic_lite.common import exception
+from ironic_lite.common import json_rpc_client
 from ironic_lite.conductor import broker_probe
 
 
@@ -55,6 +56,10 @@ def without_remote_traceback(err):
 
 # The 503 of a call the transport failed to complete, by error class.
 _TRANSPORT_FAILURES = (
+    # JSON-RPC: no connection to the conductor could be opened.
+    (json_rpc_client.ConductorUnreachable,
+     'The conductor cannot be reached; the request was not carried out, '
+     'please retry later.'),
     (messaging.MessagingTimeout,
      'The conductor did not answer in time; the request may have been '
      'carried out: please check the resource before you retry.'),

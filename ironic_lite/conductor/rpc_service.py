@@ -48,8 +48,8 @@ class RPCService(object):
         self.rpcserver.start()
         self._target = target
         rpc.serve_locally(target, self.rpcserver)
-        LOG.info('RPC server of %s listening on topic %s', self.host,
-                 self.topic)
+        LOG.info('RPC server of %s listening on topic %s (%s)', self.host,
+                 self.topic, rpc.transport())
         self.manager.register()
 
     def stop(self, timeout=None):

@@ -97,6 +97,19 @@ opts = [
                     'to the database; the same bound applies to a BMC\'s '
                     'error text in the service log.  Credentials found in '
                     'such a text are masked as well.'),
+    cfg.StrOpt('rpc_transport',
+               default='oslo',
+               choices=[('oslo', 'oslo.messaging ([DEFAULT]transport_url: '
+                                 'RabbitMQ)'),
+                        ('json-rpc', 'JSON-RPC over HTTP straight to the '
+                                     'conductor, no message broker '
+                                     '(options in [json_rpc])'),
+                        ('none', 'no RPC: the conductor of this same '
+                                 'process only (the all-in-one ironic '
+                                 'command)')],
+               help='How the API services reach the conductors (Ironic\'s '
+                    'option).  The API and conductor services of a '
+                    'deployment must use the same one.'),
     cfg.IntOpt('graceful_shutdown_timeout',
                default=60,
                help='Seconds a service may take to stop when it is asked '

@@ -23,13 +23,11 @@ DEVSTACK = {
     'enabled_rescue_interfaces': 'fake,no-rescue',
     'enabled_storage_interfaces': 'fake,cinder,noop',
     'enabled_vendor_interfaces': 'fake,ipmitool,no-vendor',
-    # Ironic's, not implemented here.
     'rpc_transport': 'json-rpc',
+    # Ironic's, not implemented here.
     'enabled_firmware_interfaces': 'fake,no-firmware',
 }
-UNIMPLEMENTED = ['[DEFAULT]enabled_firmware_interfaces',
-                 '[DEFAULT]rpc_transport', '[json_rpc]port',
-                 '[pxe]tftp_root']
+UNIMPLEMENTED = ['[DEFAULT]enabled_firmware_interfaces', '[pxe]tftp_root']
 FAKE = {'bios': 'fake', 'boot': 'fake', 'console': 'fake',
         'deploy': 'fake', 'inspect': 'fake', 'management': 'fake',
         'network': 'flat', 'power': 'fake', 'raid': 'fake',
@@ -48,14 +46,15 @@ def _interfaces(node):
 
 
 def test_ironic_conf_of_devstack(tmp_path):
-    port = procs.free_port()
+    port, rpc_port = procs.free_port(), procs.free_port()
     config = procs.write_config(str(tmp_path / 'ironic.conf'), {
         'DEFAULT': dict(DEVSTACK, state_path=str(tmp_path / 'state'),
-                        no_such_option='1'),
+                        no_such_option='1', host='127.0.0.1'),
         'api': {'host_ip': '127.0.0.1', 'port': port},
         'conductor': {'heartbeat_interval': 1,
                       'sync_power_state_interval': 0},
-        'json_rpc': {'port': 8089},
+        # The API calls the conductor of its own process over JSON-RPC.
+        'json_rpc': {'host_ip': '127.0.0.1', 'port': rpc_port},
         'pxe': {'tftp_root': '/tftpboot'},
     })
     service = procs.Service('ironic', config, str(tmp_path))
@@ -66,6 +65,7 @@ def test_ironic_conf_of_devstack(tmp_path):
                                  {'driver': 'fake-hardware'})[::2]
         assert status == 201, body
         assert _interfaces(body) == FAKE
+        assert body['conductor'] == '127.0.0.1:%d' % rpc_port
         status, body = procs.api(service, 'POST', '/v1/nodes', {
             'driver': 'redfish', 'driver_info': {
                 'redfish_address': 'http://127.0.0.1:1',

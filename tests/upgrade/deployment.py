@@ -64,6 +64,16 @@ class Deployment(object):
     # -- configuration --------------------------------------------------
 
     def config(self, label, kind, pin=None, extra=None):
+        values = self.values(label, kind, pin)
+        for more in (self.EXTRA_CONFIG, extra or {}):
+            for section, options in more.items():
+                values[section] = dict(values.get(section, {}), **options)
+        path = os.path.join(self.workdir, '%s.conf' % label)
+        return procs.write_config(path, values)
+
+    def values(self, label, kind, pin=None):
+        """{section: {option: value}} of a process's file, before
+        EXTRA_CONFIG and the release's options."""
         values = {
             'DEFAULT': {'host': label,
                         'transport_url': self.rabbit_url,
@@ -94,11 +104,7 @@ class Deployment(object):
             values['api'] = {'host_ip': '127.0.0.1',
                              'port': self.api_ports[label],
                              'api_workers': 8}
-        for more in (self.EXTRA_CONFIG, extra or {}):
-            for section, options in more.items():
-                values[section] = dict(values.get(section, {}), **options)
-        path = os.path.join(self.workdir, '%s.conf' % label)
-        return procs.write_config(path, values)
+        return values
 
     # -- the database, read directly --------------------------------------
 
@@ -173,7 +179,12 @@ class Deployment(object):
         # Every release logs this line once it has joined the hash ring.
         if not service.alive():
             raise AssertionError('%s died:\n%s' % (label, service.log()))
-        return 'Conductor %s started' % label in service.log()
+        return 'Conductor %s started' % self.conductor_host(label) in (
+            service.log())
+
+    def conductor_host(self, label):
+        """The host name the conductor of ``label`` registers."""
+        return label
 
     def stop(self, label):
         """Graceful stop; returns the exit code."""
@@ -198,6 +209,9 @@ class Deployment(object):
         for label, service in list(self.services.items()):
             if service.alive():
                 service.stop()
+        self.clean_broker()
+
+    def clean_broker(self):
         conductors = [lbl for lbl, (kind, _, _) in self.layout.items()
                       if kind == 'conductor']
         try:
@@ -226,3 +240,36 @@ class Deployment(object):
             parts.append('%s=%s%s' % (label, release,
                                       '(pin %s)' % pin if pin else ''))
         return ', '.join(parts)
+
+
+class JsonRpcDeployment(Deployment):
+    """The same deployment with ``rpc_transport = json-rpc``: no broker.
+
+    A conductor's host must be its address: each listens on 127.0.0.1 on
+    a port of its own, and so registers as "127.0.0.1:<port>"
+    (``rpc.set_conductor_host``).
+    """
+
+    def __init__(self, workdir, db_url, heartbeat_timeout=60, **kwargs):
+        super().__init__(workdir, db_url, None, **kwargs)
+        self.rpc_ports = {}     # conductor label -> JSON-RPC port
+        self.heartbeat_timeout = heartbeat_timeout
+
+    def values(self, label, kind, pin=None):
+        values = super().values(label, kind, pin)
+        for name in ('transport_url', 'control_exchange'):
+            values['DEFAULT'].pop(name)
+        values.pop('oslo_messaging_rabbit')
+        values['DEFAULT']['rpc_transport'] = 'json-rpc'
+        values['conductor']['heartbeat_timeout'] = self.heartbeat_timeout
+        if kind == 'conductor':
+            port = self.rpc_ports.setdefault(label, procs.free_port())
+            values['DEFAULT']['host'] = '127.0.0.1'
+            values['json_rpc'] = {'host_ip': '127.0.0.1', 'port': port}
+        return values
+
+    def conductor_host(self, label):
+        return '127.0.0.1:%d' % self.rpc_ports[label]
+
+    def clean_broker(self):
+        pass    # there is none

@@ -67,3 +67,22 @@ def test_state_path_follows_xdg_state_home(monkeypatch, tmp_path):
     monkeypatch.delenv('XDG_STATE_HOME')
     opts = {o.name: o for o in importlib.reload(default).opts}
     assert opts['state_path'].default.endswith('/.local/state/ironic-lite')
+
+
+def test_rpc_transport_none_is_the_in_process_transport(config_file):
+    lite.parse_args(config_file('[DEFAULT]\nrpc_transport = none\n'
+                                'transport_url = rabbit://h:5672/\n'))
+    assert (CONF.rpc_transport, CONF.transport_url) == ('oslo', 'fake://')
+
+
+def test_json_rpc_on_another_port_is_in_the_host_name(config_file):
+    lite.parse_args(config_file('[DEFAULT]\nrpc_transport = json-rpc\n'
+                                'host = 192.0.2.5\n'
+                                '[json_rpc]\nport = 8090\n'))
+    assert CONF.host == '192.0.2.5:8090'
+
+
+def test_json_rpc_on_the_default_port_keeps_the_host_name(config_file):
+    lite.parse_args(config_file('[DEFAULT]\nrpc_transport = json-rpc\n'
+                                'host = 192.0.2.5\n'))
+    assert CONF.host == '192.0.2.5'

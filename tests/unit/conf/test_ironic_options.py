@@ -63,12 +63,12 @@ def test_unimplemented_options_of_a_configuration(tmp_path):
                          'not_an_option = 1\n'
                          '[pxe]\ntftp_root = /tftpboot\n'
                          '[conductor]\nheartbeat_interval = 5\n'
-                         '[json_rpc]\nport = 8089\n')
+                         '[json_rpc]\nport = 8089\n'
+                         'unix_socket = /run/ironic/json-rpc\n')
     conf = cfg.ConfigOpts()
     for group, options in opts.list_opts():
         conf.register_opts(options,
                            group=None if group == 'DEFAULT' else group)
     conf(['--config-file', str(conf_file)], project='ironic')
     assert ironic_options.unimplemented(conf) == [
-        '[DEFAULT]my_ip', '[DEFAULT]rpc_transport', '[json_rpc]port',
-        '[pxe]tftp_root']
+        '[DEFAULT]my_ip', '[json_rpc]unix_socket', '[pxe]tftp_root']
