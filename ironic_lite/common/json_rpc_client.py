@@ -82,14 +82,14 @@ class _Pools(object):
                 self._manager = self._build(conf)
             return self._manager
 
-    def tokens(self, conf):
+    def tokens(self, conf, timeout):
         """The Keystone token source, or None (another strategy).  One
         that cannot be built is not kept: every call says why."""
         if json_rpc_conf.auth_strategy(conf) != 'keystone':
             return None
         with self._lock:
             if self._tokens is None:
-                self._tokens = json_rpc_keystone.Tokens(conf)
+                self._tokens = json_rpc_keystone.Tokens(conf, timeout)
             return self._tokens
 
     @staticmethod
@@ -194,7 +194,7 @@ class Client(object):
 
     def _send(self, ctxt, method, kwargs, notify):
         body = self._body(ctxt, method, kwargs, notify)
-        tokens = POOLS.tokens(self.conf)
+        tokens = POOLS.tokens(self.conf, self.timeout)
         response = self._post(method, body, tokens)
         if tokens is not None and response.status == 401:
             # auth_token refused the token (revoked, or expired early):

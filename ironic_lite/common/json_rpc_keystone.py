@@ -88,16 +88,18 @@ def misconfigured(what):
 
 class Tokens(object):
     """The token each call carries, from a keystoneauth session built
-    once per process (it keeps its connections to Keystone)."""
+    once per process (it keeps its connections to Keystone).
+    ``timeout``: seconds Keystone has to answer, the calls' own when
+    ``[json_rpc]timeout`` is unset (keystoneauth would wait for ever)."""
 
-    def __init__(self, conf):
+    def __init__(self, conf, timeout):
         try:
             auth = _load_plugin(conf)
         except (ks_exc.NoMatchingPlugin,
                 ks_exc.MissingRequiredOptions) as err:
             raise misconfigured(str(err)) from None
         self.session = ks_loading.load_session_from_conf_options(
-            conf, GROUP, auth=auth)
+            conf, GROUP, auth=auth, timeout=timeout)
 
     def headers(self):
         """``{'X-Auth-Token': <token>}``: the cached token, or a new one

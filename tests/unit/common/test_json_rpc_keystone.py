@@ -5,6 +5,8 @@ fixture (AuthTokenFixture: the tokens it was given, with their roles);
 the client's token from a real keystoneauth plugin loaded from
 ``[json_rpc]``.  Nothing runs on a refused call."""
 
+import socket
+
 from keystonemiddleware import auth_token
 from keystonemiddleware import fixture as ksm_fixture
 import oslo_messaging as messaging
@@ -112,7 +114,7 @@ def _admin_token_client(conf_fixture, token):
     a plugin other than the default whose options it registers."""
     conf_fixture.config(group='json_rpc', auth_type='admin_token')
     rpc.cleanup()
-    json_rpc_keystone.Tokens(conf_fixture.conf)  # registers its options
+    json_rpc_keystone.Tokens(conf_fixture.conf, 5)  # registers options
     conf_fixture.config(group='json_rpc', token=token,
                         endpoint='http://keystone.example/v3')
 
@@ -180,3 +182,23 @@ def test_auth_failures_are_retry_safe_503s(err, words):
     assert words in str(translated)
     assert 'not carried out' in str(translated)
 
+
+
+def test_keystone_that_never_answers_is_an_outage(keystone):
+    """A Keystone that accepts the connection and stays silent: the
+    token request gives up after [json_rpc]timeout (keystoneauth alone
+    would wait for ever)."""
+    start, conf_fixture = keystone
+    endpoint, url = start()
+    rpc.cleanup()
+    with socket.socket() as silent:
+        silent.bind(('127.0.0.1', 0))
+        silent.listen(8)
+        conf_fixture.config(
+            group='json_rpc', username='ironic', password='secret',
+            project_name='service', user_domain_name='Default',
+            project_domain_name='Default', timeout=0.5,
+            auth_url='http://127.0.0.1:%d/v3' % silent.getsockname()[1])
+        with pytest.raises(json_rpc_keystone.IdentityUnavailable):
+            _call(url)
+    assert endpoint.seen == []
