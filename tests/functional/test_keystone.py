@@ -303,3 +303,5 @@ def test_json_rpc_with_keystone_tokens(cloud, tmp_path, postgresql_url):
         assert (status, body.get('error')) == (200, None), body
         procs.wait_power_state(base, node['uuid'], 'power off',
                                headers=auth)
+        for service in (split.api, conductor):
+            assert 'does not implement' not in service.log()

@@ -16,6 +16,7 @@ import webob.exc
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import json_rpc_keystone
 from ironic_lite.common import exception
+from ironic_lite.common import json_rpc_client
 from ironic_lite.common import rpc
 from ironic_lite.conductor import rpc_errors
 from tests.functional import procs
@@ -133,6 +134,27 @@ def test_the_client_sends_its_token(keystone):
     assert _call(url, 1) == {'echo': 1}
     assert _call(url, 2) == {'echo': 2}
     assert endpoint.seen == [('req-2', 1), ('req-2', 2)]
+    # Both calls on one kept-alive connection.
+    pool = json_rpc_client.POOLS.get(conf_fixture.conf).connection_from_url(
+        url)
+    assert pool.num_connections == 1
+
+
+def test_a_token_refused_once_is_fetched_anew(keystone, monkeypatch):
+    """A token the conductor no longer takes (revoked): invalidated,
+    a new one fetched, the call sent once more and served once."""
+    start, conf_fixture = keystone
+    endpoint, url = start()
+    _admin_token_client(conf_fixture, ADMIN_TOKEN)
+    tokens = ['revoked-token', ADMIN_TOKEN]
+    invalidated = []
+    monkeypatch.setattr(json_rpc_keystone.Tokens, 'headers',
+                        lambda self: {'X-Auth-Token': tokens[0]})
+    monkeypatch.setattr(json_rpc_keystone.Tokens, 'invalidate',
+                        lambda self: invalidated.append(tokens.pop(0)))
+    assert _call(url) == {'echo': 1}
+    assert invalidated == ['revoked-token']
+    assert endpoint.seen == [('req-2', 1)]
 
 
 @pytest.mark.parametrize('token', [MEMBER_TOKEN, 'not-a-known-token'])
