@@ -17,7 +17,10 @@ POST to ``http(s)://<host>:<[json_rpc]port>/`` where ``<host>`` is the
 conductor's host name, which may carry its own ``:<port>``; ``params``
 are the serialized keyword arguments, the request context (``context``)
 and the RPC version (``rpc.version``).  Connections are kept alive, in a
-pool per conductor shared by the threads of the process.
+pool per conductor shared by the threads of the process.  With
+``auth_strategy = keystone`` each request carries a token
+(json_rpc_keystone.py); a conductor that refuses it with 401 gets the
+request once more with a new token (nothing ran the first time).
 """
 
 import threading
