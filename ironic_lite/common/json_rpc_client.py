@@ -17,7 +17,10 @@ POST to ``http(s)://<host>:<[json_rpc]port>/`` where ``<host>`` is the
 conductor's host name, which may carry its own ``:<port>``; ``params``
 are the serialized keyword arguments, the request context (``context``)
 and the RPC version (``rpc.version``).  Connections are kept alive, in a
-pool per conductor shared by the threads of the process.
+pool per conductor shared by the threads of the process.  With
+``auth_strategy = keystone`` each request carries a token
+(json_rpc_keystone.py); a conductor that refuses it with 401 gets the
+request once more with a new token (nothing ran the first time).
 """
 
 import threading
@@ -30,6 +33,7 @@ from oslo_utils import netutils
 from oslo_utils import uuidutils
 import urllib3
 
+from ironic_lite.common import json_rpc_keystone
 from ironic_lite.conf import json_rpc as json_rpc_conf
 
 LOG = logging.getLogger(__name__)
@@ -67,17 +71,29 @@ def can_send_version(version, version_cap):
 
 class _Pools(object):
     """One urllib3 PoolManager per process: a pool of kept-alive
-    connections per conductor, built from the options at first use."""
+    connections per conductor, built from the options at first use; and,
+    with Keystone, the source of the calls' tokens."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._manager = None
+        self._tokens = None
 
     def get(self, conf):
         with self._lock:
             if self._manager is None:
                 self._manager = self._build(conf)
             return self._manager
+
+    def tokens(self, conf, timeout):
+        """The Keystone token source, or None (another strategy).  One
+        that cannot be built is not kept: every call says why."""
+        if json_rpc_conf.auth_strategy(conf) != 'keystone':
+            return None
+        with self._lock:
+            if self._tokens is None:
+                self._tokens = json_rpc_keystone.Tokens(conf, timeout)
+            return self._tokens
 
     @staticmethod
     def _build(conf):
@@ -111,6 +127,7 @@ class _Pools(object):
             if self._manager is not None:
                 self._manager.clear()
             self._manager = None
+            self._tokens = None
 
 
 POOLS = _Pools()
@@ -180,15 +197,36 @@ class Client(object):
 
     def _send(self, ctxt, method, kwargs, notify):
         body = self._body(ctxt, method, kwargs, notify)
-        url = self.url()
+        tokens = POOLS.tokens(self.conf, self.timeout)
+        response = self._post(method, body, tokens)
+        if tokens is not None and response.status == 401:
+            # auth_token refused the token (revoked, or expired early):
+            # nothing ran; once more with a new one.
+            tokens.invalidate()
+            response = self._post(method, body, tokens)
+        if tokens is not None and response.status == 503:
+            # auth_token's answer when it cannot reach Keystone (the
+            # conductor's own errors are JSON-RPC errors in a 200).
+            LOG.warning('Conductor %s cannot validate the token of %s: '
+                        'Keystone is unreachable from there',
+                        self.server, method)
+            raise json_rpc_keystone.IdentityUnavailable(
+                'Conductor %s cannot reach Keystone' % self.server)
+        return _answer(self.server, method, response, notify)
+
+    def _post(self, method, body, tokens):
+        """The conductor's HTTP response to ``body``."""
+        pool = POOLS.get(self.conf)
+        headers = None
+        if tokens is not None:
+            headers = dict(pool.headers, **tokens.headers())
         timeout = urllib3.Timeout(connect=CONNECT_TIMEOUT,
                                   read=self.timeout)
         try:
-            response = POOLS.get(self.conf).request(
-                'POST', url, body=body, timeout=timeout)
+            return pool.request('POST', self.url(), body=body,
+                                headers=headers, timeout=timeout)
         except urllib3.exceptions.HTTPError as err:
             raise _transport_error(self.server, method, err) from None
-        return _answer(self.server, method, response, notify)
 
 
 def _transport_error(server, method, err):
@@ -210,11 +248,15 @@ def _transport_error(server, method, err):
 
 def _answer(server, method, response, notify):
     """The ``result`` of a JSON-RPC response; its ``error`` raised."""
-    if response.status == 401 or response.status == 403:
+    if response.status in (401, 403):
         LOG.error('Conductor %s refused the credentials of %s (HTTP %s): '
-                  'check [json_rpc]username and password', server, method,
-                  response.status)
-        raise messaging.RemoteError('Unauthorized', 'refused by %s' % server)
+                  'check the [json_rpc] auth options here (auth_strategy, '
+                  'username, password, auth_type...) and the conductor\'s '
+                  '(allowed_roles, http_basic_auth_user_file)', server,
+                  method, response.status)
+        raise json_rpc_keystone.AuthMisconfigured(
+            'Conductor %s refused the credentials (HTTP %s)'
+            % (server, response.status))
     if notify and response.status in (200, 204):
         return None
     try:

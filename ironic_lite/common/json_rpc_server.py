@@ -15,8 +15,10 @@ version check, access policy (no private method) and serializer.  The
 HTTP server is the API's (common/wsgi.py): a bounded pool of threads
 (``[DEFAULT]executor_thread_pool_size``, as oslo.messaging's threading
 executor), kept-alive connections, and a stop that finishes the calls in
-flight.  Authentication: ``noauth`` or ``http_basic`` (an htpasswd file
-of bcrypt hashes, ``[json_rpc]http_basic_auth_user_file``).
+flight.  Authentication: ``noauth``, ``http_basic`` (an htpasswd file
+of bcrypt hashes, ``[json_rpc]http_basic_auth_user_file``) or
+``keystone`` (a token and one of ``[json_rpc]allowed_roles``:
+json_rpc_keystone.py).
 """
 
 import hashlib
@@ -29,6 +31,7 @@ from oslo_serialization import jsonutils
 import webob
 import webob.exc
 
+from ironic_lite.common import json_rpc_keystone
 from ironic_lite.common import wsgi
 from ironic_lite.conf import json_rpc as json_rpc_conf
 
@@ -183,13 +186,10 @@ class Application(object):
 
 
 def _auth(conf):
-    strategy = json_rpc_conf.auth_strategy(conf)
-    if strategy == 'http_basic':
+    """The HTTP basic check, for ``http_basic``; Keystone is a
+    middleware around the application (``Server``)."""
+    if json_rpc_conf.auth_strategy(conf) == 'http_basic':
         return BasicAuth(conf.json_rpc.http_basic_auth_user_file)
-    if strategy != 'noauth':
-        raise ValueError(
-            '[json_rpc]auth_strategy %s is not implemented by ironic-lite: '
-            'set [json_rpc]auth_strategy to noauth or http_basic' % strategy)
     return None
 
 
@@ -205,6 +205,8 @@ class Server(object):
                 '[json_rpc]client_use_ssl on the API services')
         self.dispatcher = dispatcher
         self.app = Application(dispatch, _auth(conf))
+        if json_rpc_conf.auth_strategy(conf) == 'keystone':
+            self.app = json_rpc_keystone.protect(self.app, conf)
         self.service = wsgi.WSGIService(
             'ironic-lite JSON-RPC', self.app, conf.json_rpc.host_ip,
             conf.json_rpc.port, threads=conf.executor_thread_pool_size,

@@ -12,6 +12,7 @@ import oslo_messaging as messaging
 
 from ironic_lite.common import exception
 from ironic_lite.common import json_rpc_client
+from ironic_lite.common import json_rpc_keystone
 from ironic_lite.conductor import broker_probe
 
 
@@ -60,6 +61,15 @@ _TRANSPORT_FAILURES = (
     (json_rpc_client.ConductorUnreachable,
      'The conductor cannot be reached; the request was not carried out, '
      'please retry later.'),
+    # JSON-RPC with Keystone: no token, or the conductor could not
+    # validate it; nothing ran.
+    (json_rpc_keystone.IdentityUnavailable,
+     'The identity service (Keystone) cannot be reached to authenticate '
+     'to the conductor; the request was not carried out, please retry '
+     'later.'),
+    (json_rpc_keystone.AuthMisconfigured,
+     'This service cannot authenticate to the conductor (see its log); '
+     'the request was not carried out, please retry later.'),
     (messaging.MessagingTimeout,
      'The conductor did not answer in time; the request may have been '
      'carried out: please check the resource before you retry.'),

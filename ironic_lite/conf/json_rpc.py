@@ -2,17 +2,22 @@
 transport between API and conductors (``[DEFAULT]rpc_transport =
 json-rpc``, common/json_rpc_client.py and json_rpc_server.py).
 
-Ironic registers keystoneauth's session and auth options in this group
-too; ironic-lite implements the ones its HTTP client uses (TLS files,
-``insecure``, ``timeout``, and ``username``/``password`` for HTTP basic
-authentication).  The others are named at start as not implemented.
+keystoneauth's session and auth options are registered in this group
+too, as Ironic does: with ``auth_strategy = keystone`` the API services
+take a token with them (``auth_type``, ``auth_url``, ``username``...),
+and with ``http_basic`` they send ``username`` and ``password``; the TLS
+files, ``insecure`` and ``timeout`` serve every strategy.
 """
 
+from keystoneauth1 import loading as ks_loading
 from oslo_config import cfg
 
 # Ironic's default port: a conductor on another port carries it in its
 # host name ("<host>:<port>"), so that the API finds it.
 DEFAULT_PORT = 8089
+# keystoneauth's plugin when [json_rpc]auth_type is unset (Ironic makes
+# it the option's default).
+DEFAULT_AUTH_TYPE = 'password'
 
 opts = [
     cfg.StrOpt('auth_strategy',
@@ -47,30 +52,43 @@ opts = [
                 help='Set to True to force TLS connections in the client '
                      'even if use_ssl is set to False (server-side TLS '
                      'provided by a reverse proxy).'),
-    cfg.StrOpt('cafile',
-               help='PEM encoded Certificate Authority to use when '
-                    'verifying HTTPs connections.'),
-    cfg.StrOpt('certfile',
-               help='PEM encoded client certificate cert file.'),
-    cfg.StrOpt('keyfile',
-               help='PEM encoded client certificate key file.'),
-    cfg.BoolOpt('insecure',
-                default=False,
-                help='Do not verify the conductors\' HTTPS certificates.'),
-    cfg.FloatOpt('timeout',
-                 help='Timeout value for http requests; unset: '
-                      '[DEFAULT]rpc_response_timeout.'),
-    cfg.Opt('username',
-            help='Username for HTTP basic authentication to the '
-                 'conductors.'),
-    cfg.Opt('password', secret=True,
-            help='Password for HTTP basic authentication to the '
-                 'conductors.'),
+    cfg.ListOpt('allowed_roles',
+                default=['admin'],
+                help='List of roles allowed to use JSON RPC when '
+                     'auth_strategy is keystone: the caller\'s token must '
+                     'carry at least one of them.'),
 ]
 
 
+def _optional(opt):
+    """``opt`` not required: keystoneauth marks a plugin's essential
+    options required, which only means something once that plugin is
+    chosen (and checked then, when the plugin is loaded)."""
+    opt.required = False
+    return opt
+
+
+def keystone_opts():
+    """keystoneauth's options in ``[json_rpc]``, as Ironic registers
+    them: the session's (TLS files, ``insecure``, ``timeout``...), the
+    plugin's name (``auth_type``) and the options of its default plugin,
+    ``password`` (``auth_url``, ``username``, ``password``,
+    ``project_name``, the domains...).  Another plugin's own options are
+    registered when it is loaded (common/json_rpc_keystone.py)."""
+    return ([_optional(o) for o in ks_loading.get_session_conf_options()]
+            + [o for o in ks_loading.get_auth_common_conf_options()
+               if o.dest == 'auth_type']
+            + [_optional(o) for o in
+               ks_loading.get_auth_plugin_conf_options(DEFAULT_AUTH_TYPE)])
+
+
+def list_opts():
+    """Every option of the group, for the sample and the docs."""
+    return opts + keystone_opts()
+
+
 def register_opts(conf):
-    conf.register_opts(opts, group='json_rpc')
+    conf.register_opts(list_opts(), group='json_rpc')
 
 
 def auth_strategy(conf):

@@ -22,7 +22,7 @@ def list_opts():
         ('conductor', conductor.opts),
         ('fake', conductor.fake_opts),
         ('healthcheck', healthcheck.opts),
-        ('json_rpc', json_rpc.opts),
+        ('json_rpc', json_rpc.list_opts()),
         ('metrics', metrics.opts),
         ('redfish', redfish.opts),
     ]

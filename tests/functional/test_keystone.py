@@ -1,5 +1,7 @@
 """ironic-lite in an OpenStack cloud: a real Keystone, its catalog and
-scoped tokens, with the unmodified openstacksdk and ``baremetal`` CLI.
+scoped tokens, with the unmodified openstacksdk and ``baremetal`` CLI;
+and ironic-api calling ironic-conductor over JSON-RPC with Keystone
+tokens (``[DEFAULT]auth_strategy = keystone``, as Ironic's default).
 
 One Keystone serves the module (tests/functional/keystone.py); ironic-lite
 (``auth_strategy = keystone``, ``rbac_service_role_elevated_access``) is in
@@ -32,6 +34,7 @@ PERSONAS = {
     'nova': ('nova', 'service', 'service'),
 }
 SHARD = 'shard-nova'
+RPC_USER = 'ironic-rpc'
 
 
 @pytest.fixture(scope='module')
@@ -46,6 +49,9 @@ def cloud(tmp_path_factory):
                 users[name] = (user, PASSWORD, project)
         # ironic-lite's own service user, for keystonemiddleware.
         ident.user('ironic', PASSWORD, 'service', 'service')
+        # The API services' user towards the conductors over JSON-RPC:
+        # [json_rpc]allowed_roles is admin by default, as in Ironic.
+        ident.user(RPC_USER, PASSWORD, 'admin', 'service')
         ks.clouds = keystone.clouds_yaml(
             os.path.join(directory, 'clouds.yaml'), ks, users)
         ks.projects = ident.projects
@@ -228,3 +234,74 @@ def test_api_and_conductor_processes(cloud, tmp_path, postgresql_url,
             'x-openstack-request-id']
         procs.wait_for(lambda: request_id in conductor.log(),
                        what='request id in the conductor log')
+
+
+def _json_rpc_section(cloud, port):
+    """[json_rpc] as an Ironic deployment writes it: where the conductor
+    listens, and keystoneauth's options; no auth_strategy (the
+    [DEFAULT] one applies)."""
+    return {'host_ip': '127.0.0.1', 'port': port, 'auth_type': 'password',
+            'auth_url': cloud.url, 'username': RPC_USER,
+            'password': PASSWORD, 'project_name': 'service',
+            'user_domain_name': 'Default', 'project_domain_name': 'Default'}
+
+
+def _power_off(port, node, token=None):
+    """A power-off call sent to the conductor straight, as the API would
+    send it, with ``token`` or none."""
+    headers = {'X-Auth-Token': token} if token else {}
+    return procs.http('POST', 'http://127.0.0.1:%d/' % port, {
+        'jsonrpc': '2.0', 'id': 'req-direct',
+        'method': 'change_node_power_state',
+        'params': {'context': {'request_id': 'req-direct'}, 'node_id': node,
+                   'new_state': 'power off', 'rpc.version': '1.0'}},
+        version=None, headers=headers)
+
+
+@pytest.mark.backend
+def test_json_rpc_with_keystone_tokens(cloud, tmp_path, postgresql_url):
+    """ironic-api and ironic-conductor over JSON-RPC, each call carrying
+    the API's token, which the conductor validates with Keystone; a call
+    without a token, or with one lacking the admin role, runs nothing."""
+    port, rpc_port = procs.free_port(), procs.free_port()
+    common = {
+        'DEFAULT': {'rpc_transport': 'json-rpc', 'auth_strategy': 'keystone',
+                    'state_path': str(tmp_path)},
+        'database': {'connection': postgresql_url},
+        'api': {'host_ip': '127.0.0.1', 'port': port},
+        'conductor': {'heartbeat_interval': 1},
+        'keystone_authtoken': authtoken_section(cloud),
+        'json_rpc': _json_rpc_section(cloud, rpc_port),
+    }
+    auth = {'X-Auth-Token': sdk(cloud, 'sysadmin').session.get_token()}
+    # The conductor's host is its address (the API connects to it).
+    with procs.api_and_conductor(tmp_path, common, 'api-j', '127.0.0.1',
+                                 headers=auth) as split:
+        base, conductor = split.base, split.conductor
+        status, _h, node = procs.http('POST', base + '/v1/nodes', {
+            'driver': 'fake-hardware'}, headers=auth)
+        assert status == 201, node
+        node_url = '%s/v1/nodes/%s' % (base, node['uuid'])
+        status, _h, body = procs.http('PUT', node_url + '/states/power',
+                                      {'target': 'power on'}, headers=auth)
+        assert status == 202, body
+        procs.wait_power_state(base, node['uuid'], 'power on', headers=auth)
+
+        member = sdk(cloud, 'owner').session.get_token()
+        for token, code in ((None, 401), ('not-a-token', 401),
+                            (member, 403)):
+            status, _h, body = _power_off(rpc_port, node['uuid'], token)
+            assert (status, body['error']['code']) == (code, code), body
+            assert 'result' not in body
+        status, _h, body = procs.http('GET', node_url, headers=auth)
+        assert (body['power_state'], body['target_power_state']) == (
+            'power on', None), body
+        assert 'req-direct' not in conductor.log()
+        # The same call with an admin's token is carried out.
+        status, _h, body = _power_off(rpc_port, node['uuid'],
+                                      auth['X-Auth-Token'])
+        assert (status, body.get('error')) == (200, None), body
+        procs.wait_power_state(base, node['uuid'], 'power off',
+                               headers=auth)
+        for service in (split.api, conductor):
+            assert 'does not implement' not in service.log()

@@ -72,3 +72,27 @@ def test_unimplemented_options_of_a_configuration(tmp_path):
     conf(['--config-file', str(conf_file)], project='ironic')
     assert ironic_options.unimplemented(conf) == [
         '[DEFAULT]my_ip', '[json_rpc]unix_socket', '[pxe]tftp_root']
+
+
+def test_an_ironic_keystone_json_rpc_section_is_implemented(tmp_path):
+    """Ironic's usual [json_rpc] with Keystone: keystoneauth's password
+    plugin and session options, all taken here."""
+    conf_file = tmp_path / 'ironic.conf'
+    conf_file.write_text('[DEFAULT]\nauth_strategy = keystone\n'
+                         'rpc_transport = json-rpc\n'
+                         '[json_rpc]\nauth_type = password\n'
+                         'auth_url = http://keystone.example/identity\n'
+                         'username = ironic\npassword = secret\n'
+                         'project_name = service\n'
+                         'user_domain_name = Default\n'
+                         'project_domain_name = Default\n'
+                         'cafile = /etc/ironic/ca.pem\ninsecure = false\n'
+                         'timeout = 120\nallowed_roles = admin,service\n')
+    conf = cfg.ConfigOpts()
+    for group, options in opts.list_opts():
+        conf.register_opts(options,
+                           group=None if group == 'DEFAULT' else group)
+    conf(['--config-file', str(conf_file)], project='ironic')
+    assert ironic_options.unimplemented(conf) == []
+    assert conf.json_rpc.allowed_roles == ['admin', 'service']
+    assert conf.json_rpc.timeout == 120.0
