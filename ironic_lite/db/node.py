@@ -339,6 +339,16 @@ def check_fence(row, fence):
                                      holder=row.reservation or 'nobody')
 
 
+def _check_unlocked(row, unlocked):
+    """NodeLocked when a conductor holds the node (``row``, read FOR
+    UPDATE), else ``unlocked(row)``; None: no check."""
+    if unlocked is None:
+        return
+    if row.reservation is not None:
+        raise exception.NodeLocked(node=row.uuid, host=row.reservation)
+    unlocked(row)
+
+
 @api.retry_on_db_errors
 def update_node(node_id, values, known_version=None, fence=None,
                 history=None, unlocked=None):
@@ -366,11 +376,7 @@ def update_node(node_id, values, known_version=None, fence=None,
     def before_update(row):
         seen['uuid'] = row.uuid
         check_fence(row, fence)
-        if unlocked is not None:
-            if row.reservation is not None:
-                raise exception.NodeLocked(node=row.uuid,
-                                           host=row.reservation)
-            unlocked(row)
+        _check_unlocked(row, unlocked)
         if 'provision_state' in values and (
                 values['provision_state'] != row.provision_state):
             values.setdefault('provision_updated_at', timeutils.utcnow())
