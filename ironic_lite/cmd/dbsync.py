@@ -328,11 +328,14 @@ def do_online_data_migrations():
 
 def enabled_values():
     """{node column: enabled values}: what the import reports nodes
-    against."""
-    enabled = {'driver': set(CONF.enabled_hardware_types)}
+    against (what the conductor will load, as it reads the options)."""
+    # Here, not at the top: the other sub-commands need no driver.
+    from ironic_lite.drivers import factory
+    enabled = {'driver': {n for n in CONF.enabled_hardware_types
+                          if n in factory.HARDWARE_TYPES}}
     for iface in interfaces.ALL_INTERFACES:
         enabled['%s_interface' % iface] = set(
-            getattr(CONF, 'enabled_%s_interfaces' % iface))
+            factory.enabled_interfaces(iface))
     return enabled
 
 
