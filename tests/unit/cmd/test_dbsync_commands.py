@@ -425,9 +425,8 @@ def test_rows_of_a_skip_level_release_are_moved_to_latest(db, capsys,
 
 def test_import_ironic_prints_the_summary_and_exits_0(db, capsys, tmp_path):
     from tests import ironic_db
-    from tests.unit.db import test_ironic_import
     url = 'sqlite:///%s' % (tmp_path / 'ironic.sqlite')
-    test_ironic_import.fleet(ironic_db.create(url))
+    ironic_db.fleet(ironic_db.create(url))
     assert run(capsys, 'upgrade')[0] == 0
     code, out, _err = run(capsys, 'import-ironic', '--source-connection', url)
     assert code == dbsync.EXIT_OK

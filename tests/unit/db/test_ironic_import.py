@@ -6,7 +6,6 @@ will read.  ``tox -e ironic-import`` does the same from a database that
 real Ironic 39 made and filled through its API.
 """
 
-import datetime
 import io
 import re
 
@@ -23,104 +22,9 @@ from tests import ironic_db
 
 objects.register_all()
 
-N1 = '11111111-1111-1111-1111-111111111111'
-N2 = '22222222-2222-2222-2222-222222222222'
-N3 = '33333333-3333-3333-3333-333333333333'
-WHEN = datetime.datetime(2026, 5, 4, 3, 2, 1)
-
-
-def _node(id_, uuid, **values):
-    row = {'id': id_, 'uuid': uuid, 'driver': 'fake-hardware',
-           'provision_state': 'available', 'power_state': 'power off',
-           'maintenance': False, 'console_enabled': False,
-           'protected': False, 'retired': False, 'conductor_group': '',
-           'properties': {}, 'instance_info': {}, 'driver_info': {},
-           'driver_internal_info': {}, 'extra': {}, 'created_at': WHEN,
-           'version': '1.44', 'disable_power_off': False}
-    row.update(values)
-    return row
-
-
-def fleet(engine):
-    """Three nodes and one of everything that hangs from them."""
-    ironic_db.insert(engine, 'chassis', {
-        'id': 4, 'uuid': 'cccccccc-0000-0000-0000-000000000004',
-        'description': 'rack 4', 'extra': {'row': 'b'}, 'version': '1.4'})
-    ironic_db.insert(
-        engine, 'nodes',
-        _node(7, N1, name='n-1', chassis_id=4, shard='s1', owner='p1',
-              lessee='p2', conductor_group='cg1', provision_state='active',
-              instance_uuid='99999999-9999-9999-9999-999999999999',
-              instance_info={'image_source': 'http://i/img', 'n': 2 ** 70},
-              properties={'cpus': 8, 'memory_mb': 4096},
-              driver_info={'ipmi_address': '10.0.0.1'},
-              reservation='ironic-conductor-1', conductor_affinity=3,
-              deploy_interface='fake', resource_class='gold',
-              firmware_interface='no-firmware', parent_node=N2,
-              disable_power_off=True, allocation_id=5),
-        _node(8, N2, provision_state='service wait', driver='ipmi'),
-        _node(9, N3, provision_state='deploying', maintenance=True,
-              maintenance_reason='cable'))
-    ironic_db.insert(engine, 'node_traits',
-                     {'node_id': 7, 'trait': 'CUSTOM_GOLD', 'version': '1.0'},
-                     {'node_id': 7, 'trait': 'HW_CPU_X86_VMX',
-                      'version': '1.0'})
-    ironic_db.insert(engine, 'portgroups', {
-        'id': 2, 'uuid': 'a0000000-0000-0000-0000-000000000002',
-        'name': 'bond0', 'node_id': 7, 'address': '52:54:00:00:00:10',
-        'mode': 'active-backup', 'standalone_ports_supported': True,
-        'properties': {}, 'extra': {}, 'internal_info': {},
-        'version': '1.6'})
-    ironic_db.insert(
-        engine, 'ports',
-        {'id': 3, 'uuid': 'b0000000-0000-0000-0000-000000000003',
-         'address': '52:54:00:00:00:01', 'node_id': 7, 'portgroup_id': 2,
-         'pxe_enabled': True, 'physical_network': 'physnet1',
-         'local_link_connection': {'switch_id': '0a:1b:2c:3d:4e:5f',
-                                   'port_id': 'Eth1/1'},
-         'extra': {}, 'internal_info': {}, 'is_smartnic': False,
-         'name': 'eth0', 'available_for_dynamic_portgroup': True,
-         'version': '1.12'},
-        {'id': 6, 'uuid': 'b0000000-0000-0000-0000-000000000006',
-         'address': '52:54:00:00:00:02', 'node_id': 8, 'pxe_enabled': False,
-         'extra': {}, 'internal_info': {}, 'local_link_connection': {},
-         'available_for_dynamic_portgroup': False, 'version': '1.12'})
-    ironic_db.insert(engine, 'allocations', {
-        'id': 5, 'uuid': 'd0000000-0000-0000-0000-000000000005',
-        'name': 'alloc-1', 'node_id': 7, 'state': 'active',
-        'resource_class': 'gold', 'traits': ['CUSTOM_GOLD'],
-        'candidate_nodes': [N1], 'extra': {}, 'conductor_affinity': 3,
-        'version': '1.3'})
-    ironic_db.insert(engine, 'deploy_templates', {
-        'id': 1, 'uuid': 'e0000000-0000-0000-0000-000000000001',
-        'name': 'CUSTOM_RAID', 'extra': {}, 'version': '1.2'})
-    ironic_db.insert(engine, 'deploy_template_steps', {
-        'id': 1, 'deploy_template_id': 1, 'interface': 'raid',
-        'step': 'apply_configuration', 'args': {'raid_config': {}},
-        'priority': 10, 'version': '1.2'})
-    ironic_db.insert(engine, 'volume_connectors', {
-        'id': 1, 'uuid': 'f0000000-0000-0000-0000-000000000001',
-        'node_id': 7, 'type': 'iqn', 'connector_id': 'iqn.2026-01.x:1',
-        'extra': {}, 'version': '1.0'})
-    ironic_db.insert(engine, 'volume_targets', {
-        'id': 1, 'uuid': 'f1000000-0000-0000-0000-000000000001',
-        'node_id': 7, 'volume_type': 'iscsi', 'properties': {},
-        'boot_index': 0, 'volume_id': 'vol-1', 'extra': {},
-        'version': '1.0'})
-    ironic_db.insert(engine, 'node_history', {
-        'id': 1, 'uuid': 'f2000000-0000-0000-0000-000000000001',
-        'node_id': 7, 'conductor': 'c1', 'event_type': 'deploying',
-        'severity': 'ERROR', 'event': 'boom', 'user': 'u1',
-        'duration_seconds': 12, 'created_at': WHEN, 'version': '1.0'})
-    ironic_db.insert(engine, 'bios_settings', {
-        'node_id': 7, 'name': 'ProcVirtualization', 'value': 'Enabled',
-        'allowable_values': ['Enabled', 'Disabled'], 'read_only': False,
-        'version': '1.2'})
-    ironic_db.insert(engine, 'node_inventory', {
-        'id': 1, 'node_id': 7, 'inventory_data': {'cpu': {'count': 8}},
-        'plugin_data': {}, 'version': '1.0'})
-    ironic_db.insert(engine, 'conductors', {'id': 3, 'hostname': 'c1'})
-    ironic_db.insert(engine, 'node_tags', {'node_id': 7, 'tag': 'blue'})
+N1, N3 = ironic_db.N1, ironic_db.N3
+WHEN = ironic_db.WHEN
+fleet = ironic_db.fleet
 
 
 @pytest.fixture
