@@ -170,6 +170,10 @@ def fleet(engine):
         'name': 'alloc-1', 'node_id': 7, 'state': 'active',
         'resource_class': 'gold', 'traits': ['CUSTOM_GOLD'],
         'candidate_nodes': [N1], 'extra': {}, 'conductor_affinity': 3,
+        'version': '1.3'}, {
+        'id': 6, 'uuid': 'd0000000-0000-0000-0000-000000000006',
+        'state': 'allocating', 'resource_class': 'gold', 'traits': [],
+        'candidate_nodes': [], 'extra': {}, 'conductor_affinity': 3,
         'version': '1.3'})
     insert(engine, 'deploy_templates', {
         'id': 1, 'uuid': 'e0000000-0000-0000-0000-000000000001',

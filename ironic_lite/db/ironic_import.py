@@ -59,6 +59,8 @@ class Report(object):
         self.unstable_states = collections.Counter()
         # (field, value) -> nodes naming a driver/interface not enabled
         self.not_enabled = collections.Counter()
+        # allocations Ironic's conductor was still working on
+        self.allocating = 0
 
     def lines(self):
         """The summary, as lines of text."""
@@ -90,6 +92,11 @@ class Report(object):
                         'here (kept; enable it or change the node)',
                         ('%s=%s: %d' % (f, v, n) for (f, v), n in
                          sorted(self.not_enabled.items())))
+        out += _section('Allocations still being processed (Ironic\'s '
+                        'conductor was working on them; delete them and '
+                        'ask again)',
+                        ['allocating: %d' % self.allocating]
+                        if self.allocating else [])
         return out
 
 
@@ -166,6 +173,10 @@ def _import(src, metadata, enabled, stream):
         if name not in report.tables:
             report.not_copied[name] = _count(src, table)
     _check_nodes(src, metadata.tables['nodes'], enabled, report)
+    allocations = metadata.tables['allocations']
+    report.allocating = src.execute(
+        sa.select(sa.func.count()).select_from(allocations).where(
+            allocations.c.state == 'allocating')).scalar()
     return report
 
 

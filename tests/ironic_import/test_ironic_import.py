@@ -105,6 +105,7 @@ def _move(ironic_bin, ironic_url, lite_url, workdir):
     imported = _dbsync(conf, 'import-ironic', '--source-connection',
                        ironic_url).stdout
     tell('imported', began)
+    print(imported)
     assert '%-24s %10d %10d' % ('nodes', 100, 100) in imported.splitlines()
     # The rows are this release's: upgrade's version check passes and
     # there is nothing to migrate.

@@ -120,7 +120,8 @@ def test_the_report_says_what_was_left_behind(any_db, source):
                                  'node_tags': 1}
     assert report.cleared == {'nodes.reservation': 1,
                               'nodes.conductor_affinity': 1,
-                              'allocations.conductor_affinity': 1}
+                              'allocations.conductor_affinity': 2}
+    assert report.allocating == 1
     assert report.unknown_states == {'service wait': 1}
     assert report.unstable_states == {'deploying': 1}
     assert report.not_enabled == {('driver', 'ipmi'): 1}
@@ -131,6 +132,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     assert 'conductors: 1 (registered again' in text
     assert 'service wait: 1' in text
     assert 'driver=ipmi: 1' in text
+    assert '  allocating: 1' in text
 
 
 def test_a_target_with_rows_is_refused_and_left_alone(any_db, source):
