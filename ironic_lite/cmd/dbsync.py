@@ -346,6 +346,10 @@ def do_import_ironic():
     except ironic_import.Refused as err:
         print('ERROR: nothing imported: %s' % err, file=sys.stderr)
         return 1
+    except ironic_import.Failed as err:
+        print('ERROR: the import failed and was rolled back, nothing is '
+              'imported: %s' % err, file=sys.stderr)
+        return 1
     for line in report.lines():
         print(line)
     return EXIT_OK

@@ -18,6 +18,7 @@ and ``doc/source/admin/moving-from-ironic.rst``.
 
 import collections
 
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from ironic_lite.common import progress as progress_lib
@@ -36,6 +37,12 @@ KNOWN_STATES = frozenset(states.STABLE_STATES) | frozenset(states.TARGETS)
 class Refused(Exception):
     """The import was not started (nothing written); the message says
     why and what to do."""
+
+
+class Failed(Exception):
+    """The import stopped half way and was rolled back (nothing
+    written): a database error, a row ironic-lite cannot store, counts
+    that do not match."""
 
 
 class Report(object):
@@ -137,8 +144,27 @@ def import_database(source_url, enabled=None, stream=None):
         'boot_interface', ...): nodes naming another value are reported.
     :param stream: where progress is told (standard error by default).
     :returns: a Report.
-    :raises: Refused before anything is written.
+    :raises: Refused before anything is written; Failed when the
+        transaction was rolled back.
     """
+    try:
+        return _from(source_url, enabled, stream)
+    except (sa.exc.SQLAlchemyError, db_exc.DBError, ValueError,
+            TypeError) as err:
+        raise Failed(_reason(err)) from err
+
+
+def _reason(err):
+    """The driver's message, not the statement and its parameters (a
+    whole batch of rows): what oslo.db or SQLAlchemy wrapped."""
+    for attribute in ('inner_exception', 'orig'):
+        inner = getattr(err, attribute, None)
+        if inner is not None and inner is not err:
+            return _reason(inner)
+    return '%s: %s' % (type(err).__name__, err)
+
+
+def _from(source_url, enabled, stream):
     found = target_problems()
     source = sa.create_engine(source_url)
     try:
@@ -239,8 +265,7 @@ def _verify(dst, report):
             wrong.append('%s: %d in the source, %d imported'
                          % (table, source_rows, have))
     if wrong:
-        raise RuntimeError('the import was rolled back, its counts do not '
-                           'match: %s' % '; '.join(wrong))
+        raise Failed('the counts do not match: %s' % '; '.join(wrong))
 
 
 def _check_nodes(src, nodes, enabled, report):

@@ -445,5 +445,21 @@ def test_import_ironic_prints_the_summary_and_exits_0(db, capsys, tmp_path):
         'rows): an import goes into a new database only']
 
 
+def test_import_ironic_that_fails_exits_1_without_a_traceback(db, capsys,
+                                                             tmp_path):
+    from tests import ironic_db
+    url = 'sqlite:///%s' % (tmp_path / 'ironic.sqlite')
+    engine = ironic_db.create(url)
+    ironic_db.fleet(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE nodes SET extra = '[1]' WHERE id = 8")
+    assert run(capsys, 'upgrade')[0] == 0
+    code, out, err = run(capsys, 'import-ironic', '--source-connection', url)
+    assert (code, out) == (1, '')
+    assert errors(err) == [
+        'ERROR: the import failed and was rolled back, nothing is imported: '
+        'TypeError: JSONEncodedDict stores dict objects, got list']
+
+
 def test_import_ironic_needs_the_source(db, capsys):
     assert run(capsys, 'import-ironic')[0] == dbsync.EXIT_BAD_ARGS

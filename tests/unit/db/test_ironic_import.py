@@ -179,13 +179,31 @@ def test_a_source_without_a_known_column_is_refused(sqlite_db, tmp_path):
     engine.dispose()
 
 
+def test_counts_that_do_not_match_write_nothing(sqlite_db, source,
+                                                monkeypatch):
+    url, engine = source
+    fleet(engine)
+    # As if a trigger or a constraint of the target had dropped a row.
+    real = ironic_import._count
+    monkeypatch.setattr(ironic_import, '_count', lambda conn, table: real(
+        conn, table) + (table.name == 'ports' and conn.engine.url.database
+                        != engine.url.database))
+    with pytest.raises(ironic_import.Failed,
+                       match='ports: 2 in the source, 3 imported'):
+        ironic_import.import_database(url, ENABLED, io.StringIO())
+    with db_api.get_engine().connect() as conn:
+        assert conn.execute(sa.text('SELECT count(*) FROM nodes')).scalar() \
+            == 0
+
+
 def test_a_failure_half_way_writes_nothing(any_db, source):
     url, engine = source
     fleet(engine)
     with engine.begin() as conn:
         conn.execute(sa.text(
             "UPDATE ports SET extra = 'not json' WHERE id = 6"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ironic_import.Failed,
+                       match='JSONDecodeError: Expecting value'):
         ironic_import.import_database(url, ENABLED, io.StringIO())
     with db_api.get_engine().connect() as conn:
         counts = [conn.execute(sa.text('SELECT count(*) FROM %s' % t))
