@@ -142,9 +142,8 @@ def fleet(engine):
         _node(9, N3, provision_state='deploying', maintenance=True,
               maintenance_reason='cable'))
     insert(engine, 'node_traits',
-                     {'node_id': 7, 'trait': 'CUSTOM_GOLD', 'version': '1.0'},
-                     {'node_id': 7, 'trait': 'HW_CPU_X86_VMX',
-                      'version': '1.0'})
+           {'node_id': 7, 'trait': 'CUSTOM_GOLD', 'version': '1.0'},
+           {'node_id': 7, 'trait': 'HW_CPU_X86_VMX', 'version': '1.0'})
     insert(engine, 'portgroups', {
         'id': 2, 'uuid': 'a0000000-0000-0000-0000-000000000002',
         'name': 'bond0', 'node_id': 7, 'address': '52:54:00:00:00:10',

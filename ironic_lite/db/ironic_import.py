@@ -83,6 +83,12 @@ class Report(object):
         out += _section('Tables not imported (rows)',
                         ('%s: %d%s' % (t, n, _why(t))
                          for t, n in self.not_copied.items() if n))
+        out += _section("Ironic's object versions, replaced by "
+                        "ironic-lite's (rows)",
+                        ('%s: %s' % (t, ', '.join(
+                            '%s x%d' % (v, n) for v, n in sorted(
+                                c.items(), key=lambda vn: str(vn[0]))))
+                         for t, c in self.source_versions.items() if c))
         out += _section('Conductor-owned values cleared',
                         ('%s: %d' % kv for kv in sorted(self.cleared.items())
                          if kv[1]))

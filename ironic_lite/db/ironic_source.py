@@ -64,6 +64,7 @@ NOT_COPIED = {
                                      'conductors',
 }
 
+
 def object_version(name):
     """The version ironic-lite writes for object ``name`` (its newest,
     from the release mapping: ``db`` does not import the objects)."""

@@ -62,8 +62,8 @@ class Client(object):
         status, _headers, answer = procs.http(
             method, self.base + path, body, version=COMPARED_VERSION)
         if expect is None:
-            expect = {'POST': 201, 'GET': 200, 'PATCH': 200}.get(method,
-                                                                   (status))
+            # Other methods say what they expect.
+            expect = {'POST': 201, 'GET': 200, 'PATCH': 200}[method]
         assert status == expect, (method, path, status, answer)
         return answer
 
@@ -117,7 +117,7 @@ def fill(base, db_url, nodes=NODES):
                       **({'lessee': 'tenant-%d' % (i % 3)} if i % 2 else {}))
         if i % 3 == 0:
             api('PUT', '/v1/nodes/%s/traits' % node,
-                {'traits': ['CUSTOM_GOLD', 'HW_CPU_X86_VMX']})
+                {'traits': ['CUSTOM_GOLD', 'HW_CPU_X86_VMX']}, expect=204)
         if i < 50:
             _ports(api, node, i)
     _templates(api)

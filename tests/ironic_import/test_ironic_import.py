@@ -7,12 +7,16 @@ Ironic 39 comes from PyPI into a venv of its own, cached
 (``tools/benchmark/ironic_env.ensure_installed``).  Run by ``tox -e
 ironic-import``, not by the README's test command: it takes minutes per
 backend (the importer's mapping is unit tested in
-``tests/unit/db/test_ironic_import.py`` on an Ironic-shaped schema).  The bodies are compared at 1.82 field by
-field: every field both APIs show must be equal, after the API's own
-address is taken out of the links and the conductor's host name out of a
-node's ``conductor`` (the serving conductor is a different process: its
-name is not data that moved).  Any other difference fails the test and
-is listed in its message.
+``tests/unit/db/test_ironic_import.py`` on an Ironic-shaped schema).
+
+The bodies are compared at 1.82, field by field: every field either API
+shows must be there and equal in the other, after the normalisations of
+``ironic_fleet.py``, each with its reason: the API's own address taken
+out of the links, the conductor's host name out of a node's
+``conductor`` (the serving conductor is another process: its name is not
+data that moved), traits compared as the set they are, and two defects
+of Ironic 39's answers.  Any other difference fails the test and is
+listed in its message.
 """
 
 import contextlib

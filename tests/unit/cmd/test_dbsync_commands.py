@@ -445,8 +445,8 @@ def test_import_ironic_prints_the_summary_and_exits_0(db, capsys, tmp_path):
         'rows): an import goes into a new database only']
 
 
-def test_import_ironic_that_fails_exits_1_without_a_traceback(db, capsys,
-                                                             tmp_path):
+def test_import_ironic_that_fails_exits_1_without_a_traceback(
+        db, capsys, tmp_path):
     from tests import ironic_db
     url = 'sqlite:///%s' % (tmp_path / 'ironic.sqlite')
     engine = ironic_db.create(url)

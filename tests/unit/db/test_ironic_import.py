@@ -129,6 +129,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     text = '\n'.join(report.lines())
     assert 'nodes.firmware_interface: 1' in text
     assert 'node_tags: 1' in text
+    assert 'nodes: 1.44 x3' in text
     assert 'conductors: 1 (registered again' in text
     assert 'service wait: 1' in text
     assert 'driver=ipmi: 1' in text
