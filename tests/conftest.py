@@ -4,8 +4,8 @@ A backend fixture gives each test its own uniquely named database, dropped
 afterwards.  When a server is unreachable the test is skipped with the
 reason -- or fails, when ``CI=true`` (CI must test every backend).
 
-Markers (registered here): ``functional``, ``upgrade``, ``faults`` and
-``ironic_import`` are applied from
+Markers (registered here): ``functional``, ``upgrade`` and ``faults`` are
+applied from
 the directory a test lives in; ``backend`` to every test that uses a real
 database server or RabbitMQ, so ``-m "not backend"`` runs without them.
 """
@@ -41,8 +41,6 @@ MARKERS = {
     'functional': 'real processes, HTTP and databases (tests/functional)',
     'upgrade': 'old and new releases side by side (tests/upgrade)',
     'faults': 'processes, broker and database failing (tests/faults)',
-    'ironic_import': 'real Ironic 39 beside ironic-lite: moving a '
-                     'database (tests/ironic_import, tox -e ironic-import)',
     'backend': 'needs PostgreSQL, MariaDB or RabbitMQ on 127.0.0.1',
     'long': 'long(seconds): about how long the test takes on a 2-core '
             'machine; the longest start first',
@@ -72,7 +70,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: -_expected_seconds(item))
     for item in items:
         parts = item.nodeid.split('/')
-        for level in ('functional', 'upgrade', 'faults', 'ironic_import'):
+        for level in ('functional', 'upgrade', 'faults'):
             if len(parts) > 1 and parts[1] == level:
                 item.add_marker(getattr(pytest.mark, level))
         param = getattr(getattr(item, 'callspec', None), 'params', {})

@@ -13,6 +13,7 @@ and the node history Ironic writes itself (deployments, a failed cleaning).
 """
 
 from concurrent import futures
+import os
 import re
 import time
 
@@ -20,6 +21,7 @@ import sqlalchemy as sa
 
 from tests.functional import procs
 from tests import timeouts
+from tools.benchmark import ironic_env
 
 # The newest microversion both APIs serve, the one compared.
 COMPARED_VERSION = '1.82'
@@ -50,6 +52,14 @@ SET_FIELDS = ('traits',)
 #   its chassis controller); compared unwrapped.
 LEAKED_FIELDS = {'/v1/portgroups?': ('physical_network', 'category',
                                      'dynamic_portgroup')}
+
+
+def install():
+    """Ironic 39's cached venv (made once); its bin directory.  One
+    process at a time makes it (xdist workers, tests/prefetch.py)."""
+    os.makedirs(ironic_env.CACHE, exist_ok=True)
+    with procs.file_lock(os.path.join(ironic_env.CACHE, 'install.lock')):
+        return ironic_env.ensure_installed()
 
 
 class Client(object):

@@ -4,10 +4,9 @@ ironic-lite with the same ``GET`` bodies, then driven with the README
 tour's ``baremetal`` commands.  On PostgreSQL and on MariaDB.
 
 Ironic 39 comes from PyPI into a venv of its own, cached
-(``tools/benchmark/ironic_env.ensure_installed``).  Run by ``tox -e
-ironic-import``, not by the README's test command: it takes minutes per
-backend (the importer's mapping is unit tested in
-``tests/unit/db/test_ironic_import.py`` on an Ironic-shaped schema).
+(``tools/benchmark/ironic_env.ensure_installed``; ``tests/prefetch.py``
+makes it ahead of the functional level).  ``tox -e ironic-import`` runs
+this file alone.
 
 The bodies are compared at 1.82, field by field: every field either API
 shows must be there and equal in the other, after the normalisations of
@@ -26,7 +25,7 @@ import time
 import pytest
 
 from tests import conftest as top_conftest
-from tests.ironic_import import ironic_fleet
+from tests.functional import ironic_fleet
 from tests.functional import procs
 from tests import timeouts
 from tools.benchmark import ironic_env
@@ -36,7 +35,7 @@ LITE_HOST = 'lite-import'
 
 @pytest.fixture(scope='module')
 def ironic_bin():
-    return ironic_env.ensure_installed()
+    return ironic_fleet.install()
 
 
 def _ironic(bin_dir, db_url, workdir):
@@ -81,7 +80,7 @@ SERVERS = {'postgresql': (top_conftest.POSTGRESQL_URL, 5432),
            'mysql': (top_conftest.MYSQL_URL, 3306)}
 
 
-@pytest.mark.long(150)
+@pytest.mark.long(120)
 @pytest.mark.parametrize('db_url', top_conftest.BACKEND_PARAMS)
 def test_an_ironic_fleet_moves_to_ironic_lite(db_url, ironic_bin, tmp_path):
     with contextlib.ExitStack() as stack:
