@@ -1,7 +1,9 @@
 """Build ahead what the tests install once: ``python -m tests.prefetch``.
 
 The functional tests need Keystone (a venv of its own, and a bootstrapped
-template database) and the upgrade tests need the cut releases they run,
+template database) and OpenStack Ironic 39 (a venv of its own,
+``tests/functional/test_ironic_import.py``), and the upgrade tests need
+the cut releases they run,
 built from this repository's history.  Each is cached (see
 ``tests/functional/keystone.py`` and ``tests/upgrade/releases.py``), but
 on a fresh machine -- every CI run -- the first test that needs one waits
@@ -29,6 +31,11 @@ def _keystone():
         keystone.Keystone(bindir, directory).setup()
 
 
+def _ironic():
+    from tests.functional import ironic_fleet
+    ironic_fleet.install()
+
+
 def _release(name):
     from tests.upgrade import releases
     releases.install(name)
@@ -42,7 +49,7 @@ def jobs():
         for name in (old, new):
             if name != 'master' and name not in names:
                 names.append(name)
-    return ([('Keystone', _keystone)] +
+    return ([('Keystone', _keystone), ('Ironic 39', _ironic)] +
             [('release %s' % name, lambda name=name: _release(name))
              for name in names])
 

@@ -9,6 +9,7 @@ Sub-commands (Ironic's names)::
     ironic-dbsync revision [-m MESSAGE] [--autogenerate]
     ironic-dbsync online_data_migrations [--max-count N]
                                          [--option MIGRATION.KEY=VALUE ...]
+    ironic-dbsync import-ironic --source-connection URL
 
 Exit codes (see ``EXIT_CODES``): 0 done; 1 run again (online migrations
 left work because of ``--max-count``) or a command failed; 2 the database
@@ -24,10 +25,12 @@ import time
 from oslo_config import cfg
 
 from ironic_lite.common import config
+from ironic_lite.common import interfaces
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import progress as progress_lib
 from ironic_lite.common import release_mappings
 from ironic_lite import conf
+from ironic_lite.db import ironic_import
 from ironic_lite.db import migration as db_migration
 from ironic_lite.objects import migrations as obj_migrations
 
@@ -101,6 +104,15 @@ def add_command_parsers(subparsers):
     parser.add_argument(
         '--option', metavar='MIGRATION.KEY=VALUE', action='append',
         default=[], help='An option for one migration; may be repeated.')
+    parser = add('import-ironic', do_import_ironic,
+                 'Copy an OpenStack Ironic database (left untouched) into '
+                 'this empty ironic-lite database, after "upgrade", in one '
+                 'transaction; print what was imported and what was not.  '
+                 'Exit 1 when refused or failed (nothing written).')
+    parser.add_argument(
+        '--source-connection', metavar='URL', required=True,
+        help="Ironic's [database]connection, e.g. "
+             'mysql+pymysql://ironic:PASSWORD@HOST/ironic')
 
 
 command_opt = cfg.SubCommandOpt('command', title='Command',
@@ -310,6 +322,37 @@ def do_online_data_migrations():
         return EXIT_BAD_ARGS
     return run_online_data_migrations(ir_context.get_admin_context(),
                                       CONF.command.max_count, options)
+
+
+# -- moving from Ironic -------------------------------------------------------
+
+def enabled_values():
+    """{node column: enabled values}: what the import reports nodes
+    against (what the conductor will load, as it reads the options)."""
+    # Here, not at the top: the other sub-commands need no driver.
+    from ironic_lite.drivers import factory
+    enabled = {'driver': {n for n in CONF.enabled_hardware_types
+                          if n in factory.HARDWARE_TYPES}}
+    for iface in interfaces.ALL_INTERFACES:
+        enabled['%s_interface' % iface] = set(
+            factory.enabled_interfaces(iface))
+    return enabled
+
+
+def do_import_ironic():
+    try:
+        report = ironic_import.import_database(
+            CONF.command.source_connection, enabled_values())
+    except ironic_import.Refused as err:
+        print('ERROR: nothing imported: %s' % err, file=sys.stderr)
+        return 1
+    except ironic_import.Failed as err:
+        print('ERROR: the import failed and was rolled back, nothing is '
+              'imported: %s' % err, file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    return EXIT_OK
 
 
 # -- entry point --------------------------------------------------------------

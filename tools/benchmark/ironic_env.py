@@ -40,29 +40,36 @@ def venv_dir(version=IRONIC_VERSION, cache=CACHE):
     return os.path.join(cache, 'ironic-%s' % version)
 
 
+# The database drivers installed beside Ironic (PostgreSQL, MySQL/MariaDB).
+DRIVERS = ('psycopg2-binary', 'PyMySQL')
+
+
 def ensure_installed(version=IRONIC_VERSION, cache=CACHE, python=None):
     """Create the cached venv with ``ironic==version``; its bin directory.
 
-    The drivers for the databases (psycopg2) come with it.  A venv whose
-    ``.installed`` marker names the version is reused as it is.
+    The drivers for the databases (``DRIVERS``) come with it.  A venv
+    whose ``.installed`` marker names the version and the drivers is
+    reused as it is; one made before a driver was added gets it added.
     """
     venv = venv_dir(version, cache)
     marker = os.path.join(venv, '.installed')
     bin_dir = os.path.join(venv, 'bin')
+    wanted = ' '.join((version,) + DRIVERS)
     if os.path.exists(marker):
         with open(marker) as f:
-            if f.read().strip() == version:
+            if f.read().strip() == wanted:
                 return bin_dir
     os.makedirs(cache, exist_ok=True)
     python = python or sys.executable
     print('installing ironic==%s into %s (once) ...' % (version, venv),
           file=sys.stderr, flush=True)
-    subprocess.run([python, '-m', 'venv', venv], check=True)
+    if not os.path.exists(os.path.join(bin_dir, 'python')):
+        subprocess.run([python, '-m', 'venv', venv], check=True)
     subprocess.run([os.path.join(bin_dir, 'python'), '-m', 'pip', 'install',
-                    '-q', 'ironic==%s' % version, 'psycopg2-binary'],
+                    '-q', 'ironic==%s' % version] + list(DRIVERS),
                    check=True)
     with open(marker, 'w') as f:
-        f.write(version)
+        f.write(wanted)
     return bin_dir
 
 

@@ -419,3 +419,47 @@ def test_rows_of_a_skip_level_release_are_moved_to_latest(db, capsys,
     code, out, _err = run(capsys, 'upgrade')
     assert code == dbsync.EXIT_INCOMPATIBLE_DB
     assert '1 Node row(s) at version %s' % too_old in out
+
+
+# -- import-ironic ------------------------------------------------------------
+
+def test_import_ironic_prints_the_summary_and_exits_0(db, capsys, tmp_path):
+    from tests import ironic_db
+    url = 'sqlite:///%s' % (tmp_path / 'ironic.sqlite')
+    ironic_db.fleet(ironic_db.create(url))
+    assert run(capsys, 'upgrade')[0] == 0
+    code, out, _err = run(capsys, 'import-ironic', '--source-connection', url)
+    assert code == dbsync.EXIT_OK
+    assert ('nodes                             3          3'
+            in out.splitlines())
+    # The nodes are reported against the configured drivers.
+    assert '  driver=ipmi: 1' in out.splitlines()
+    # A second run is refused: the target holds rows now.
+    code, out, err = run(capsys, 'import-ironic', '--source-connection', url)
+    assert code == 1 and out == ''
+    assert errors(err) == [
+        'ERROR: nothing imported: the ironic-lite database is not empty '
+        '(chassis, nodes, node_traits, portgroups, ports, allocations, '
+        'deploy_templates, deploy_template_steps, volume_connectors, '
+        'volume_targets, node_history, bios_settings, node_inventory hold '
+        'rows): an import goes into a new database only']
+
+
+def test_import_ironic_that_fails_exits_1_without_a_traceback(
+        db, capsys, tmp_path):
+    from tests import ironic_db
+    url = 'sqlite:///%s' % (tmp_path / 'ironic.sqlite')
+    engine = ironic_db.create(url)
+    ironic_db.fleet(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE nodes SET extra = '[1]' WHERE id = 8")
+    assert run(capsys, 'upgrade')[0] == 0
+    code, out, err = run(capsys, 'import-ironic', '--source-connection', url)
+    assert (code, out) == (1, '')
+    assert errors(err) == [
+        'ERROR: the import failed and was rolled back, nothing is imported: '
+        'TypeError: JSONEncodedDict stores dict objects, got list']
+
+
+def test_import_ironic_needs_the_source(db, capsys):
+    assert run(capsys, 'import-ironic')[0] == dbsync.EXIT_BAD_ARGS
