@@ -63,7 +63,7 @@ RELEASE_MAPPING = {
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
-            'Node': ['1.2'],
+            'Node': ['1.3'],
             'Port': ['1.0'],
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],
