@@ -58,7 +58,7 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.10',
+        'rpc': '1.11',
         # Skip-level: 4.0 rolls to this code directly.
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],

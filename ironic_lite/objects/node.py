@@ -240,6 +240,13 @@ class Node(base.CrudMixin, base.IronicObject):
         return cls.get_by_id(context, node_ids[0])
 
     @classmethod
+    def ids_by_port_addresses(cls, context, addresses):
+        """The ids of the nodes with a port of one of ``addresses``
+        (none, one, or several: the inspection lookup tells them
+        apart)."""
+        return list(db_port.get_node_ids_by_port_addresses(addresses))
+
+    @classmethod
     def uuids_by_id(cls, context, ids):
         """{id: uuid} of the nodes among ``ids`` (a page's parents)."""
         return db_node.get_uuids_by_ids(sorted(ids))
