@@ -170,6 +170,10 @@ VERSIONS = [
      'node.parent_node, node list ?parent_node= and ?include_children= '
      '(child nodes are left out of node lists unless asked for), '
      'GET /v1/nodes/<n>/children'),
+    (84, 'MINOR_84_CONTINUE_INSPECTION',
+     'POST /v1/continue_inspection (the ramdisk\'s inspection data; also '
+     'at 1.1, answering only the node\'s UUID), ?node_uuid= on it, the '
+     '"agent" inspect interface'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -257,6 +261,7 @@ MINOR_80_PROJECT_CREATE_DELETE_NODE = 80
 MINOR_81_NODE_INVENTORY = 81
 MINOR_82_NODE_SHARD = 82
 MINOR_83_PARENT_CHILD_NODES = 83
+MINOR_84_CONTINUE_INSPECTION = 84
 
 # The highest microversion served: the last of VERSIONS, defined there
 # only (the release mapping's ``master`` reads MAX_VERSION_STRING).  The
@@ -266,8 +271,7 @@ MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
 MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
 # For reference only (outside ironic-lite's range), from versions.py:
-# 84 MINOR_84_CONTINUE_INSPECTION, 85
-# MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
+# 85 MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
 # versions include: 1.99 port/portgroup ?conductor_groups= (which Ironic
 # does not gate: served here, as there, at every version), 1.106
 # portgroup ?shard= (ironic-lite accepts that one from 1.82: see

@@ -296,6 +296,9 @@ POLICIES += [
      ()),
     ('baremetal:driver:ipa_lookup', '',
      'Access IPA ramdisk lookup endpoint', 'GET /lookup', ()),
+    ('baremetal:driver:ipa_continue_inspection', '',
+     'Receive inspection data from the ramdisk',
+     'POST /continue_inspection', ()),
 ]
 
 # RAID (API 1.12) and vendor passthru, Ironic's rules and

@@ -34,7 +34,6 @@ ABSENT = {
         'off, on top of deprecated rules ironic-lite does not register'),
     'baremetal:events:post': ('POST /v1/events (1.54) is not implemented '
                               '(doc/source/api/differences.rst)'),
-    'baremetal:driver:ipa_continue_inspection': _PAST_SERVED % '1.84',
     'baremetal:node:firmware:get': _PAST_SERVED % '1.86',
     'baremetal:node:set_provision_state:service_steps': _PAST_SERVED % '1.87',
     'baremetal:node:vmedia:attach': _PAST_SERVED % '1.89',
@@ -70,6 +69,7 @@ IRONIC_SCOPES = {
     'baremetal:driver:vendor_passthru': ['system'],
     'baremetal:node:ipa_heartbeat': [],
     'baremetal:driver:ipa_lookup': [],
+    'baremetal:driver:ipa_continue_inspection': [],
     'show_password': [],
     'show_instance_secrets': [],
     'service_role': [],
