@@ -1,7 +1,7 @@
-"""POST /v1/continue_inspection (1.84, api/controllers/v1/continue_inspection.py):
-the lookup by MAC, BMC address or UUID, the versions it answers at, the
-answers per version, the same bare 404 for every failed lookup, and a
-pinned API's 409."""
+"""POST /v1/continue_inspection (1.84,
+api/controllers/v1/continue_inspection.py): the lookup by MAC, BMC
+address or UUID, the versions it answers at, the answers per version,
+the same bare 404 for every failed lookup, and a pinned API's 409."""
 
 import pytest
 
