@@ -8,6 +8,7 @@ import pytest
 
 from ironic_lite.common import exception
 from ironic_lite.conductor import inspection
+from ironic_lite.conductor import rpcapi
 from ironic_lite.conductor import task_manager
 from ironic_lite import objects
 
@@ -144,3 +145,14 @@ def test_inspect_wait_timeout_fails_the_inspection(
                         group='conductor')
     names = [f.__name__ for f, _ in conductor.manager._periodic_tasks()]
     assert '_check_inspect_wait_timeouts' in names
+
+
+def test_pinned_to_5_0_the_inspection_data_is_refused(
+        config, conductor, context, make_node):
+    config.set_override('pin_release_version', '5.0')
+    node = make_node(provision_state='inspect wait')
+    with pytest.raises(exception.PinnedRelease) as err:
+        rpcapi.ConductorAPI().continue_inspection(context, node, INVENTORY)
+    assert '1.11' in str(err.value)
+    assert objects.Node.get_by_uuid(
+        context, node.uuid).provision_state == 'inspect wait'
