@@ -128,3 +128,11 @@ def test_public_and_refused_while_pinned(client, waiting, tmp_path):
     assert 'The inspection data of the ramdisk' in utils.faultstring(resp)
     assert utils.stored_node(waiting['uuid']).provision_state == (
         'inspect wait')
+
+
+def test_v1_links_to_it_from_1_84_only(client):
+    """As Ironic, which hides the 1.1 form from GET /v1."""
+    assert 'continue_inspection' in client.get('/v1', version='1.84').json
+    for version in ('1.83', '1.1'):
+        assert 'continue_inspection' not in client.get(
+            '/v1', version=version).json
