@@ -1,4 +1,4 @@
-"""The ramdisk agent's two calls, as ironic-python-agent makes them.
+"""The ramdisk agent's calls, as ironic-python-agent makes them.
 
 The deploy moves a node to ``wait call-back`` and then releases its lock:
 a lookup (which asks the conductor for the token) or a heartbeat arriving
@@ -33,3 +33,13 @@ def heartbeat(base, node, body, headers=HEADERS):
     return _retried(lambda: requests.post(
         '%s/v1/heartbeat/%s' % (base, node), json=body, headers=headers,
         timeout=timeouts.HANG))
+
+
+def continue_inspection(base, data, params=None, headers=None):
+    """``POST /v1/continue_inspection`` with the agent's ``data`` (its
+    inventory and plugin data), retried while the node is locked; the
+    response.  At 1.84 unless ``headers`` say otherwise."""
+    headers = headers or {'X-OpenStack-Ironic-API-Version': '1.84'}
+    return _retried(lambda: requests.post(
+        '%s/v1/continue_inspection' % base, json=data, params=params,
+        headers=headers, timeout=timeouts.HANG))

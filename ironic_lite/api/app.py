@@ -22,7 +22,8 @@ CONF = conf.CONF
 # Paths that need no credentials: regular expressions matching the whole
 # path, without a trailing slash (Ironic's public_api_routes).  The
 # ramdisk's agent has no credentials: it proves itself with its token.
-PUBLIC_PATHS = ('', '/v1', '/v1/lookup', '/v1/heartbeat(/[^/]+)?')
+PUBLIC_PATHS = ('', '/v1', '/v1/lookup', '/v1/heartbeat(/[^/]+)?',
+                '/v1/continue_inspection')
 
 
 # A handler without a ``renders`` attribute is left to pecan.

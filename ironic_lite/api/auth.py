@@ -10,7 +10,8 @@ the identity the policy rules see::
 
 Identity headers a client sends itself are always dropped.  The root
 document (``/``), ``/v1`` and the ramdisk agent's ``/v1/lookup`` and
-``/v1/heartbeat/<node>`` need no credentials, as in Ironic.
+``/v1/heartbeat/<node>`` and ``/v1/continue_inspection`` need no
+credentials, as in Ironic.
 """
 
 import re

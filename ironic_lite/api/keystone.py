@@ -5,8 +5,9 @@ request (options under ``[keystone_authtoken]``, as Ironic) and puts the
 token's identity in the WSGI environment (``X-User-Id``, ``X-Project-Id``,
 ``X-Roles``, ``OpenStack-System-Scope`` ...), which oslo.context's
 ``from_environ`` turns into the request context.  The public routes
-(``/``, ``/v1``, ``/v1/lookup`` and ``/v1/heartbeat/<node>``, as
-Ironic) are served without a token; identity headers
+(``/``, ``/v1``, ``/v1/lookup``, ``/v1/heartbeat/<node>`` and
+``/v1/continue_inspection``, as Ironic) are served without a token;
+identity headers
 a client sends on them are dropped.
 
 Around it: a token longer than any Keystone issues is a 401 before

@@ -166,6 +166,14 @@ VERSIONS = [
     (82, 'MINOR_82_NODE_SHARD',
      'node.shard, node list ?shard= and ?sharded=, port and port group '
      'list ?shard= (upstream: port groups only from 1.106), GET /v1/shards'),
+    (83, 'MINOR_83_PARENT_CHILD_NODES',
+     'node.parent_node, node list ?parent_node= and ?include_children= '
+     '(child nodes are left out of node lists unless asked for), '
+     'GET /v1/nodes/<n>/children'),
+    (84, 'MINOR_84_CONTINUE_INSPECTION',
+     'POST /v1/continue_inspection (the ramdisk\'s inspection data; also '
+     'at 1.1, answering only the node\'s UUID), ?node_uuid= on it, the '
+     '"agent" inspect interface'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -252,18 +260,18 @@ MINOR_79_ALLOCATION_NODE_NAME = 79
 MINOR_80_PROJECT_CREATE_DELETE_NODE = 80
 MINOR_81_NODE_INVENTORY = 81
 MINOR_82_NODE_SHARD = 82
+MINOR_83_PARENT_CHILD_NODES = 83
+MINOR_84_CONTINUE_INSPECTION = 84
 
 # The highest microversion served: the last of VERSIONS, defined there
 # only (the release mapping's ``master`` reads MAX_VERSION_STRING).  The
-# real upstream maximum is much higher (1.109 at the time of writing).
+# real upstream maximum is much higher (1.115 in Ironic 39).
 MINOR_MAX_VERSION = VERSIONS[-1][0]
 MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
 MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
-# For reference only (outside ironic-lite's range), from utils.py:
-# 83 MINOR_83_PARENT_CHILD_NODES (node.parent_node, ?parent_node=,
-# ?include_children=), 84 MINOR_84_CONTINUE_INSPECTION, 85
-# MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
+# For reference only (outside ironic-lite's range), from versions.py:
+# 85 MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
 # versions include: 1.99 port/portgroup ?conductor_groups= (which Ironic
 # does not gate: served here, as there, at every version), 1.106
 # portgroup ?shard= (ironic-lite accepts that one from 1.82: see
@@ -371,14 +379,14 @@ NODE_FIELD_MIN_VERSION = {
     'boot_mode': 75,
     'secure_boot': 75,
     'shard': 82,       # free-form string (max 255) or null = unsharded
+    'parent_node': 83,  # the parent's UUID, or null for a top-level node
     # Sub-resource links: lists of {href, rel} for self and bookmark.
     # Emitted only when ?fields= is not given.
     'ports': 1,        # sub-resource link
     'states': 14,      # sub-resource link
     'portgroups': 24,  # sub-resource link
     'volume': 32,      # sub-resource link
-    # Not until after 1.82, for reference: parent_node 83,
-    # firmware_interface 86.
+    # Not until after 1.83, for reference: firmware_interface 86.
 }
 
 # Keys that are links to sub-resources rather than data fields.

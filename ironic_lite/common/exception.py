@@ -493,3 +493,7 @@ class PowerStateFailure(InvalidState):
 class NodeInventoryNotFound(NotFound):
     _msg_fmt = ('Node inventory record for node %(node)s could not be '
                 'found.')
+
+
+class InvalidNodeInventory(Invalid):
+    _msg_fmt = 'Inventory for node %(node)s is invalid: %(reason)s'

@@ -27,6 +27,7 @@ NODE_UPDATE_FIELD_RULES = {
     'retired': 'baremetal:node:update:retired',
     'retired_reason': 'baremetal:node:update:retired',
     'shard': 'baremetal:node:update:shard',
+    'parent_node': 'baremetal:node:update:parent_node',
 }
 for _field in interfaces.INTERFACE_FIELDS:
     NODE_UPDATE_FIELD_RULES[_field] = NODE_UPDATE_FIELD_RULES['driver']

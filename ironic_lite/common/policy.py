@@ -95,6 +95,9 @@ POLICIES = [
      'Update the retired and retired_reason of a Node', 'PATCH ' + _N),
     ('baremetal:node:update:shard', SYSTEM_ADMIN,
      'Set the shard of a Node (also on create)', 'PATCH %s, POST /nodes' % _N),
+    ('baremetal:node:update:parent_node', SYSTEM_MEMBER,
+     'Update the parent_node of a Node (make it a child node of another, '
+     'or a top-level node again)', 'PATCH ' + _N),
     ('baremetal:node:delete', SYSTEM_ADMIN, 'Delete Node records',
      'DELETE ' + _N),
     ('baremetal:node:get_states', SYSTEM_OR_PROJECT_READER,
@@ -293,6 +296,9 @@ POLICIES += [
      ()),
     ('baremetal:driver:ipa_lookup', '',
      'Access IPA ramdisk lookup endpoint', 'GET /lookup', ()),
+    ('baremetal:driver:ipa_continue_inspection', '',
+     'Receive inspection data from the ramdisk',
+     'POST /continue_inspection', ()),
 ]
 
 # RAID (API 1.12) and vendor passthru, Ironic's rules and

@@ -26,6 +26,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import deployments
+from ironic_lite.conductor import inspection
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite import objects
@@ -109,7 +110,31 @@ def _heartbeat_locked(task, pool, conductor_id, args):
 
 
 class AgentMixin(object):
-    """The RPC 1.10 endpoints of the ramdisk's agent."""
+    """The RPC 1.10 endpoints of the ramdisk's agent, and its inspection
+    data (1.11)."""
+
+    @messaging.expected_exceptions(exception.NodeLocked,
+                                   exception.NotFound,
+                                   exception.Invalid,
+                                   exception.NoFreeConductorWorker)
+    def continue_inspection(self, context, node_id, inventory,
+                            plugin_data=None):
+        """Resume the inspection of a node in ``inspect wait`` with the
+        data its agent sent; any other state is Ironic's bare NotFound
+        (the API's 404 tells the agent nothing)."""
+        LOG.debug('RPC continue_inspection called for the node %s', node_id)
+        with task_manager.acquire(context, node_id,
+                                  purpose='continue inspection') as task:
+            if task.node.provision_state != states.INSPECTWAIT:
+                LOG.error('Refusing to process inspection data for node %s '
+                          'in invalid state %s', task.node.uuid,
+                          task.node.provision_state)
+                raise exception.NotFound()
+            task.set_spawn_error_hook(utils.fail_node, task)
+            task.process_event(
+                'resume', pool=self._pool,
+                call_args=(inspection.continue_inspection, task, inventory,
+                           plugin_data))
 
     @messaging.expected_exceptions(exception.NodeLocked,
                                    exception.NodeNotFound)

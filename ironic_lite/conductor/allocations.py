@@ -77,7 +77,10 @@ def _has_traits(node, traits):
 def _candidate_nodes(context, allocation):
     filters = {'resource_class': allocation.resource_class,
                'provision_state': states.AVAILABLE,
-               'associated': False, 'maintenance': False}
+               'associated': False, 'maintenance': False,
+               # As Ironic: a child node (1.83) is part of its parent, not
+               # a machine to allocate.
+               'has_parent': False}
     if allocation.owner:
         filters['project'] = allocation.owner
     nodes = [n for n in objects.Node.list(context, filters=filters)

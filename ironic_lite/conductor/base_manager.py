@@ -23,6 +23,7 @@ from ironic_lite.common import rpc
 from ironic_lite import conf
 from ironic_lite.conductor import agent
 from ironic_lite.conductor import hash_ring
+from ironic_lite.conductor import inspection
 from ironic_lite.conductor import node_history
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
@@ -158,6 +159,9 @@ class BaseConductorManager(object):
             if CONF.conductor.deploy_callback_timeout > 0:
                 tasks.append((self._check_deploy_timeouts,
                               CONF.conductor.check_provision_state_interval))
+            if CONF.conductor.inspect_wait_timeout > 0:
+                tasks.append((self._check_inspect_wait_timeouts,
+                              CONF.conductor.check_provision_state_interval))
         if CONF.conductor.stale_lock_reclaim_interval > 0:
             tasks.append((self._reclaim_stale_locks,
                           CONF.conductor.stale_lock_reclaim_interval))
@@ -246,6 +250,12 @@ class BaseConductorManager(object):
             agent.check_deploy_timeouts(self._context, self.host)
         except Exception:
             LOG.exception('Checking for deploy callback timeouts failed')
+
+    def _check_inspect_wait_timeouts(self):
+        try:
+            inspection.check_inspect_wait_timeouts(self._context, self.host)
+        except Exception:
+            LOG.exception('Checking for inspect wait timeouts failed')
 
     def _reclaim_stale_locks(self):
         try:

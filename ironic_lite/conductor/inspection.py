@@ -5,6 +5,11 @@ leaves what it found in ``task.inspection_data``: the inventory and
 plugin data, stored as the node's inventory (API 1.81), and the MAC
 addresses of its enabled interfaces, each made a port unless one
 exists (Ironic's redfish inspection does so).
+
+An in-band one (``agent``) boots the ramdisk and leaves the node in
+``inspect wait``; the agent's data (``POST /v1/continue_inspection``,
+RPC 1.11) resumes it: ``continue_inspection`` has the interface process
+the data (its hooks create the ports) and stores it.
 """
 
 from oslo_log import log as logging
@@ -12,7 +17,12 @@ from oslo_utils import timeutils
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
+from ironic_lite import conf
+from ironic_lite.conductor import task_manager
+from ironic_lite.conductor import utils
 from ironic_lite import objects
+
+CONF = conf.CONF
 
 LOG = logging.getLogger(__name__)
 
@@ -71,7 +81,88 @@ def _port_exists(task, mac):
     return bool(ports)
 
 
+def continue_inspection(task, inventory, plugin_data):
+    """Worker (``inspecting``, resumed from ``inspect wait``): process the
+    agent's data, store it, and finish: ``manageable``.  A failure is
+    Ironic's "Failed to finish inspection: ..." in ``inspect failed``."""
+    node = task.node
+    plugin_data = dict(plugin_data or {})
+    try:
+        task.driver.inspect.continue_inspection(task, inventory, plugin_data)
+        # Logs can be huge; Ironic stores them apart (here: not at all).
+        plugin_data.pop('logs', None)
+        task.fenced(lambda: objects.NodeInventory(
+            task.context, node_id=node.id, inventory_data=inventory,
+            plugin_data=plugin_data).create())
+    except exception.NodeLockLost:
+        raise
+    except Exception as exc:
+        LOG.exception('Error when processing inspection data for node %s',
+                      node.uuid)
+        raise _Finished('Failed to finish inspection: %s' % exc)
+    node.inspection_finished_at = timeutils.utcnow()
+    task.process_event('done')
+    LOG.info('Successfully inspected node %s', node.uuid)
+
+
+class _Finished(exception.IronicException):
+    """An inspection that failed once the data came: its last_error as
+    it is (not wrapped again by the failure hook)."""
+
+    @property
+    def last_error(self):
+        return str(self)
+
+
 def abort_inspection(task):
-    """inspect wait -> inspect failed, on the operator's request."""
+    """inspect wait -> inspect failed, on the operator's request; an
+    in-band inspection takes its ramdisk down."""
+    abort = getattr(task.driver.inspect, 'abort', None)
+    if abort is not None:
+        abort(task)
     task.process_event('abort',
                        last_error='Inspection was aborted by request.')
+
+
+# -- the inspect wait timeout (periodic) -----------------------------------
+
+TIMEOUT_ERROR = ('Timeout reached while inspecting the node. Please check '
+                 'if the ramdisk responsible for the inspection is running '
+                 'on the node.')
+
+
+def _fail_timed_out(task):
+    node = task.node
+    if node.provision_state != states.INSPECTWAIT or node.maintenance:
+        return False    # its data came, or it changed, meanwhile
+    abort = getattr(task.driver.inspect, 'abort', None)
+    if abort is not None:
+        abort(task)
+    LOG.error('Inspection for node %s failed. %s', node.uuid, TIMEOUT_ERROR)
+    task.process_event('fail', last_error=TIMEOUT_ERROR)
+    return True
+
+
+def check_inspect_wait_timeouts(context, host):
+    """Fail the inspections this host owns that waited in ``inspect
+    wait`` (not in maintenance) for ``[conductor]inspect_wait_timeout``
+    seconds, as Ironic's ``_check_inspect_wait_timeouts``: ``inspect
+    failed``, the ramdisk taken down.  Returns the UUIDs failed."""
+    timeout = CONF.conductor.inspect_wait_timeout
+    failed = []
+    if timeout <= 0:
+        return failed
+    for node in objects.Node.list_interrupted(
+            context, [states.INSPECTWAIT], timeout):
+        if node.maintenance or not utils.is_owner(context, node, host):
+            continue
+        try:
+            with task_manager.acquire(context, node.uuid, retry=False,
+                                      purpose='inspect wait timeout'
+                                      ) as task:
+                if _fail_timed_out(task):
+                    failed.append(node.uuid)
+        except (exception.NodeLocked, exception.NodeNotFound,
+                exception.DriverNotFound):
+            continue
+    return failed

@@ -44,7 +44,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.10'
+RPC_API_VERSION = '1.11'
 
 
 def conductor_for(context, node):
@@ -104,6 +104,8 @@ class ConductorAPI(rpcapi_power.PowerCalls,
     |          rpcapi_raid.py, rpcapi_vendor.py).
     |    1.10 - heartbeat, get_node_with_token (the ramdisk's agent:
     |          /v1/heartbeat and /v1/lookup; rpcapi_agent.py).
+    |    1.11 - continue_inspection (the agent's inspection data:
+    |          /v1/continue_inspection; rpcapi_agent.py).
     """
 
 

@@ -7,6 +7,8 @@ heartbeats, and they go through once the pin is removed.
 """
 
 _V = '1.10'
+# continue_inspection (in-band inspection, API 1.84).
+_V_INSPECTION = '1.11'
 
 
 class AgentCalls(object):
@@ -28,3 +30,12 @@ class AgentCalls(object):
             agent_token=agent_token, agent_verify_ca=agent_verify_ca,
             agent_status=agent_status,
             agent_status_message=agent_status_message)
+
+    def continue_inspection(self, context, node, inventory,
+                            plugin_data=None):
+        """The inventory (and plugin data) the agent of a node in
+        ``inspect wait`` sends: its inspection goes on."""
+        return self.call_node_method(
+            context, node, _V_INSPECTION, 'continue_inspection',
+            'The inspection data of the ramdisk', inventory=inventory,
+            plugin_data=plugin_data)

@@ -64,6 +64,13 @@ opts = [
                     '(checked every [conductor]'
                     'check_provision_state_interval).  Set to 0 to '
                     'disable the timeout.'),
+    cfg.IntOpt('inspect_wait_timeout', default=1800, min=0,
+               help='Timeout (seconds) for waiting for node inspection: a '
+                    'node in "inspect wait" (its ramdisk\'s agent has not '
+                    'sent its data, POST /v1/continue_inspection) for that '
+                    'long moves to "inspect failed" (checked every '
+                    '[conductor]check_provision_state_interval).  0 - '
+                    'unlimited.'),
     cfg.StrOpt('api_url',
                help='The URL of the Bare Metal API the deploy ramdisk\'s '
                     'agent talks to, passed to it as ipa-api-url by the '

@@ -181,6 +181,8 @@ class Node(Base):
         Index('resource_class_idx', 'resource_class'),
         Index('maintenance_idx', 'maintenance'),
         Index('shard_idx', 'shard'),
+        # A parent's children (1.83), and the list of top-level nodes.
+        Index('parent_node_idx', 'parent_node'),
         # A page of a shard in id order without a sort.
         # Partial on PostgreSQL, see its migration (c8f1e4b7a2d5).
         Index('shard_id_idx', 'shard', 'id',
@@ -257,6 +259,10 @@ class Node(Base):
     # The shard key API consumers split the fleet by.  It is
     # case-sensitive, so MySQL compares it with a binary collation.
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
+    # The UUID of the node this one is a child of (a component of it,
+    # such as a DPU), or NULL for a top-level node (1.83, Ironic's
+    # column and index).
+    parent_node = Column(String(36), nullable=True)
 
 
 class NodeTrait(Base):

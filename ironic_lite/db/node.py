@@ -17,7 +17,8 @@ from ironic_lite.db import node_history as db_history
 # Filters of get_node_list() and the column they compare for equality.
 _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'owner', 'lessee',
                   'maintenance', 'retired', 'protected', 'chassis_id',
-                  'instance_uuid', 'reservation', 'power_state')
+                  'instance_uuid', 'reservation', 'power_state',
+                  'parent_node')
 # Filters of get_node_list() (a list, or one string) and the column whose
 # value must be in it.
 _IN_FILTERS = {'provision_state': 'provision_state', 'id_in': 'id',
@@ -122,6 +123,9 @@ _FILTERS = {
     'chassis_uuid': _chassis_uuid,
     'shard': _shard,
     'sharded': _unless_none(_set_or_not(models.Node.shard)),
+    # True: child nodes only; False: top-level nodes only (what Ironic's
+    # node list shows unless asked for children).
+    'has_parent': _unless_none(_set_or_not(models.Node.parent_node)),
 }
 
 

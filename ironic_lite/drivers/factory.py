@@ -5,6 +5,7 @@ from oslo_log import log as logging
 
 from ironic_lite.common import exception
 from ironic_lite import conf
+from ironic_lite.drivers import agent_inspect
 from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_hardware
 from ironic_lite.drivers import ramdisk
@@ -25,6 +26,7 @@ HARDWARE_TYPES = {
 # gets it in place of the type's own (``get_driver_for``).
 GENERIC_INTERFACES = {
     ('deploy', 'ramdisk'): ramdisk.RamdiskDeploy,
+    ('inspect', 'agent'): agent_inspect.AgentInspect,
 }
 
 

@@ -104,7 +104,8 @@ class FakeHardware(base.HardwareType):
         # ``ramdisk``: the generic deploy that waits for the agent's
         # heartbeat (drivers/ramdisk.py).
         'deploy': ['fake', 'ramdisk'],
-        'inspect': ['fake', 'no-inspect'],
+        # ``agent``: in-band inspection (drivers/agent_inspect.py).
+        'inspect': ['fake', 'agent', 'no-inspect'],
         'management': ['fake'],
         'network': ['flat', 'noop'],
         'power': ['fake'],

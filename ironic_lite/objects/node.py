@@ -33,7 +33,8 @@ class Node(base.CrudMixin, base.IronicObject):
     # Version 1.0: initial version (release 1.0)
     # Version 1.1: add shard (release 2.0)
     # Version 1.2: add traits (release 3.0)
-    VERSION = '1.2'
+    # Version 1.3: add parent_node (release 6.0)
+    VERSION = '1.3'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -80,6 +81,8 @@ class Node(base.CrudMixin, base.IronicObject):
         'secure_boot': fields.BooleanField(nullable=True),
         'resource_class': fields.StringField(nullable=True),
         'shard': fields.StringField(nullable=True),
+        # The UUID of the node this one is a child of (API 1.83).
+        'parent_node': fields.StringField(nullable=True),
         # Rows of node_traits, not a column: loaded by the lookups, written
         # only through TraitList/Trait (never by save).
         'traits': fields.ObjectField('TraitList', nullable=True),
@@ -110,6 +113,7 @@ class Node(base.CrudMixin, base.IronicObject):
         ),
         '1.1': ('shard',),
         '1.2': ('traits',),
+        '1.3': ('parent_node',),
     }
 
     # The version of the child object each version of Node carries (see
@@ -255,6 +259,13 @@ class Node(base.CrudMixin, base.IronicObject):
                 node='with the port addresses given (%d nodes)'
                      % len(node_ids))
         return cls.get_by_id(context, node_ids[0])
+
+    @classmethod
+    def ids_by_port_addresses(cls, context, addresses):
+        """The ids of the nodes with a port of one of ``addresses``
+        (none, one, or several: the inspection lookup tells them
+        apart)."""
+        return list(db_port.get_node_ids_by_port_addresses(addresses))
 
     @classmethod
     def uuids_by_id(cls, context, ids):

@@ -16,8 +16,10 @@ BASIC_USERS = {
 }
 
 
-def start_lite(directory, auth='noauth'):
+def start_lite(directory, auth='noauth', options=None):
     """ironic-lite (API + conductor, SQLite, fake://) on a free port.
+
+    ``options``: more ``[DEFAULT]`` options of its configuration.
 
     The returned service has ``base`` (its URL), ``auth`` (the strategy),
     ``users`` ({name: Credentials}, empty with noauth) and ``credentials``
@@ -26,6 +28,7 @@ def start_lite(directory, auth='noauth'):
     port = procs.free_port()
     default = {'state_path': os.path.join(directory, 'state'),
                'host': CONDUCTOR_HOST}
+    default.update(options or {})
     users = {}
     if auth == 'http_basic':
         default['auth_strategy'] = 'http_basic'

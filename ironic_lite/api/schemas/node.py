@@ -14,7 +14,7 @@ CREATE_FIELDS = dict(
     console_enabled=s.BOOL, description=s.TEXT, driver=s.TEXT,
     driver_info=s.DICT, extra=s.DICT, instance_info=s.DICT,
     instance_uuid=s.TEXT, lessee=s.TEXT, maintenance=s.BOOL, name=s.TEXT,
-    network_data=s.DICT, owner=s.TEXT, properties=s.DICT,
+    network_data=s.DICT, owner=s.TEXT, parent_node=s.TEXT, properties=s.DICT,
     resource_class=s.TEXT, retired=s.BOOL, retired_reason=s.TEXT,
     shard=s.TEXT, uuid=s.TEXT)
 # A node after a JSON patch: the create keys (but uuid) and patch-only
@@ -97,6 +97,13 @@ LIST_QUERY = s.PAGING + (
             doc='shard names; none, None or null: the unsharded nodes'),
     v.Param('sharded', v.BOOL, since=mv.MINOR_82_NODE_SHARD,
             gate=v.GATE_VERSION),
+    v.Param('include_children', v.BOOL,
+            since=mv.MINOR_83_PARENT_CHILD_NODES, gate=v.GATE_VERSION,
+            doc='true: child nodes too (they are left out otherwise)'),
+    v.Param('parent_node', since=mv.MINOR_83_PARENT_CHILD_NODES,
+            gate=v.GATE_VERSION,
+            doc="the children of the node of this UUID (not a name, as "
+                "Ironic); ignored with include_children=true"),
 )
 SHOW_QUERY = (s.fields_param(),)
 VALIDATE_QUERY = (

@@ -42,3 +42,36 @@ HEARTBEAT_BY_BODY = dict(
     properties=dict(HEARTBEAT['properties'],
                     node_ident={'type': 'string', 'maxLength': 255}),
     required=['node_ident', 'callback_url'])
+
+# POST /v1/continue_inspection: Ironic's minimal inventory (its
+# DATA_VALIDATOR); everything else is the agent's plugin data.  The body's
+# size is bounded by [oslo_middleware]max_request_body_size.
+CONTINUE_INSPECTION = {
+    'type': 'object',
+    'properties': {
+        'inventory': {
+            'type': 'object',
+            'properties': {
+                'bmc_address': {'type': ['string', 'null']},
+                'bmc_v6address': {'type': ['string', 'null']},
+                'interfaces': {
+                    'type': 'array',
+                    'items': {
+                        'type': 'object',
+                        'properties': {'mac_address': {'type': 'string'}},
+                        'required': ['mac_address'],
+                        'additionalProperties': True,
+                    },
+                    'minItems': 1,
+                },
+            },
+            'required': ['interfaces'],
+            'additionalProperties': True,
+        },
+    },
+    'required': ['inventory'],
+    'additionalProperties': True,
+}
+CONTINUE_INSPECTION_QUERY = (
+    v.Param('node_uuid', v.UUID, doc='UUID of the node (from 1.84)'),
+)

@@ -45,7 +45,7 @@ class RedfishHardware(base.HardwareType):
         'boot': ['redfish-virtual-media'],
         'console': ['no-console'],
         'deploy': ['ramdisk'],
-        'inspect': ['redfish', 'no-inspect'],
+        'inspect': ['redfish', 'agent', 'no-inspect'],
         'management': ['redfish'],
         'network': ['flat', 'noop'],
         'power': ['redfish'],

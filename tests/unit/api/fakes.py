@@ -435,6 +435,24 @@ class FakeConductorAPI(object):
             current.provision_state = 'active'
         current.save()
 
+    # -- RPC 1.11: the agent's inspection data ------------------------------
+
+    def continue_inspection(self, context, node, inventory,
+                            plugin_data=None):
+        """Refused (bare NotFound) unless the node waits in ``inspect
+        wait``; then stored and the inspection done at once."""
+        self.check_can_send('1.11', 'The inspection data of the ramdisk')
+        self.calls.append(('continue_inspection', node.uuid, inventory,
+                           plugin_data))
+        current = self._locked_check(node)
+        if current.provision_state != 'inspect wait':
+            raise exception.NotFound()
+        objects.NodeInventory(None, node_id=current.id,
+                              inventory_data=inventory,
+                              plugin_data=plugin_data or {}).create()
+        current.provision_state = 'manageable'
+        current.save()
+
     # -- RPC 1.9: RAID and vendor passthru, the conductor's own code on an
     # in-process task (an asynchronous vendor method runs at once) --------
 

@@ -194,7 +194,8 @@ def test_patch_readonly_and_unknown_paths_400(client, node):
         'conductor_group, console_interface, deploy_interface, description, '
         'driver, driver_info, extra, inspect_interface, instance_info, '
         'instance_uuid, lessee, maintenance, management_interface, name, '
-        'network_data, network_interface, owner, power_interface, '
+        'network_data, network_interface, owner, parent_node, '
+        'power_interface, '
         'properties, protected, protected_reason, raid_interface, '
         'rescue_interface, resource_class, retired, retired_reason, '
         'shard, storage_interface, vendor_interface')

@@ -8,9 +8,11 @@ not have fails as well.  The data below was read from Ironic's source:
 its composite check strings under Ironic's own names, then each rule's.
 """
 
+from ironic_lite.api import microversions as mv
 from ironic_lite.common import policy
 
-_PAST_1_82 = 'guards an API of microversion %s, past ironic-lite\'s 1.82'
+_PAST_SERVED = ('guards an API of microversion %%s, past ironic-lite\'s %s'
+                % mv.MAX_VERSION_STRING)
 _PRE_RBAC = ('pre-RBAC legacy rule (deprecated since Wallaby), used only by '
              'the deprecated fallbacks of Ironic\'s rules; ironic-lite has '
              'the secure-RBAC defaults only')
@@ -32,28 +34,26 @@ ABSENT = {
         'off, on top of deprecated rules ironic-lite does not register'),
     'baremetal:events:post': ('POST /v1/events (1.54) is not implemented '
                               '(doc/source/api/differences.rst)'),
-    'baremetal:node:update:parent_node': _PAST_1_82 % '1.83',
-    'baremetal:driver:ipa_continue_inspection': _PAST_1_82 % '1.84',
-    'baremetal:node:firmware:get': _PAST_1_82 % '1.86',
-    'baremetal:node:set_provision_state:service_steps': _PAST_1_82 % '1.87',
-    'baremetal:node:vmedia:attach': _PAST_1_82 % '1.89',
-    'baremetal:node:vmedia:detach': _PAST_1_82 % '1.89',
-    'baremetal:node:vmedia:get': _PAST_1_82 % '1.89',
-    'baremetal:runbook:get': _PAST_1_82 % '1.92',
-    'baremetal:runbook:list': _PAST_1_82 % '1.92',
-    'baremetal:runbook:list_all': _PAST_1_82 % '1.92',
-    'baremetal:runbook:create': _PAST_1_82 % '1.92',
-    'baremetal:runbook:delete': _PAST_1_82 % '1.92',
-    'baremetal:runbook:update': _PAST_1_82 % '1.92',
-    'baremetal:runbook:update:public': _PAST_1_82 % '1.92',
-    'baremetal:runbook:update:owner': _PAST_1_82 % '1.92',
-    'baremetal:runbook:use': _PAST_1_82 % '1.92',
-    'baremetal:node:update:disable_power_off': _PAST_1_82 % '1.95',
-    'baremetal:inspection_rule:get': _PAST_1_82 % '1.96',
-    'baremetal:inspection_rule:list_all': _PAST_1_82 % '1.96',
-    'baremetal:inspection_rule:create': _PAST_1_82 % '1.96',
-    'baremetal:inspection_rule:update': _PAST_1_82 % '1.96',
-    'baremetal:inspection_rule:delete': _PAST_1_82 % '1.96',
+    'baremetal:node:firmware:get': _PAST_SERVED % '1.86',
+    'baremetal:node:set_provision_state:service_steps': _PAST_SERVED % '1.87',
+    'baremetal:node:vmedia:attach': _PAST_SERVED % '1.89',
+    'baremetal:node:vmedia:detach': _PAST_SERVED % '1.89',
+    'baremetal:node:vmedia:get': _PAST_SERVED % '1.89',
+    'baremetal:runbook:get': _PAST_SERVED % '1.92',
+    'baremetal:runbook:list': _PAST_SERVED % '1.92',
+    'baremetal:runbook:list_all': _PAST_SERVED % '1.92',
+    'baremetal:runbook:create': _PAST_SERVED % '1.92',
+    'baremetal:runbook:delete': _PAST_SERVED % '1.92',
+    'baremetal:runbook:update': _PAST_SERVED % '1.92',
+    'baremetal:runbook:update:public': _PAST_SERVED % '1.92',
+    'baremetal:runbook:update:owner': _PAST_SERVED % '1.92',
+    'baremetal:runbook:use': _PAST_SERVED % '1.92',
+    'baremetal:node:update:disable_power_off': _PAST_SERVED % '1.95',
+    'baremetal:inspection_rule:get': _PAST_SERVED % '1.96',
+    'baremetal:inspection_rule:list_all': _PAST_SERVED % '1.96',
+    'baremetal:inspection_rule:create': _PAST_SERVED % '1.96',
+    'baremetal:inspection_rule:update': _PAST_SERVED % '1.96',
+    'baremetal:inspection_rule:delete': _PAST_SERVED % '1.96',
 }
 
 # Ironic's scope types where they are not ['system', 'project'].
@@ -69,6 +69,7 @@ IRONIC_SCOPES = {
     'baremetal:driver:vendor_passthru': ['system'],
     'baremetal:node:ipa_heartbeat': [],
     'baremetal:driver:ipa_lookup': [],
+    'baremetal:driver:ipa_continue_inspection': [],
     'show_password': [],
     'show_instance_secrets': [],
     'service_role': [],

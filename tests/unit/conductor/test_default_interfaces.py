@@ -40,7 +40,8 @@ IFACES = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
           'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
 # What Ironic 39 chooses (read from its driver_factory and the hardware
 # types' supported_*_interfaces), in IFACES order.  Where Ironic's choice
-# is an implementation ironic-lite does not have (ipxe, direct, agent),
+# is an implementation ironic-lite does not have (ipxe, direct, agent
+# raid),
 # the next enabled one the type supports is taken: the comment says so.
 TABLE = [
     ({}, 'fake-hardware',
@@ -57,7 +58,7 @@ TABLE = [
     (DEVSTACK, 'redfish',
      ('no-bios', 'redfish-virtual-media',  # Ironic: ipxe
       'no-console', 'ramdisk',  # Ironic: direct
-      'no-inspect',  # Ironic: agent
+      'agent',
       'redfish', 'flat', 'redfish', 'no-raid', 'no-rescue', 'noop',
       'no-vendor')),
     (dict(DEVSTACK, default_rescue_interface='no-rescue',

@@ -224,6 +224,8 @@ NEW_METHODS = [
     ('1.9', lambda api, ctx, node: api.set_target_raid_config(
         ctx, node, {'logical_disks': []})),
     ('1.10', lambda api, ctx, node: api.get_node_with_token(ctx, node)),
+    ('1.11', lambda api, ctx, node: api.continue_inspection(
+        ctx, node, {'interfaces': []})),
 ]
 
 

@@ -602,3 +602,30 @@ def test_upgrade_runs_a_migration_again_after_a_deadlock(postgresql_url,
     finally:
         pool.shutdown()
         engine.dispose()
+
+
+def test_parent_node_migration_finishes_a_run_cut_short(postgresql_url):
+    """nodes.parent_node (f9a3c6e2d8b4): on PostgreSQL the column is
+    committed before its index is built CONCURRENTLY; a run stopped in
+    between (the column there, the index invalid) is finished by running
+    the upgrade again."""
+    engine = sa.create_engine(postgresql_url)
+    try:
+        upgrade(engine, 'e7c3a9d1b5f2')
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                'ALTER TABLE nodes ADD COLUMN parent_node VARCHAR(36)'))
+            conn.execute(sa.text(
+                'CREATE INDEX parent_node_idx ON nodes (parent_node)'))
+            conn.execute(sa.text(
+                "UPDATE pg_index SET indisvalid = false WHERE indexrelid = "
+                "'parent_node_idx'::regclass"))
+        upgrade(engine, 'head')
+        with engine.connect() as conn:
+            assert conn.execute(sa.text(
+                'SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON '
+                "c.oid = i.indexrelid WHERE c.relname = 'parent_node_idx'")
+            ).scalar() is True
+        assert current_revision(engine) == revisions_oldest_first()[-1]
+    finally:
+        engine.dispose()

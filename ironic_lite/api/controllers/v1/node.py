@@ -10,6 +10,7 @@ import pecan
 
 from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import allocation
+from ironic_lite.api.controllers.v1 import node_children
 from ironic_lite.api.controllers.v1 import node_list
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import node_render
@@ -239,6 +240,8 @@ class NodesController(patch_flow.PatchFlow):
         if owner is not None:
             values['owner'] = owner
         self._check_shard_create(ctx, values)
+        values['parent_node'] = node_children.resolve_parent(
+            values.get('owner'), values.get('parent_node'))
         if values.get('name') is not None and not utils.allows(
                 mv.MINOR_5_NODE_NAME):
             raise utils.not_acceptable(mv.MINOR_5_NODE_NAME)
@@ -349,6 +352,11 @@ class NodesController(patch_flow.PatchFlow):
     def check_changes(self, obj, changes, new_doc):
         _check_changes(changes, new_doc)
         allocation.check_node_owner_change(obj, changes)
+        if 'parent_node' in changes:
+            # Stored as the parent's UUID; checked against the owner the
+            # node has before the patch, as Ironic.
+            changes['parent_node'] = node_children.resolve_parent(
+                obj.owner, changes['parent_node'], obj.uuid)
 
     def apply_changes(self, ctx, obj, changes):
         """Set the changes (normalized) on the node, not saved; return

@@ -50,7 +50,22 @@ def _filters(params, chassis_uuid):
         filters['chassis_uuid'] = chassis_uuid
     if params.get('project') is not None:
         filters['project'] = params['project']
+    _add_children_filters(params, filters)
     return shard.add_query_filters(params, filters)
+
+
+def _add_children_filters(params, filters):
+    """Child nodes (1.83) are left out of a node list at every version,
+    as in Ironic; ``?parent_node=`` lists the children of one node (its
+    UUID as stored: a name matches nothing, as in Ironic);
+    ``?include_children=true`` lists every node, and then (as Ironic)
+    ``?parent_node=`` is ignored."""
+    if params.get('include_children'):
+        return
+    if params.get('parent_node') is not None:
+        filters['parent_node'] = params['parent_node']
+    else:
+        filters['has_parent'] = False
 
 
 def _by_conductor(nodes, conductor):

@@ -21,7 +21,8 @@ RESERVED_NAMES = ('maintenance', 'management', 'states', 'vendor_passthru',
 # Path segments Ironic routes to a node sub-controller: /v1/nodes/<one of
 # these> is a plain 404 (never a node lookup).
 SUBCONTROLLER_NAMES = ('ports', 'portgroups', 'vifs', 'volume', 'traits',
-                       'bios', 'allocation', 'history', 'inventory')
+                       'bios', 'allocation', 'history', 'inventory',
+                       'children')
 
 
 def get_node(ident):
