@@ -27,7 +27,6 @@ LITE_ONLY = {'nodes': ('reservation_token',), 'ports': ('shard',),
 # Some of the columns only Ironic has (ironic-lite drops them, counted).
 IRONIC_ONLY = {
     'nodes': (('firmware_interface', sa.String(255)),
-              ('parent_node', sa.String(36)),
               ('disable_power_off', sa.Integer)),
     'ports': (('name', sa.String(255)),
               ('available_for_dynamic_portgroup', sa.Integer)),

@@ -32,10 +32,10 @@ FAKE = {'bios': 'fake', 'boot': 'fake', 'console': 'fake',
         'deploy': 'fake', 'inspect': 'fake', 'management': 'fake',
         'network': 'flat', 'power': 'fake', 'raid': 'fake',
         'rescue': 'fake', 'storage': 'noop', 'vendor': 'fake'}
-# Ironic would take ipxe, direct and agent where ironic-lite has none.
+# Ironic would take ipxe and direct where ironic-lite has none.
 REDFISH = {'bios': 'no-bios', 'boot': 'redfish-virtual-media',
            'console': 'no-console', 'deploy': 'ramdisk',
-           'inspect': 'no-inspect', 'management': 'redfish',
+           'inspect': 'agent', 'management': 'redfish',
            'network': 'flat', 'power': 'redfish', 'raid': 'no-raid',
            'rescue': 'no-rescue', 'storage': 'noop', 'vendor': 'no-vendor'}
 

@@ -90,9 +90,14 @@ def test_versions_are_ironic_lite_s_and_the_shard_reaches_the_ports(
             for t in ('nodes', 'ports', 'allocations', 'bios_settings')}
         port_shard = conn.execute(sa.text(
             'SELECT shard FROM ports WHERE id = 3')).scalar()
-    assert versions == {'nodes': {'1.2'}, 'ports': {'1.0'},
-                        'allocations': {'1.0'}, 'bios_settings': {'1.0'}}
+    assert versions == {
+        'nodes': {objects.Node.VERSION}, 'ports': {objects.Port.VERSION},
+        'allocations': {objects.Allocation.VERSION},
+        'bios_settings': {objects.BIOSSetting.VERSION}}
     assert port_shard == 's1'
+    # A column both have (parent_node, from 1.83) is carried as it was.
+    assert objects.Node.get_by_id(ir_context.get_admin_context(),
+                                  7).parent_node == ironic_db.N2
 
 
 def test_new_rows_get_ids_past_the_imported_ones(any_db, source):
