@@ -14,6 +14,7 @@ from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import manager
 from ironic_lite.conductor import rpc_service
 from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import task_manager
 from ironic_lite import objects
 from tests import timeouts
 
@@ -157,3 +158,26 @@ def wait_node_fixture(context):
 @pytest.fixture(name='wait_for')
 def wait_for_fixture():
     return wait_for
+
+
+
+@pytest.fixture(autouse=True)
+def fresh_local_holds():
+    """Each test is a conductor process of its own: no task of an earlier
+    test holds a node here.
+
+    ``task_manager`` keeps the nodes this process's tasks hold, by id
+    and UUID, so that a write waits for a local task to end instead of
+    sleeping a retry interval.  Tests that leave a task unreleased on
+    purpose (a zombie whose lock another conductor broke, a task given up
+    mid-way) would hand their hold to the next test of the same worker,
+    whose fresh database gives its first node the same id: that test's
+    writes then waited for a task that does not exist (a hang with
+    ``forbid_retry_sleep``, NodeLocked otherwise), and the periodic
+    reclaim skipped that node's stale lock.
+    """
+    with task_manager._HELD_LOCK:
+        task_manager._HELD.clear()
+    yield
+    with task_manager._HELD_LOCK:
+        task_manager._HELD.clear()
