@@ -253,21 +253,7 @@ def check_deploy_timeouts(context, host):
     (not in maintenance) for ``[conductor]deploy_callback_timeout``
     seconds, as Ironic's ``_check_deploy_timeouts``: ``deploy failed``,
     ``last_error`` Ironic's.  Returns the UUIDs failed."""
-    timeout = CONF.conductor.deploy_callback_timeout
-    failed = []
-    if timeout <= 0:
-        return failed
-    for node in objects.Node.list_interrupted(context, [states.DEPLOYWAIT],
-                                              timeout):
-        if node.maintenance or not utils.is_owner(context, node, host):
-            continue
-        try:
-            with task_manager.acquire(context, node.uuid, retry=False,
-                                      purpose='deploy callback timeout'
-                                      ) as task:
-                if _fail_timed_out(task):
-                    failed.append(node.uuid)
-        except (exception.NodeLocked, exception.NodeNotFound,
-                exception.DriverNotFound):
-            continue
-    return failed
+    return task_manager.fail_timed_out_waits(
+        context, host, states.DEPLOYWAIT,
+        CONF.conductor.deploy_callback_timeout, 'deploy callback timeout',
+        _fail_timed_out)

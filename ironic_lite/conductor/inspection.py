@@ -19,7 +19,6 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import task_manager
-from ironic_lite.conductor import utils
 from ironic_lite import objects
 
 CONF = conf.CONF
@@ -148,21 +147,7 @@ def check_inspect_wait_timeouts(context, host):
     wait`` (not in maintenance) for ``[conductor]inspect_wait_timeout``
     seconds, as Ironic's ``_check_inspect_wait_timeouts``: ``inspect
     failed``, the ramdisk taken down.  Returns the UUIDs failed."""
-    timeout = CONF.conductor.inspect_wait_timeout
-    failed = []
-    if timeout <= 0:
-        return failed
-    for node in objects.Node.list_interrupted(
-            context, [states.INSPECTWAIT], timeout):
-        if node.maintenance or not utils.is_owner(context, node, host):
-            continue
-        try:
-            with task_manager.acquire(context, node.uuid, retry=False,
-                                      purpose='inspect wait timeout'
-                                      ) as task:
-                if _fail_timed_out(task):
-                    failed.append(node.uuid)
-        except (exception.NodeLocked, exception.NodeNotFound,
-                exception.DriverNotFound):
-            continue
-    return failed
+    return task_manager.fail_timed_out_waits(
+        context, host, states.INSPECTWAIT,
+        CONF.conductor.inspect_wait_timeout, 'inspect wait timeout',
+        _fail_timed_out)

@@ -32,6 +32,7 @@ from ironic_lite.common import metrics
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import phase_secrets
+from ironic_lite.conductor import utils
 from ironic_lite.drivers import factory
 from ironic_lite import objects
 
@@ -400,3 +401,27 @@ def acquire(context, node_id, shared=False, purpose='unspecified action',
     """
     return TaskManager(context, node_id, shared=shared, purpose=purpose,
                        retry=retry, load_driver=load_driver)
+
+
+def fail_timed_out_waits(context, host, wait_state, timeout, purpose, fail):
+    """``fail(task)`` for each node this host owns that has waited in
+    ``wait_state`` (not in maintenance) for ``timeout`` seconds, under its
+    lock; a node locked or gone meanwhile is left for the next pass.
+    ``fail`` returns whether it failed the node.  Returns the UUIDs
+    failed (none when ``timeout`` <= 0: the check is off)."""
+    failed = []
+    if timeout <= 0:
+        return failed
+    for node in objects.Node.list_interrupted(context, [wait_state],
+                                              timeout):
+        if node.maintenance or not utils.is_owner(context, node, host):
+            continue
+        try:
+            with acquire(context, node.uuid, retry=False,
+                         purpose=purpose) as task:
+                if fail(task):
+                    failed.append(node.uuid)
+        except (exception.NodeLocked, exception.NodeNotFound,
+                exception.DriverNotFound):
+            continue
+    return failed

@@ -138,16 +138,7 @@ def commits(url, calls):
 
 def api_writes(db, args, procs):
     """{write: [seconds]} of each write of write_profile.WRITES."""
-    port = services.free_port()
-    config = services.write_config(os.path.join(db.tmpdir, 'ironic.conf'),
-                                   db.url, port, 'split')
-    dataset.dbsync_upgrade(config)
-    dataset.load(db.url, args.nodes, 10)
-    procs.extend(services.start('split', config, db.tmpdir))
-    services.wait_ready(procs, port)
-    client = measure.Client(port)
-    node = client.call('GET', '/v1/nodes?limit=1',
-                       version=measure.MICROVERSION)[2]['nodes'][0]['uuid']
+    client, node = write_profile.start_split(db, args.nodes, procs)
     found = {}
     for write in sorted(write_profile.WRITES):
         for _ in range(30):  # warm-up

@@ -123,17 +123,24 @@ def _spy(proc, out, args):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run(args, db, procs):
+def start_split(db, nodes, procs):
+    """The split layout on ``db`` holding a fleet of ``nodes`` (its
+    processes appended to ``procs``): (a client, one node's UUID)."""
     port = services.free_port()
     config = services.write_config(os.path.join(db.tmpdir, 'ironic.conf'),
                                    db.url, port, 'split')
     dataset.dbsync_upgrade(config)
-    dataset.load(db.url, args.nodes, 10)
+    dataset.load(db.url, nodes, 10)
     procs.extend(services.start('split', config, db.tmpdir))
     services.wait_ready(procs, port)
     client = measure.Client(port)
     node = client.call('GET', '/v1/nodes?limit=1',
                        version=measure.MICROVERSION)[2]['nodes'][0]['uuid']
+    return client, node
+
+
+def run(args, db, procs):
+    client, node = start_split(db, args.nodes, procs)
     for _ in range(50):  # warm-up
         _send(client, args.write, node)
     raw = {p.name: os.path.join(db.tmpdir, '%s.raw' % p.name)
