@@ -24,12 +24,15 @@ Prometheus text format or OpenMetrics); ``Listener`` serves it on a port
 of its own (the conductor's ``[metrics]prometheus_conductor_port``).
 """
 
+import os
 import threading
 import time
 
 from oslo_log import log as logging
 import prometheus_client
 from prometheus_client import core
+from prometheus_client import multiprocess
+from prometheus_client import values as prometheus_values
 
 from ironic_lite.common import exception
 from ironic_lite import conf
@@ -162,9 +165,41 @@ def counter(name, documentation, labels, samples):
     return family
 
 
+# The directory of the files in which the processes of one service (the
+# workers of ironic-api) record their counters and histograms; None: this
+# process's memory.
+_SHARED_DIR = None
+
+
+def share_across_processes(directory):
+    """Record counters and histograms in files under ``directory``
+    (prometheus_client's multiprocess mode), for the processes started
+    from here on: a scrape answered by any of them sums them all.  Called
+    by the parent before it starts the processes, before any sample is
+    recorded (a family's samples take their storage when first
+    recorded)."""
+    global _SHARED_DIR
+    os.environ['PROMETHEUS_MULTIPROC_DIR'] = directory
+    prometheus_values.ValueClass = prometheus_values.MultiProcessValue()
+    _SHARED_DIR = directory
+
+
+def _scraped_registry():
+    """``REGISTRY``; with shared files, their sums and the providers'
+    families (the answering process's CPU and memory are left out: they
+    would stand for one worker of several)."""
+    if _SHARED_DIR is None:
+        return REGISTRY
+    registry = prometheus_client.CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=_SHARED_DIR)
+    registry.register(_Provided())
+    return registry
+
+
 def wsgi_app():
-    """A WSGI application answering a scrape of ``REGISTRY``."""
-    return prometheus_client.make_wsgi_app(REGISTRY)
+    """A WSGI application answering a scrape of ``REGISTRY`` (or of the
+    files of all the service's processes)."""
+    return prometheus_client.make_wsgi_app(_scraped_registry())
 
 
 class Timer(object):

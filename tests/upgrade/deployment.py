@@ -91,9 +91,12 @@ class Deployment(object):
         if pin:
             values['DEFAULT']['pin_release_version'] = pin
         if kind == 'api':
+            # 8 threads: an old release reads it from its default
+            # api_workers (threads until 6.0), this tree from threads;
+            # api_workers, processes here, is left to its default.
             values['api'] = {'host_ip': '127.0.0.1',
                              'port': self.api_ports[label],
-                             'api_workers': 8}
+                             'threads': 8}
         for more in (self.EXTRA_CONFIG, extra or {}):
             for section, options in more.items():
                 values[section] = dict(values.get(section, {}), **options)
