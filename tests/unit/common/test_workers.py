@@ -1,0 +1,130 @@
+"""The supervisor of several API processes (common/workers.py), with
+real child processes that run small functions instead of a server: each
+child records its lives in a file of its own under ``tmp_path``."""
+
+import os
+import signal
+import threading
+
+import pytest
+
+from ironic_lite.common import launcher
+from ironic_lite.common import workers
+from tests import timeouts
+
+
+@pytest.fixture(autouse=True)
+def quick(monkeypatch):
+    monkeypatch.setattr(workers, 'RESTART_DELAY', 0)
+    monkeypatch.setattr(workers, '_STOP_MARGIN', 0)
+
+
+def _life(tmp_path, index, note=''):
+    """Record a life of worker ``index``; how many it has had."""
+    path = tmp_path / ('worker-%d' % index)
+    with open(path, 'a') as f:
+        f.write('%d %s\n' % (os.getpid(), note))
+    return len(path.read_text().splitlines())
+
+
+def _lives(tmp_path, index):
+    path = tmp_path / ('worker-%d' % index)
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def _wait_file(path):
+    done = threading.Event()
+    while not path.exists():
+        done.wait(0.02)
+
+
+def _until_stopped(on_hup=None):
+    """Block until SIGTERM; 0 (a clean stop)."""
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stopped.set())
+    if on_hup:
+        signal.signal(signal.SIGHUP, lambda *a: on_hup())
+    return stopped
+
+
+def test_a_worker_that_dies_is_started_again(tmp_path):
+    def run_worker(index):
+        stopped = _until_stopped()
+        lives = _life(tmp_path, index)
+        if index == 0 and lives == 1:
+            os._exit(7)          # the first life of worker 0 dies
+        if index == 0:
+            _wait_file(tmp_path / 'worker-1')
+            os.kill(os.getppid(), signal.SIGTERM)
+        stopped.wait(timeouts.HANG)
+        return 0
+
+    assert workers.Supervisor(2, run_worker).run() == 0
+    first, second = _lives(tmp_path, 0)
+    assert first.split()[0] != second.split()[0]   # two processes
+    assert len(_lives(tmp_path, 1)) == 1
+
+
+def test_sighup_reaches_every_worker(tmp_path):
+    def run_worker(index):
+        stopped = _until_stopped(
+            on_hup=lambda: _life(tmp_path, 10 + index, 'hup'))
+        _life(tmp_path, index)
+        if index == 0:
+            _wait_file(tmp_path / 'worker-1')
+            os.kill(os.getppid(), signal.SIGHUP)
+            _wait_file(tmp_path / 'worker-10')
+            _wait_file(tmp_path / 'worker-11')
+            os.kill(os.getppid(), signal.SIGTERM)
+        stopped.wait(timeouts.HANG)
+        return 0
+
+    assert workers.Supervisor(2, run_worker).run() == 0
+    assert [line.split()[1] for line in _lives(tmp_path, 10)] == ['hup']
+    assert [line.split()[1] for line in _lives(tmp_path, 11)] == ['hup']
+
+
+def test_a_worker_that_fails_its_stop_makes_the_exit_code_1(tmp_path):
+    def run_worker(index):
+        stopped = _until_stopped()
+        _life(tmp_path, index)
+        if index == 0:
+            _wait_file(tmp_path / 'worker-1')
+            os.kill(os.getppid(), signal.SIGTERM)
+        stopped.wait(timeouts.HANG)
+        return 1 if index == 1 else 0
+
+    assert workers.Supervisor(2, run_worker).run() == 1
+
+
+def test_a_worker_that_outlives_the_stop_bound_is_killed(tmp_path,
+                                                         conf_fixture):
+    conf_fixture.config(graceful_shutdown_timeout=1)
+
+    def run_worker(index):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)   # never stops
+        _life(tmp_path, index)
+        os.kill(os.getppid(), signal.SIGTERM)
+        threading.Event().wait(timeouts.HANG)
+        return 0
+
+    assert workers.Supervisor(1, run_worker).run() == (
+        launcher.EXIT_STOP_TIMED_OUT)
+
+
+def test_the_listening_socket_is_closed_on_stop(tmp_path):
+    class Sock(object):
+        closed = False
+
+        def close(self):
+            self.closed = True
+
+    def run_worker(index):
+        stopped = _until_stopped()
+        os.kill(os.getppid(), signal.SIGTERM)
+        stopped.wait(timeouts.HANG)
+        return 0
+
+    sock = Sock()
+    assert workers.Supervisor(1, run_worker, sock).run() == 0
+    assert sock.closed
