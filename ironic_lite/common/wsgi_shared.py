@@ -15,10 +15,11 @@ they share (common/worker_bounds.py):
   closes that address's idle connection in this worker if it has one;
   otherwise, if another worker last saw one of the address's connections
   idle (at most worker_bounds.IDLE_PUBLISH seconds ago), that worker is
-  asked to close it (its next turn does) and the new one stays; only
-  when every connection of the address, in every worker, is busy is the
-  new one closed -- as in one process, never because the connections
-  are spread over workers.
+  asked to close it (its next turn does) and the new one stays -- unless
+  that connection got busy meanwhile: the new one is then closed once it
+  is idle itself; when every connection of the address, in every worker,
+  is busy, the new one is closed at once -- as in one process, never
+  because the connections are spread over workers.
 """
 
 import time
@@ -34,6 +35,11 @@ LOG = logging.getLogger(__name__)
 class _SharedServer(wsgi._Server):
     bounds = None             # this worker's WorkerBounds
     _idle_published = 0.0
+
+    def __init__(self, *args, **kwargs):
+        # Connections over the cap, kept while another worker makes room.
+        self._kept = []
+        super().__init__(*args, **kwargs)
 
     def channel_opened(self, channel):
         channel.address_key = self._key(channel)
@@ -79,7 +85,28 @@ class _SharedServer(wsgi._Server):
         LOG.debug('At [api]max_connections_per_client: asking worker %s to '
                   'close an idle connection of %s', worker, channel.addr[0])
         self.bounds.ask_to_close_idle(worker, channel.address_key)
+        self._kept.append(channel)
         return True
+
+    def _check_kept(self):
+        """The connections kept on another worker's word: one whose
+        address is still over the cap (that worker's idle connection got
+        busy meanwhile) is closed once idle itself."""
+        kept, self._kept = self._kept, []
+        for channel in kept:
+            key = getattr(channel, 'address_key', None)
+            if key is None or channel.will_close:
+                continue
+            here = len(self.same_address(channel))
+            if here + self.bounds.elsewhere(key)[0] < self.per_client:
+                continue   # room was made
+            if wsgi._busy(channel):
+                self._kept.append(channel)   # look again next time
+            else:
+                LOG.info('Closing a connection from %s: it holds [api]'
+                         'max_connections_per_client (%s) connections',
+                         channel.addr[0], self.per_client)
+                channel.will_close = True
 
     def readable(self):
         self._share_idle()
@@ -94,6 +121,7 @@ class _SharedServer(wsgi._Server):
         if now - self._idle_published < worker_bounds.IDLE_PUBLISH:
             return
         self._idle_published = now
+        self._check_kept()
         channels = [c for c in self.active_channels.values()
                     if getattr(c, 'address_key', None)
                     and not c.will_close]
