@@ -21,9 +21,13 @@ the option) share the work instead.  The parent process:
   ``launcher.EXIT_STOP_TIMED_OUT`` if a worker outlived
   ``[DEFAULT]graceful_shutdown_timeout`` (and was killed);
 * on SIGHUP, passes the signal to every worker, each of which reloads
-  its configuration as one ironic-api does.
+  its configuration as one ironic-api does;
+* if it is killed (SIGKILL), its workers get SIGTERM from the kernel
+  (Linux's parent-death signal) and drain as above.
 """
 
+import ctypes
+import ctypes.util
 import os
 import signal
 import socket
@@ -46,6 +50,8 @@ _POLL = 0.2
 # workers' own watchdogs (common/launcher.py) before it kills them.
 _STOP_MARGIN = 5.0
 BACKLOG = 128
+# prctl(2): the signal a process gets when its parent ends.
+_PR_SET_PDEATHSIG = 1
 
 
 def listen_socket(host, port):
@@ -104,12 +110,14 @@ class Supervisor(object):
 
     def _spawn(self, index):
         self._started[index] = time.monotonic()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:   # the worker: never returns into the parent's code
             code = 1
             try:
                 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                     signal.signal(sig, signal.SIG_DFL)
+                _stop_with_parent(parent)
                 code = self.run_worker(index)
             except BaseException:
                 LOG.exception('API worker %s failed', index)
@@ -180,6 +188,18 @@ class Supervisor(object):
         if launcher.EXIT_STOP_TIMED_OUT in self._codes:
             return launcher.EXIT_STOP_TIMED_OUT
         return 0 if all(code == 0 for code in self._codes) else 1
+
+
+def _stop_with_parent(parent):
+    """A worker is sent SIGTERM when its parent dies (Linux), so that a
+    parent killed with SIGKILL leaves no worker holding the port."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library('c'), use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        LOG.debug('No prctl: a worker outlives a killed parent')
+    if os.getppid() != parent:   # died before the prctl
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _describe(status):

@@ -33,9 +33,13 @@ def _lives(tmp_path, index):
 
 
 def _wait_file(path):
-    done = threading.Event()
-    while not path.exists():
-        done.wait(0.02)
+    """Until ``path`` exists; a hang (timeouts.HANG) fails."""
+    pause = threading.Event()
+    for _ in range(int(timeouts.HANG / 0.02)):
+        if path.exists():
+            return
+        pause.wait(0.02)
+    raise AssertionError('%s never appeared' % path)
 
 
 def _until_stopped(on_hup=None):
@@ -128,3 +132,26 @@ def test_the_listening_socket_is_closed_on_stop(tmp_path):
     sock = Sock()
     assert workers.Supervisor(1, run_worker, sock).run() == 0
     assert sock.closed
+
+
+def test_a_worker_stops_when_its_parent_is_killed(tmp_path):
+    """A worker's parent (here a process of the test, killed with
+    SIGKILL) ends: the worker gets SIGTERM and stops cleanly."""
+    def run_worker(index):
+        stopped = _until_stopped()
+        _life(tmp_path, index)
+        stopped.wait(timeouts.HANG)
+        _life(tmp_path, 1, 'stopped')
+        return 0
+
+    middle = os.fork()
+    if middle == 0:   # the parent to be killed
+        try:
+            workers.Supervisor(1, run_worker).run()
+        finally:
+            os._exit(0)
+    _wait_file(tmp_path / 'worker-0')
+    os.kill(middle, signal.SIGKILL)
+    os.waitpid(middle, 0)
+    _wait_file(tmp_path / 'worker-1')
+    assert [line.split()[1] for line in _lives(tmp_path, 1)] == ['stopped']
