@@ -11,9 +11,13 @@ the option) share the work instead.  The parent process:
   no database engine, RPC transport or thread exists in the parent, so
   none crosses a fork -- each worker builds its application, its
   database pool and its RPC client itself;
-* starts a worker again when one dies (not faster than once per
-  RESTART_DELAY seconds for each worker, so that one that cannot start
-  does not spin);
+* starts a worker again when one is killed (a signal: not faster than
+  once per RESTART_DELAY seconds for each worker); a worker that exits
+  with an error code could not start (its services refused or failed to
+  start: the database is out of reach, an older release is alive and the
+  API is not pinned, ...) -- the parent then stops the others and exits
+  with that code, as one ironic-api that cannot start does, and the
+  service manager decides what comes next;
 * on SIGTERM or SIGINT, closes its copy of the socket and passes the
   signal to every worker: each drains as a single ironic-api does (stops
   accepting, answers what it accepted, exits 0), and the parent exits
@@ -81,6 +85,7 @@ class Supervisor(object):
         self._stopping = False
         self._hup = False
         self._codes = []        # exit codes of workers during the stop
+        self._failed = None     # the exit code of a worker that failed
 
     def _on_stop(self, signum, frame):
         self._stopping = True
@@ -109,6 +114,7 @@ class Supervisor(object):
                 signal.signal(sig, handler)
 
     def _spawn(self, index):
+        """Fork worker ``index``."""
         self._started[index] = time.monotonic()
         parent = os.getpid()
         pid = os.fork()
@@ -135,6 +141,14 @@ class Supervisor(object):
             self._signal_all(signal.SIGHUP)
         for pid, status in self._reap():
             index = self.pids.pop(pid)
+            code = os.waitstatus_to_exitcode(status)
+            if code > 0:
+                LOG.error('API worker %s (pid %s) could not start (%s): '
+                          'stopping the others', index, pid,
+                          _describe(status))
+                self._failed = code
+                self._stopping = True
+                return
             LOG.warning('API worker %s (pid %s) ended (%s); starting '
                         'another', index, pid, _describe(status))
         due = {index for index in range(self.count)
@@ -187,6 +201,8 @@ class Supervisor(object):
             time.sleep(_POLL / 4)
         if launcher.EXIT_STOP_TIMED_OUT in self._codes:
             return launcher.EXIT_STOP_TIMED_OUT
+        if self._failed is not None:
+            return self._failed
         return 0 if all(code == 0 for code in self._codes) else 1
 
 

@@ -51,12 +51,12 @@ def _until_stopped(on_hup=None):
     return stopped
 
 
-def test_a_worker_that_dies_is_started_again(tmp_path):
+def test_a_worker_that_is_killed_is_started_again(tmp_path):
     def run_worker(index):
         stopped = _until_stopped()
         lives = _life(tmp_path, index)
         if index == 0 and lives == 1:
-            os._exit(7)          # the first life of worker 0 dies
+            os.kill(os.getpid(), signal.SIGKILL)   # its first life
         if index == 0:
             _wait_file(tmp_path / 'worker-1')
             os.kill(os.getppid(), signal.SIGTERM)
@@ -155,3 +155,21 @@ def test_a_worker_stops_when_its_parent_is_killed(tmp_path):
     os.waitpid(middle, 0)
     _wait_file(tmp_path / 'worker-1')
     assert [line.split()[1] for line in _lives(tmp_path, 1)] == ['stopped']
+
+
+def test_a_worker_that_cannot_start_stops_the_service(tmp_path):
+    """Its exit code (1: a refused or failed start) is the parent's, and
+    the other worker is stopped, not left running."""
+    def run_worker(index):
+        stopped = _until_stopped()
+        _life(tmp_path, index)
+        if index == 1:
+            _wait_file(tmp_path / 'worker-0')
+            return 1
+        stopped.wait(timeouts.HANG)
+        _life(tmp_path, 2, 'stopped')
+        return 0
+
+    assert workers.Supervisor(2, run_worker).run() == 1
+    assert len(_lives(tmp_path, 1)) == 1     # not started again
+    assert [line.split()[1] for line in _lives(tmp_path, 2)] == ['stopped']
