@@ -102,7 +102,7 @@ def server_families(service):
         'ironic_api_http_connections_limit',
         'The most open connections the API server keeps '
         '([api]max_connections).', [],
-        [((), server.adj.connection_limit)])
+        [((), server.connection_limit())])
     names = [(lane_name(lane), lane) for lane in server.lanes]
     for suffix, doc, read in _LANE_GAUGES:
         yield metrics.gauge('ironic_api_lane_' + suffix, doc, ['lane'],

@@ -333,6 +333,10 @@ class _Server(w_server.TcpWSGIServer):
         """Open connections, counted as waitress does (its socket map)."""
         return len(self.socket_map)
 
+    def connection_limit(self):
+        """[api]max_connections, as connection_count counts."""
+        return self.adj.connection_limit
+
     def same_address(self, channel):
         """The other open connections of ``channel``'s address."""
         host = channel.addr[0]
@@ -385,7 +389,7 @@ class _Server(w_server.TcpWSGIServer):
         # accept in this very turn.  The next turn closes it (the
         # trigger wakes the loop), the one after accepts.
         if (self.accepting and not self.draining
-                and self.connection_count() >= self.adj.connection_limit):
+                and self.connection_count() >= self.connection_limit()):
             if any(c.will_close for c in self.active_channels.values()):
                 return False   # closing: accept once closed
             if self.someone_waits() and self._make_room():
@@ -476,7 +480,10 @@ class WSGIService(object):
             app, map=socket_map, host=host, port=port, threads=threads,
             channel_timeout=client_socket_timeout,
             cleanup_interval=max(1, min(30, shortest // 2)),
-            connection_limit=max_connections, backlog=128,
+            # A worker's own waitress counts its listening socket and
+            # trigger, and must not stop before the workers' sum does.
+            connection_limit=max_connections + (0 if sock is None else 2),
+            backlog=128,
             max_request_body_size=MAX_BODY_BYTES,
             # A response above waitress's default (1 MB: a detailed page
             # of 400 nodes) was spooled to a temporary file and read back;

@@ -61,9 +61,12 @@ class _SharedServer(wsgi._Server):
     def open_connections(self):
         return self.bounds.total_connections()
 
+    def connection_limit(self):
+        return self.bounds.shared.max_connections
+
     def handle_accept(self):
         with self.bounds.locked():
-            if self.connection_count() >= self.adj.connection_limit:
+            if self.connection_count() >= self.connection_limit():
                 return   # another worker took the last one meanwhile
             super().handle_accept()
 
@@ -110,7 +113,15 @@ class _SharedServer(wsgi._Server):
 
     def readable(self):
         self._share_idle()
-        return super().readable()
+        polled = super().readable()
+        # At the limit of all the workers, the listening socket is not
+        # polled (waitress stops at its own, per process): it would be
+        # readable at once, and handle_accept would refuse, again and
+        # again.  The next turn (within a second) looks again.
+        if (polled and self.accepting
+                and self.connection_count() >= self.connection_limit()):
+            return False
+        return polled
 
     def _share_idle(self):
         """Publish this worker's idle connections per address, and close

@@ -107,6 +107,9 @@ class _Channels(object):
     def open_connections(self):
         return len(self.active_channels)
 
+    def connection_limit(self):
+        return self.adj.connection_limit
+
 
 def test_server_families_read_connections_and_lanes():
     server = _Channels(3)
