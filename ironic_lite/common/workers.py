@@ -148,9 +148,11 @@ class Supervisor(object):
                           _describe(status))
                 self._failed = code
                 self._stopping = True
-                return
-            LOG.warning('API worker %s (pid %s) ended (%s); starting '
-                        'another', index, pid, _describe(status))
+            else:
+                LOG.warning('API worker %s (pid %s) ended (%s); starting '
+                            'another', index, pid, _describe(status))
+        if self._stopping:
+            return
         due = {index for index in range(self.count)
                if index not in self.pids.values()}
         now = time.monotonic()
@@ -159,11 +161,15 @@ class Supervisor(object):
                 self._spawn(index)
 
     def _reap(self):
+        """The workers that ended: [(pid, wait status)]."""
         ended = []
         while self.pids:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
+            except ChildProcessError:   # none left (reaped elsewhere)
+                known = {pid for pid, _status in ended}
+                ended.extend((pid, 0) for pid in self.pids
+                             if pid not in known)
                 break
             if pid == 0:
                 break

@@ -173,3 +173,15 @@ def test_a_worker_that_cannot_start_stops_the_service(tmp_path):
     assert workers.Supervisor(2, run_worker).run() == 1
     assert len(_lives(tmp_path, 1)) == 1     # not started again
     assert [line.split()[1] for line in _lives(tmp_path, 2)] == ['stopped']
+
+
+def test_workers_that_all_cannot_start_end_the_parent(tmp_path):
+    """Both refuse their start at once (as with an older release alive):
+    the parent reaps both in one look and exits 1, not waiting for
+    either again."""
+    def run_worker(index):
+        _life(tmp_path, index)
+        return 1
+
+    assert workers.Supervisor(2, run_worker).run() == 1
+    assert len(_lives(tmp_path, 0)) == len(_lives(tmp_path, 1)) == 1
