@@ -14,10 +14,10 @@ doc/source/admin/metrics.rst).
   anyway (with several API processes, ``[api]api_workers``: the open
   connections and the lanes' running requests of them all, from the
   memory they share; a lane's waiting, high water, waited and expired
-  are the answering process's own); ``node_families``: the nodes by provision state and by shard
-  (the shard counts the database keeps, db/shard_counts.py; one grouped
-  read for the states), cached ``[metrics]prometheus_node_counts_ttl``
-  seconds.
+  are the answering process's own); ``node_families``: the nodes by
+  provision state and by shard (the shard counts the database keeps,
+  db/shard_counts.py; one grouped read for the states), cached
+  ``[metrics]prometheus_node_counts_ttl`` seconds.
 """
 
 import time

@@ -45,8 +45,9 @@ opts = [
                     'closes it.  Such connections hold no worker thread.'),
     cfg.IntOpt('max_connections', default=100, min=1,
                help='Maximum number of client connections ironic-api keeps '
-                    'open at once (all its api_workers together).  At the limit, a new connection closes '
-                    'the keep-alive connection that has been idle the '
+                    'open at once (all its api_workers together).  At '
+                    'the limit, a new connection closes the keep-alive '
+                    'connection that has been idle the '
                     'longest; when none is idle, the connection that has '
                     'been reading its request for over a second with the '
                     'slowest progress (a trickling client); when every '
@@ -63,7 +64,8 @@ opts = [
                     'size limit.  0 disables the deadline.'),
     cfg.IntOpt('max_connections_per_client', default=0, min=0,
                help='Maximum number of connections one client address '
-                    'may hold (all api_workers together); 0 (the default): no cap.  Many '
+                    'may hold (all api_workers together); 0 (the '
+                    'default): no cap.  Many '
                     'connections from one address are normal (a client '
                     'library\'s pools, devstack, a NAT gateway), and '
                     'max_connections already makes room by closing idle '

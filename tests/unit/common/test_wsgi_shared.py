@@ -33,8 +33,9 @@ def _two_workers(**limits):
         2, limits.get('max_connections', 100),
         limits.get('max_connections_per_client', 0))
     services = [wsgi.WSGIService('test-api-%d' % i, _app, '127.0.0.1', 0,
-                                 threads=4, client_socket_timeout=
-                                 timeouts.NEVER, sock=sock.dup(),
+                                 threads=4,
+                                 client_socket_timeout=timeouts.NEVER,
+                                 sock=sock.dup(),
                                  bounds=bounds.worker(i), **limits)
                 for i in range(2)]
     sock.close()
