@@ -11,10 +11,13 @@ doc/source/admin/metrics.rst).
   values as the table has routes, whatever the clients send.
 * ``server_families``: the HTTP server's open connections and its lanes
   (api/lanes.py), read at scrape time from counters the server keeps
-  anyway; ``node_families``: the nodes by provision state and by shard
-  (the shard counts the database keeps, db/shard_counts.py; one grouped
-  read for the states), cached ``[metrics]prometheus_node_counts_ttl``
-  seconds.
+  anyway (with several API processes, ``[api]api_workers``: the open
+  connections and the lanes' running requests of them all, from the
+  memory they share; a lane's waiting, high water, waited and expired
+  are the answering process's own); ``node_families``: the nodes by
+  provision state and by shard (the shard counts the database keeps,
+  db/shard_counts.py; one grouped read for the states), cached
+  ``[metrics]prometheus_node_counts_ttl`` seconds.
 """
 
 import time
@@ -93,12 +96,13 @@ def server_families(service):
     yield metrics.gauge(
         'ironic_api_http_connections',
         'Open HTTP connections of the API server ([api]max_connections '
-        'at most).', [], [((), len(server.active_channels))])
+        'at most; all the API processes together).', [],
+        [((), server.open_connections())])
     yield metrics.gauge(
         'ironic_api_http_connections_limit',
         'The most open connections the API server keeps '
         '([api]max_connections).', [],
-        [((), server.adj.connection_limit)])
+        [((), server.connection_limit())])
     names = [(lane_name(lane), lane) for lane in server.lanes]
     for suffix, doc, read in _LANE_GAUGES:
         yield metrics.gauge('ironic_api_lane_' + suffix, doc, ['lane'],
@@ -110,8 +114,8 @@ def server_families(service):
 
 
 _LANE_GAUGES = [
-    ('running', 'Requests of the lane being served now.',
-     lambda lane: lane.in_flight),
+    ('running', 'Requests of the lane being served now (by all the API '
+     'processes).', lambda lane: lane.running_now()),
     ('waiting', 'Requests of the lane waiting for their turn now.',
      lambda lane: lane.waiting()),
     ('slots', 'How many requests of the lane run at once '

@@ -13,9 +13,10 @@ configuration read at import time, as ``ironic-api`` reads it:
 The server's own command line (``sys.argv`` of uwsgi or gunicorn) is not
 parsed.  The HTTP server, its threads and timeouts are then the WSGI
 server's business; ``[api]host_ip``, ``[api]port``, ``[api]api_workers``,
-``[api]client_socket_timeout``, ``[api]request_read_timeout``,
-``[api]max_connections``, ``[api]max_connections_per_client`` and
-``[api]proxy_addresses`` are not used.
+``[api]threads``, ``[api]client_socket_timeout``,
+``[api]request_read_timeout``, ``[api]max_connections``,
+``[api]max_connections_per_client`` and ``[api]proxy_addresses`` are not
+used.
 """
 
 import os

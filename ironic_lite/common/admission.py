@@ -21,9 +21,17 @@ the ones whose wait is over.  ``dispatch`` hands a channel to the worker
 threads; each request carries its lane in ``request.lane`` and its state in
 ``request.lane_state``: 'slot' (admitted: counts against ``running``),
 'expired', or 'done'.
+
+With several API processes (``[api]api_workers``), ``share`` makes
+``running`` a figure for all of them: each worker counts its running
+requests in a cell of shared memory (common/worker_bounds.py) and admits
+one only while the sum is below ``running``.  Each worker keeps its own
+line; a slot freed in another worker is taken by the next turn of this
+worker's event loop (``expire``, at least once a second).
 """
 
 import collections
+import contextlib
 import threading
 import time
 
@@ -54,6 +62,25 @@ class Lane(object):
         self.high_water = 0
         self.waited = 0
         self.expired = 0
+        # Several API processes: (WorkerBounds, the lane's cells).
+        self._shared = None
+
+    def share(self, bounds, cells):
+        """Count ``running`` over every worker: ``bounds`` is this
+        worker's WorkerBounds, ``cells`` the lane's running per worker."""
+        self._shared = (bounds, cells)
+
+    def _free(self):
+        """Whether a slot is free (in every worker, when shared).  Under
+        the lock (and the workers' lock, when shared)."""
+        if self._shared is None:
+            return self.in_flight < self.running
+        return sum(self._shared[1][:]) < self.running
+
+    def _workers_lock(self):
+        if self._shared is None:
+            return contextlib.nullcontext()
+        return self._shared[0].locked()
 
     def belongs(self, request):
         return not request.error and self.classify(
@@ -63,8 +90,8 @@ class Lane(object):
         """Admit ``request`` (the next of ``channel``) at once -- True,
         the caller dispatches it -- or put it in line (False)."""
         request.lane = self
-        with self._lock:
-            if self.in_flight < self.running and not self._line:
+        with self._lock, self._workers_lock():
+            if not self._line and self._free():
                 self._admit(request)
                 return True
             self.waited += 1
@@ -74,6 +101,9 @@ class Lane(object):
 
     def _admit(self, request):
         self.in_flight += 1
+        if self._shared is not None:
+            bounds, cells = self._shared
+            cells[bounds.index] += 1
         self.high_water = max(self.high_water, self.in_flight)
         request.lane_state = 'slot'
 
@@ -82,9 +112,12 @@ class Lane(object):
         line (or, past its deadline, the next ones go expired)."""
         if getattr(request, 'lane_state', None) != 'slot':
             return   # not admitted by a lane (only done() changes 'slot')
-        with self._lock:
+        with self._lock, self._workers_lock():
             request.lane_state = 'done'
             self.in_flight -= 1
+            if self._shared is not None:
+                bounds, cells = self._shared
+                cells[bounds.index] -= 1
             ready = self._next(time.monotonic())
         self._hand_over(ready)
 
@@ -92,7 +125,7 @@ class Lane(object):
         """Hand over, marked expired, the requests whose wait is over."""
         if not self._line:   # the common case: a look, no lock
             return
-        with self._lock:
+        with self._lock, self._workers_lock():
             ready = self._next(time.monotonic() if now is None else now)
         self._hand_over(ready)
 
@@ -110,7 +143,7 @@ class Lane(object):
                                 '%s running at once and is answered '
                                 'unserved (%s so far)', self.wait,
                                 self.running, self.expired)
-            elif self.in_flight < self.running:
+            elif self._free():
                 self._admit(request)
             else:
                 break
@@ -121,6 +154,13 @@ class Lane(object):
     def _hand_over(self, channels):
         for channel in channels:
             self.dispatch(channel)
+
+    def running_now(self):
+        """Requests of the lane running now (in every worker, when
+        shared)."""
+        if self._shared is None:
+            return self.in_flight
+        return sum(self._shared[1][:])
 
     def waiting(self):
         with self._lock:

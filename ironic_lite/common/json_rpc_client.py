@@ -42,7 +42,7 @@ LOG = logging.getLogger(__name__)
 # oslo.messaging's allowed_remote_exmods); any other is a RemoteError.
 ALLOWED_MODULES = ('ironic_lite.common.exception',)
 # Connections kept alive per conductor, at least (as many as the API's
-# request threads, [api]api_workers, when more; a call beyond them opens
+# request threads, [api]threads, when more; a call beyond them opens
 # a connection closed after use).
 POOL_SIZE = 16
 # Seconds to open a connection: a conductor that does not accept one by
@@ -118,8 +118,7 @@ class _Pools(object):
         retries = urllib3.Retry(total=1, connect=1, read=0, redirect=0,
                                 status=0, other=0)
         return urllib3.PoolManager(num_pools=64,
-                                   maxsize=max(POOL_SIZE,
-                                               conf.api.api_workers),
+                                   maxsize=max(POOL_SIZE, conf.api.threads),
                                    retries=retries, **kwargs)
 
     def clear(self):

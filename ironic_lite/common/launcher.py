@@ -44,7 +44,7 @@ LOG = logging.getLogger(__name__)
 EXIT_STOP_TIMED_OUT = 3
 
 
-def _flush_logs():
+def flush_logs():
     for handler in std_logging.getLogger().handlers:
         try:
             handler.flush()
@@ -97,7 +97,7 @@ class StopWatchdog(object):
                   'after a crash.  The stop was waiting at:\n%s',
                   timeout, self.step, EXIT_STOP_TIMED_OUT,
                   ''.join(traceback.format_stack(frame)) if frame else '?')
-        _flush_logs()
+        flush_logs()
         self._exit(EXIT_STOP_TIMED_OUT)
 
 

@@ -24,12 +24,15 @@ Prometheus text format or OpenMetrics); ``Listener`` serves it on a port
 of its own (the conductor's ``[metrics]prometheus_conductor_port``).
 """
 
+import os
 import threading
 import time
 
 from oslo_log import log as logging
 import prometheus_client
 from prometheus_client import core
+from prometheus_client import multiprocess
+from prometheus_client import values as prometheus_values
 
 from ironic_lite.common import exception
 from ironic_lite import conf
@@ -162,9 +165,89 @@ def counter(name, documentation, labels, samples):
     return family
 
 
+# The directory of the files in which the processes of one service (the
+# workers of ironic-api) record their counters and histograms; None: this
+# process's memory.
+_SHARED_DIR = None
+
+
+# The process whose workers share _SHARED_DIR (the parent).
+_SHARED_PARENT = None
+
+# Of the process metrics, the ones a service's figure is the sum of its
+# processes' (the others, start time and fd limit: the parent's).
+_SUMMED = frozenset(['process_virtual_memory_bytes',
+                     'process_resident_memory_bytes',
+                     'process_cpu_seconds', 'process_open_fds'])
+
+
+class _ServiceProcesses(object):
+    """prometheus_client's process metrics of the parent and all its
+    workers together: the CPU, memory and file descriptors the service
+    uses, whichever worker answers the scrape."""
+
+    def describe(self):
+        return []
+
+    def collect(self):
+        parent = _SHARED_PARENT
+        pids = [parent] + _children(parent)
+        totals = {}
+        for pid in pids:
+            collector = prometheus_client.ProcessCollector(
+                pid=lambda pid=pid: pid, registry=None)
+            for family in collector.collect():
+                if not family.samples:
+                    continue   # gone meanwhile
+                known = totals.get(family.name)
+                if known is None:
+                    totals[family.name] = family
+                elif family.name in _SUMMED:
+                    sample = known.samples[0]
+                    known.samples[0] = sample._replace(
+                        value=sample.value + family.samples[0].value)
+        return list(totals.values())
+
+
+def _children(pid):
+    """The child processes of ``pid`` (Linux)."""
+    try:
+        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
+            return [int(child) for child in f.read().split()]
+    except OSError:
+        return []
+
+
+def share_across_processes(directory):
+    """Record counters and histograms in files under ``directory``
+    (prometheus_client's multiprocess mode), for the processes started
+    from here on: a scrape answered by any of them sums them all.  Called
+    by the parent before it starts the processes, before any sample is
+    recorded (a family's samples take their storage when first
+    recorded)."""
+    global _SHARED_DIR, _SHARED_PARENT
+    os.environ['PROMETHEUS_MULTIPROC_DIR'] = directory
+    prometheus_values.ValueClass = prometheus_values.MultiProcessValue()
+    _SHARED_DIR = directory
+    _SHARED_PARENT = os.getpid()
+
+
+def _scraped_registry():
+    """``REGISTRY``; with shared files, their sums, the providers'
+    families and the processes' CPU and memory summed."""
+    if _SHARED_DIR is None:
+        return REGISTRY
+    registry = prometheus_client.CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=_SHARED_DIR)
+    registry.register(_Provided())
+    registry.register(_ServiceProcesses())
+    return registry
+
+
 def wsgi_app():
-    """A WSGI application answering a scrape of ``REGISTRY``."""
-    return prometheus_client.make_wsgi_app(REGISTRY)
+    """A WSGI application answering a scrape of ``REGISTRY`` (or of the
+    files of all the service's processes)."""
+    return prometheus_client.make_wsgi_app(_scraped_registry())
 
 
 class Timer(object):

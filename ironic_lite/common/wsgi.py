@@ -190,7 +190,8 @@ class _Channel(w_channel.HTTPChannel):
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map=map)
-        if server.over_client_cap(self):
+        server.channel_opened(self)
+        if server.over_client_cap(self) and not server.room_elsewhere(self):
             # Closed by the event loop's next turn (a channel that will
             # close is writable, and neither read nor served): the
             # address's own connection idle the longest, or this one.
@@ -204,6 +205,11 @@ class _Channel(w_channel.HTTPChannel):
                             'holds [api]max_connections_per_client (%s) '
                             'busy connections', addr[0], server.per_client)
                 self.will_close = True
+
+    def del_channel(self, map=None):
+        if self._fileno is not None:
+            self.server.channel_closed(self)
+        super().del_channel(map)
 
     def received(self, data):
         partial = self.request
@@ -306,6 +312,31 @@ class _Server(w_server.TcpWSGIServer):
                     break
         super().add_task(channel)
 
+    # -- hooks of several API processes (common/wsgi_shared.py) ---------
+
+    def channel_opened(self, channel):
+        pass
+
+    def channel_closed(self, channel):
+        pass
+
+    def room_elsewhere(self, channel):
+        """Whether another worker makes room for ``channel``'s address
+        (one process: there is no other)."""
+        return False
+
+    def open_connections(self):
+        """Client connections open now (metrics)."""
+        return len(self.active_channels)
+
+    def connection_count(self):
+        """Open connections, counted as waitress does (its socket map)."""
+        return len(self.socket_map)
+
+    def connection_limit(self):
+        """[api]max_connections, as connection_count counts."""
+        return self.adj.connection_limit
+
     def same_address(self, channel):
         """The other open connections of ``channel``'s address."""
         host = channel.addr[0]
@@ -315,6 +346,11 @@ class _Server(w_server.TcpWSGIServer):
 
     def over_client_cap(self, channel):
         """Whether ``channel`` takes its address over the cap."""
+        return self.client_cap_applies(channel) and len(
+            self.same_address(channel)) >= self.per_client
+
+    def client_cap_applies(self, channel):
+        """Whether ``channel``'s address is capped at all."""
         host = channel.addr[0] if channel.addr else None
         if not self.per_client or not host:
             return False
@@ -322,9 +358,7 @@ class _Server(w_server.TcpWSGIServer):
             address = ipaddress.ip_address(host)
         except ValueError:
             return False
-        if any(address in net for net in self.uncapped):
-            return False
-        return len(self.same_address(channel)) >= self.per_client
+        return not any(address in net for net in self.uncapped)
 
     def maintenance(self, now):
         """waitress's idle timeout, then the read deadline: a request
@@ -355,7 +389,7 @@ class _Server(w_server.TcpWSGIServer):
         # accept in this very turn.  The next turn closes it (the
         # trigger wakes the loop), the one after accepts.
         if (self.accepting and not self.draining
-                and len(self.socket_map) >= self.adj.connection_limit):
+                and self.connection_count() >= self.connection_limit()):
             if any(c.will_close for c in self.active_channels.values()):
                 return False   # closing: accept once closed
             if self.someone_waits() and self._make_room():
@@ -428,17 +462,28 @@ class WSGIService(object):
                  shutdown_timeout=60, client_socket_timeout=60,
                  max_connections=100, request_read_timeout=30,
                  max_connections_per_client=0, proxy_addresses=(),
-                 lanes=()):
+                 lanes=(), sock=None, bounds=None):
+        """``sock``: a listening socket to serve (a worker of several
+        API processes) instead of binding host:port; ``bounds``: that
+        worker's WorkerBounds (common/worker_bounds.py)."""
         self.name = name
         self.shutdown_timeout = shutdown_timeout
         shortest = min(client_socket_timeout,
                        request_read_timeout or client_socket_timeout)
         socket_map = {}
-        self.server = _Server(
+        server_class, listen = _Server, {}
+        if sock is not None:
+            from ironic_lite.common import wsgi_shared
+            server_class = wsgi_shared.server_class(bounds)
+            listen = {'_sock': sock, 'bind_socket': False}
+        self.server = server_class(
             app, map=socket_map, host=host, port=port, threads=threads,
             channel_timeout=client_socket_timeout,
             cleanup_interval=max(1, min(30, shortest // 2)),
-            connection_limit=max_connections, backlog=128,
+            # A worker's own waitress counts its listening socket and
+            # trigger, and must not stop before the workers' sum does.
+            connection_limit=max_connections + (0 if sock is None else 2),
+            backlog=128,
             max_request_body_size=MAX_BODY_BYTES,
             # A response above waitress's default (1 MB: a detailed page
             # of 400 nodes) was spooled to a temporary file and read back;
@@ -448,13 +493,16 @@ class WSGIService(object):
             # poll() that returns at once, and the loop spins a core when
             # idle.  Work for the loop (stop's drain included) wakes it.
             asyncore_use_poll=True, asyncore_loop_timeout=1,
-            clear_untrusted_proxy_headers=False, ident='ironic-lite')
+            clear_untrusted_proxy_headers=False, ident='ironic-lite',
+            **listen)
         self.server.socket_map = socket_map
         self.server.read_timeout = request_read_timeout
         self.server.per_client = max_connections_per_client
         self.server.uncapped = _networks(proxy_addresses)
-        for lane in lanes:
+        for number, lane in enumerate(lanes):
             lane.dispatch = self.server.task_dispatcher.add_task
+            if bounds is not None:
+                lane.share(bounds, bounds.lane_cells(number))
         self.server.lanes = tuple(lanes)
         self._thread = None
 

@@ -1,6 +1,6 @@
 """The API's side of the synchronous calls that talk to a BMC.
 
-The API waits for their answer in one of its ``[api]api_workers`` request
+The API waits for their answer in one of its ``[api]threads`` request
 threads, for up to ``[DEFAULT]rpc_response_timeout`` seconds (the
 conductor answers a little earlier: ``hardware_calls.py``).  So that BMCs
 that never answer cannot take every request thread, at most

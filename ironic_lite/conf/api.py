@@ -1,3 +1,4 @@
+from oslo_concurrency import processutils
 from oslo_config import cfg
 from oslo_middleware import http_proxy_to_wsgi
 
@@ -23,11 +24,20 @@ opts = [
                help='Public URL to use when building the links to the API '
                     'resources (for example, "https://ironic.rocks:6384"). '
                     'If unset, the base URL of the request is used.'),
-    cfg.IntOpt('api_workers', default=8, min=1,
-               help='Number of threads serving API requests.  Reading a '
-                    'request and writing its response take no thread: '
-                    'only the work in between does.  (In Ironic: the '
-                    'number of API processes.)'),
+    cfg.IntOpt('api_workers', min=0,
+               help='Number of API processes of ironic-api.  The default '
+                    '(unset, or 0) is the number of CPUs, but not more '
+                    'than 4 (as Ironic); one when the number of CPUs '
+                    'cannot be found.  With more than one, a parent '
+                    'process listens and supervises the workers (see '
+                    'doc/source/admin/multi-process.rst).  The all-in-one '
+                    'ironic-lite command is always one process.'),
+    cfg.IntOpt('threads', default=8, min=1,
+               help='Number of threads serving requests in each API '
+                    'process.  Reading a request and writing its response '
+                    'take no thread: only the work in between does.  Not '
+                    'an Ironic option (ironic-lite 5.0 named this number '
+                    'api_workers).'),
     cfg.IntOpt('client_socket_timeout', default=60, min=1,
                help='Seconds a client connection may stay without '
                     'activity -- an idle keep-alive connection, or a '
@@ -35,8 +45,9 @@ opts = [
                     'closes it.  Such connections hold no worker thread.'),
     cfg.IntOpt('max_connections', default=100, min=1,
                help='Maximum number of client connections ironic-api keeps '
-                    'open at once.  At the limit, a new connection closes '
-                    'the keep-alive connection that has been idle the '
+                    'open at once (all its api_workers together).  At '
+                    'the limit, a new connection closes the keep-alive '
+                    'connection that has been idle the '
                     'longest; when none is idle, the connection that has '
                     'been reading its request for over a second with the '
                     'slowest progress (a trickling client); when every '
@@ -53,7 +64,8 @@ opts = [
                     'size limit.  0 disables the deadline.'),
     cfg.IntOpt('max_connections_per_client', default=0, min=0,
                help='Maximum number of connections one client address '
-                    'may hold; 0 (the default): no cap.  Many '
+                    'may hold (all api_workers together); 0 (the '
+                    'default): no cap.  Many '
                     'connections from one address are normal (a client '
                     'library\'s pools, devstack, a NAT gateway), and '
                     'max_connections already makes room by closing idle '
@@ -75,8 +87,9 @@ opts = [
                help='How many large list pages (see large_list_threshold) '
                     'are read and rendered at once; the others wait for '
                     'their turn, holding no worker thread, up to '
-                    'request_queue_timeout seconds.  Keep it below '
-                    'api_workers, so that light requests always find a '
+                    'request_queue_timeout seconds.  A figure for the '
+                    'whole service, however many api_workers.  Keep it '
+                    'below threads, so that light requests always find a '
                     'worker thread.  0: no bound.'),
     cfg.IntOpt('request_queue_timeout', default=30, min=1,
                help='Seconds a request held back by '
@@ -113,12 +126,13 @@ opts = [
     cfg.IntOpt('max_concurrent_hardware_calls', default=4, min=0,
                help='How many requests that wait for a BMC\'s answer (boot '
                     'device, indicators, NMI, interface validation, '
-                    'synchronous vendor passthru) this API serves at once; '
+                    'synchronous vendor passthru) this API serves at once '
+                    '(all api_workers together); '
                     'the others wait for their turn, holding no worker '
                     'thread, up to request_queue_timeout seconds.  Each '
                     'served one waits in a worker thread for up to '
                     '[DEFAULT]rpc_response_timeout seconds: keep it, with '
-                    'max_concurrent_large_lists, below api_workers, so that '
+                    'max_concurrent_large_lists, below threads, so that '
                     'BMCs that never answer leave threads to every other '
                     'request.  0: no bound.  '
                     'Not an Ironic option.'),
@@ -132,6 +146,19 @@ opts = [
     cfg.StrOpt('default_portgroup_mode', default='active-backup',
                help='Bonding mode of a new port group when none is given.'),
 ]
+
+
+# Ironic's cap on the default number of API processes (each holds its own
+# copy of the application, its database pool and RPC client).
+MAX_DEFAULT_WORKERS = 4
+
+
+def worker_count(conf):
+    """The number of API processes: [api]api_workers, or Ironic's default
+    -- the CPUs (processutils.get_worker_count: 1 when unknown), at most
+    MAX_DEFAULT_WORKERS."""
+    return conf.api.api_workers or min(processutils.get_worker_count(),
+                                       MAX_DEFAULT_WORKERS)
 
 
 def connections_per_client(conf):

@@ -32,7 +32,7 @@ def _start(directory, host, idle_timeout):
     config = procs.write_config(os.path.join(directory, 'ironic.conf'), {
         'DEFAULT': {'state_path': os.path.join(directory, 'state'),
                     'host': host},
-        'api': {'host_ip': '127.0.0.1', 'port': port, 'api_workers': 4,
+        'api': {'host_ip': '127.0.0.1', 'port': port, 'threads': 4,
                 'client_socket_timeout': idle_timeout},
     })
     service = procs.Service('ironic-lite', config, directory)
@@ -323,7 +323,7 @@ def _guarded(tmp_path, **api):
     """ironic-lite whose idle timeout is NEVER: a connection closed while
     a test runs was closed by one of the limits under test."""
     options = {'host_ip': '127.0.0.1', 'port': procs.free_port(),
-               'api_workers': 4, 'client_socket_timeout': timeouts.NEVER}
+               'threads': 4, 'client_socket_timeout': timeouts.NEVER}
     options.update(api)
     config = procs.write_config(str(tmp_path / 'ironic.conf'), {
         'DEFAULT': {'state_path': str(tmp_path / 'state'),
@@ -558,7 +558,7 @@ def test_twenty_large_pages_together_are_served_with_memory_bounded(
     -- only 2 are rendered at once, the others wait holding nothing but
     their request (measured: 1.6 to 2.4 times).  With no bound, 16 were
     rendered at once and the peak grew 7 to 8 times that."""
-    service = _guarded(tmp_path, api_workers=16)
+    service = _guarded(tmp_path, threads=16)
     try:
         body = {'driver': 'fake-hardware', 'driver_info': {'x': 'y' * 200},
                 'properties': {'cpus': 8, 'memory_mb': 4096}}

@@ -110,7 +110,9 @@ def test_split_api_and_conductor_endpoints(tmp_path, postgresql_url,
                     'control_exchange': rabbit_exchange,
                     'state_path': str(tmp_path)},
         'database': {'connection': postgresql_url},
-        'api': {'host_ip': '127.0.0.1', 'port': port},
+        # Two API processes: the counts below are the sums of both
+        # (the requests land in either), whichever answers the scrape.
+        'api': {'host_ip': '127.0.0.1', 'port': port, 'api_workers': 2},
         'conductor': {'heartbeat_interval': 1},
         'metrics': metrics_section(metrics_port),
         'oslo_messaging_rabbit': conftest.RABBIT_TEST_OPTIONS,

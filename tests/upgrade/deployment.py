@@ -101,9 +101,12 @@ class Deployment(object):
         if pin:
             values['DEFAULT']['pin_release_version'] = pin
         if kind == 'api':
+            # 8 threads: an old release reads it from its default
+            # api_workers (threads until 6.0), this tree from threads;
+            # api_workers, processes here, is left to its default.
             values['api'] = {'host_ip': '127.0.0.1',
                              'port': self.api_ports[label],
-                             'api_workers': 8}
+                             'threads': 8}
         return values
 
     # -- the database, read directly --------------------------------------

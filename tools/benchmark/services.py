@@ -33,7 +33,8 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def write_config(path, db_url, port, mode, api_threads=8, extra=()):
+def write_config(path, db_url, port, mode, api_threads=8, extra=(),
+                 api_workers=1):
     """The ironic.conf of the run; returns its path.  ``extra``:
     "section.option=value" settings added to it (--lite-option)."""
     run = 'bench%d%d' % (os.getpid(), port)
@@ -48,8 +49,9 @@ def write_config(path, db_url, port, mode, api_threads=8, extra=()):
         # The API's own defaults otherwise (no per-address cap: every
         # client of a benchmark connects from 127.0.0.1, standing for
         # many hosts).
+        # One API process unless asked (``ironic-lite`` is always one).
         'api': {'host_ip': '127.0.0.1', 'port': port,
-                'api_workers': api_threads},
+                'threads': api_threads, 'api_workers': api_workers},
         'conductor': {'topic': 'ironic.conductor_manager.%s' % run,
                       'sync_power_state_interval': 0,
                       'check_provision_state_interval': 0},

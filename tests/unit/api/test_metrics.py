@@ -104,6 +104,12 @@ class _Channels(object):
         self.active_channels = {i: object() for i in range(n)}
         self.adj = type('Adj', (), {'connection_limit': 100})()
 
+    def open_connections(self):
+        return len(self.active_channels)
+
+    def connection_limit(self):
+        return self.adj.connection_limit
+
 
 def test_server_families_read_connections_and_lanes():
     server = _Channels(3)

@@ -24,7 +24,6 @@ DEFAULT_DIFFERENCES = {
     ('DEFAULT', 'enabled_inspect_interfaces'): 'fake added',
     ('DEFAULT', 'enabled_raid_interfaces'): 'fake added',
     ('DEFAULT', 'enabled_vendor_interfaces'): 'fake added',
-    ('api', 'api_workers'): 'threads here, processes in Ironic',
     ('conductor', 'sync_power_state_interval'): 'ironic-lite syncs every '
                                                  'minute (Ironic: 2)',
     ('conductor', 'node_locked_retry_interval'): 'seconds as a float '
