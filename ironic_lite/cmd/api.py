@@ -14,13 +14,10 @@ from ironic_lite.api import lanes
 from ironic_lite.api import metrics as api_metrics
 from ironic_lite.common import config
 from ironic_lite.common import launcher
-<<<<<<< HEAD
-from ironic_lite.common import rpc
-=======
 from ironic_lite.common import metrics
+from ironic_lite.common import rpc
 from ironic_lite.common import worker_bounds
 from ironic_lite.common import workers
->>>>>>> h/workers
 from ironic_lite.common import wsgi
 from ironic_lite import conf
 from ironic_lite.conf import api as api_conf
@@ -92,13 +89,10 @@ def serve_workers(count):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
-<<<<<<< HEAD
     rpc.check_remote_transport('ironic-api')
-=======
     count = api_conf.worker_count(CONF)
     if count > 1:
         return serve_workers(count)
->>>>>>> h/workers
     return launcher.serve([api_reporter(), api_service()],
                           close=[db_api.reset])
 
