@@ -275,7 +275,7 @@ MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
 MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
 # For reference only (outside ironic-lite's range), from versions.py:
-# 85 MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
+# 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
 # versions include: 1.99 port/portgroup ?conductor_groups= (which Ironic
 # does not gate: served here, as there, at every version), 1.106
 # portgroup ?shard= (ironic-lite accepts that one from 1.82: see
@@ -305,7 +305,7 @@ PROVISION_VERB_MIN_VERSION = {
     'unrescue': 38,
     'deploy': 73,      # alias of 'active'
     'undeploy': 73,    # alias of 'deleted'
-    'unhold': 85,
+    'unhold': MINOR_85_UNHOLD_VERB,
 }
 
 # Power targets for PUT /v1/nodes/<n>/states/power -> minimum minor version.

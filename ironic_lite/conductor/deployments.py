@@ -126,7 +126,6 @@ def do_node_deploy(task, conductor_id=None, deploy_steps=None):
     through the task's spawn error hook.  A step that waits for the
     ramdisk's agent leaves the node in ``wait call-back``.
     """
-    node = task.node
     if task.driver.storage is not None:
         task.driver.storage.attach_volumes(task)
     if _run_steps(task, _set_steps(task, deploy_steps)):

@@ -102,9 +102,11 @@ _FLOW_STEPS = ('power_on', 'power_off', 'reboot', 'hold', 'wait')
 HOLD = 'hold'
 
 
+_STEP_KEYS = ('interface', 'step', 'args', 'priority')
+
+
 def is_hold(step):
     return (step or {}).get('step') == HOLD
-_STEP_KEYS = ('interface', 'step', 'args', 'priority')
 
 
 def step_id(step):

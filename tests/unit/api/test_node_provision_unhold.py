@@ -18,8 +18,8 @@ def test_unhold_below_1_85_is_a_bare_406(client, node):
     assert utils.faultstring(resp) == 'Request not acceptable.'
 
 
-def test_unhold_while_pinned_to_5_0_is_406_nothing_sent(client, node,
-                                                       config_pin, rpcapi):
+def test_unhold_while_pinned_to_5_0_is_406_nothing_sent(
+        client, node, config_pin, rpcapi):
     utils.set_node(node['uuid'], provision_state='deploy hold')
     config_pin('5.0')
     resp = client.put_json(URL % node['uuid'], {'target': 'unhold'},
