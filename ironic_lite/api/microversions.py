@@ -174,6 +174,9 @@ VERSIONS = [
      'POST /v1/continue_inspection (the ramdisk\'s inspection data; also '
      'at 1.1, answering only the node\'s UUID), ?node_uuid= on it, the '
      '"agent" inspect interface'),
+    (85, 'MINOR_85_UNHOLD_VERB',
+     '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
+     'clean or deploy step leaves a node)'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -262,6 +265,7 @@ MINOR_81_NODE_INVENTORY = 81
 MINOR_82_NODE_SHARD = 82
 MINOR_83_PARENT_CHILD_NODES = 83
 MINOR_84_CONTINUE_INSPECTION = 84
+MINOR_85_UNHOLD_VERB = 85
 
 # The highest microversion served: the last of VERSIONS, defined there
 # only (the release mapping's ``master`` reads MAX_VERSION_STRING).  The
@@ -271,7 +275,7 @@ MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
 MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
 # For reference only (outside ironic-lite's range), from versions.py:
-# 85 MINOR_85_UNHOLD_VERB, 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
+# 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
 # versions include: 1.99 port/portgroup ?conductor_groups= (which Ironic
 # does not gate: served here, as there, at every version), 1.106
 # portgroup ?shard= (ironic-lite accepts that one from 1.82: see
@@ -301,6 +305,7 @@ PROVISION_VERB_MIN_VERSION = {
     'unrescue': 38,
     'deploy': 73,      # alias of 'active'
     'undeploy': 73,    # alias of 'deleted'
+    'unhold': MINOR_85_UNHOLD_VERB,
 }
 
 # Power targets for PUT /v1/nodes/<n>/states/power -> minimum minor version.

@@ -28,11 +28,13 @@ DEPLOYING = 'deploying'
 DEPLOYWAIT = 'wait call-back'
 DEPLOYFAIL = 'deploy failed'
 DEPLOYDONE = 'deploy complete'
+DEPLOYHOLD = 'deploy hold'
 DELETING = 'deleting'
 DELETED = 'deleted'
 CLEANING = 'cleaning'
 CLEANWAIT = 'clean wait'
 CLEANFAIL = 'clean failed'
+CLEANHOLD = 'clean hold'
 ERROR = 'error'
 REBUILD = 'rebuild'
 INSPECTING = 'inspecting'
@@ -71,6 +73,7 @@ VERBS = {
     'rescue': 'rescue',
     'unrescue': 'unrescue',
     'rebuild': 'rebuild',
+    'unhold': 'unhold',
 }
 """Target of ``PUT /v1/nodes/<id>/states/provision`` -> state machine event.
 """
@@ -133,7 +136,9 @@ def power_target(new_state):
 TARGETS = {
     VERIFYING: MANAGEABLE,
     DEPLOYING: ACTIVE, DEPLOYWAIT: ACTIVE, DEPLOYFAIL: ACTIVE,
+    DEPLOYHOLD: ACTIVE,
     CLEANING: AVAILABLE, CLEANWAIT: AVAILABLE, CLEANFAIL: AVAILABLE,
+    CLEANHOLD: AVAILABLE,
     DELETING: AVAILABLE,
     INSPECTING: MANAGEABLE, INSPECTWAIT: MANAGEABLE, INSPECTFAIL: MANAGEABLE,
     ADOPTING: ACTIVE, ADOPTFAIL: ACTIVE,
@@ -156,6 +161,11 @@ _TRANSITIONS = (
     (DEPLOYWAIT, 'resume', DEPLOYING),
     (DEPLOYWAIT, 'fail', DEPLOYFAIL),
     (DEPLOYING, 'done', ACTIVE),
+    # the "hold" deploy step (API 1.85): held until "unhold" or "abort"
+    (DEPLOYING, 'hold', DEPLOYHOLD),
+    (DEPLOYWAIT, 'hold', DEPLOYHOLD),
+    (DEPLOYHOLD, 'unhold', DEPLOYWAIT),
+    (DEPLOYHOLD, 'abort', DEPLOYFAIL),
     (ACTIVE, 'rebuild', DEPLOYING),
     (ERROR, 'rebuild', DEPLOYING),
     # tear down, then cleaning
@@ -172,6 +182,11 @@ _TRANSITIONS = (
     (CLEANWAIT, 'abort', CLEANFAIL),
     (CLEANING, 'wait', CLEANWAIT),
     (CLEANWAIT, 'resume', CLEANING),
+    # the "hold" clean step (API 1.85)
+    (CLEANING, 'hold', CLEANHOLD),
+    (CLEANWAIT, 'hold', CLEANHOLD),
+    (CLEANHOLD, 'unhold', CLEANWAIT),
+    (CLEANHOLD, 'abort', CLEANFAIL),
     (CLEANFAIL, 'manage', MANAGEABLE),
     (MANAGEABLE, 'provide', CLEANING),
     (MANAGEABLE, 'clean', CLEANING),

@@ -82,7 +82,7 @@ def manual_clean_failed(task, message, step_failed=False):
                        last_error=message)
 
 
-def _manual_clean_error_hook(exc, task):
+def manual_clean_error_hook(exc, task):
     """Spawn error hook: a step that raised past the worker's handling."""
     try:
         manual_clean_failed(task, 'Failed to clean node %s: %s'
@@ -113,11 +113,24 @@ def do_manual_clean(task, clean_steps, disable_ramdisk=False):
     # What the fake steps recorded of the last manual cleaning.
     info.pop(fake_hardware.EXECUTED_STEPS_KEY, None)
     node.driver_internal_info = info
-    for index, step in enumerate(validated):
+    _run_manual_steps(task, validated, 0)
+
+
+def _run_manual_steps(task, clean_steps, start):
+    """Run ``clean_steps[start:]``; the manual cleaning ends when they
+    all ran, or waits in ``clean hold`` at a ``hold`` step."""
+    node = task.node
+    for index in range(start, len(clean_steps)):
+        step = clean_steps[index]
         node.clean_step = step
         node.driver_internal_info = dict(node.driver_internal_info,
                                          clean_step_index=index)
         node.save()
+        if steps.is_hold(step):
+            task.process_event('hold',
+                               target_state=node.target_provision_state)
+            LOG.info('Node %s holds at clean step %d', node.uuid, index)
+            return
         try:
             _run_step(task, step)
         except Exception as err:
@@ -129,6 +142,33 @@ def do_manual_clean(task, clean_steps, disable_ramdisk=False):
     _wipe_internal_info(node)
     task.process_event('manage')
     LOG.info('Node %s manual cleaning complete', node.uuid)
+
+
+def continue_manual_clean(task):
+    """Worker, after ``unhold`` (clean hold -> clean wait): cleaning
+    again, from the step after the hold.  Ironic leaves the node in
+    ``clean wait`` for its agent's next heartbeat; ironic-lite's clean
+    steps need no agent, so the conductor goes on at once."""
+    node = task.node
+    task.process_event('resume', target_state=node.target_provision_state)
+    info = node.driver_internal_info or {}
+    clean_steps = info.get('clean_steps') or []
+    index = info.get('clean_step_index')
+    if index is None:
+        return manual_clean_failed(
+            task, 'Node %s has no clean step to continue from.' % node.uuid)
+    _run_manual_steps(task, clean_steps, index + 1)
+
+
+def abort_clean_hold(task):
+    """clean hold -> clean failed, on the operator's request; the node
+    heads back to where its cleaning was going."""
+    node = task.node
+    node.clean_step = {}
+    _wipe_internal_info(node)
+    task.process_event(
+        'abort', target_state=node.target_provision_state,
+        last_error='By request, the clean operation was aborted.')
 
 
 def _run_step(task, step):
@@ -169,7 +209,7 @@ class CleaningMixin(object):
                 raise exception.InvalidStateRequested(
                     action='manual clean', node=node.uuid,
                     state=node.provision_state)
-            task.set_spawn_error_hook(_manual_clean_error_hook, task)
+            task.set_spawn_error_hook(manual_clean_error_hook, task)
             task.process_event(
                 'clean', pool=self._pool, target_state=states.MANAGEABLE,
                 call_args=(do_manual_clean, task, clean_steps,

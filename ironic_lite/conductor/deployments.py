@@ -87,6 +87,10 @@ def _run_steps(task, steps, start=0):
                                          deploy_step_index=index)
         if len(steps) > 1:
             node.save()
+        if conductor_steps.is_hold(step):
+            task.process_event('hold')
+            LOG.info('Node %s holds at deploy step %d', node.uuid, index)
+            return False
         if _execute(task, step) == states.DEPLOYWAIT:
             task.process_event('wait')
             LOG.info('Node %s waits in %s after deploy step %s', node.uuid,
@@ -122,7 +126,6 @@ def do_node_deploy(task, conductor_id=None, deploy_steps=None):
     through the task's spawn error hook.  A step that waits for the
     ramdisk's agent leaves the node in ``wait call-back``.
     """
-    node = task.node
     if task.driver.storage is not None:
         task.driver.storage.attach_volumes(task)
     if _run_steps(task, _set_steps(task, deploy_steps)):
@@ -150,6 +153,33 @@ def continue_node_deploy(task, conductor_id=None):
                        % (conductor_steps.step_id(steps[index]), err))
     if _run_steps(task, steps, start=index + 1):
         _finish(task, conductor_id)
+
+
+def continue_held_deploy(task, conductor_id=None):
+    """Worker, after ``unhold`` (deploy hold -> wait call-back):
+    deploying again from the step after the hold.  Ironic waits for the
+    agent's next heartbeat; ironic-lite goes on at once, as a held step
+    asked nothing of the agent."""
+    node = task.node
+    task.process_event('resume')
+    steps = node.driver_internal_info.get('deploy_steps') or []
+    index = node.driver_internal_info.get('deploy_step_index')
+    if index is None:
+        raise _failure('Node %s has no deploy step to continue from.'
+                       % node.uuid)
+    if _run_steps(task, steps, start=index + 1):
+        _finish(task, conductor_id)
+
+
+def abort_deploy_hold(task):
+    """deploy hold -> deploy failed, on the operator's request (the
+    node can then be deployed again or torn down)."""
+    node = task.node
+    node.deploy_step = {}
+    node.driver_internal_info = _without(node.driver_internal_info,
+                                         _DEPLOY_INTERNAL_KEYS)
+    task.process_event(
+        'abort', last_error='By request, the deploy operation was aborted.')
 
 
 def _finish(task, conductor_id):

@@ -31,7 +31,16 @@ _PROVISION_ACTIONS = {
 
 _ABORTS = {
     states.CLEANWAIT: cleaning.abort_cleaning,
+    states.CLEANHOLD: cleaning.abort_clean_hold,
+    states.DEPLOYHOLD: deployments.abort_deploy_hold,
     states.INSPECTWAIT: inspection.abort_inspection,
+}
+
+# unhold (API 1.85): the hold state -> the worker that goes on with the
+# steps after the hold.
+_UNHOLDS = {
+    states.CLEANHOLD: cleaning.continue_manual_clean,
+    states.DEPLOYHOLD: deployments.continue_held_deploy,
 }
 
 
@@ -81,6 +90,8 @@ class ProvisioningMixin(object):
                         action=action, node=node.uuid,
                         state=node.provision_state)
                 return abort(task)
+            if action == 'unhold' and node.provision_state in _UNHOLDS:
+                return self._unhold(task)
             if action == 'provide' and node.retired and worker is not None:
                 raise exception.NodeIsRetired(op='providing', node=node.uuid)
             if worker is not None:
@@ -93,6 +104,22 @@ class ProvisioningMixin(object):
                     action=action, node=node.uuid,
                     state=node.provision_state)
             task.process_event(action)
+
+    def _unhold(self, task):
+        """clean/deploy hold -> clean wait/wait call-back, and a worker
+        that resumes the remaining steps."""
+        node = task.node
+        worker = _UNHOLDS[node.provision_state]
+        if node.provision_state == states.CLEANHOLD:
+            task.set_spawn_error_hook(cleaning.manual_clean_error_hook, task)
+            return task.process_event(
+                'unhold', pool=self._pool, call_args=(worker, task),
+                target_state=node.target_provision_state)
+        task.set_spawn_error_hook(utils.fail_node, task)
+        return task.process_event(
+            'unhold', pool=self._pool,
+            call_args=(worker, task,
+                       self.conductor.id if self.conductor else None))
 
     @messaging.expected_exceptions(exception.NoFreeConductorWorker,
                                    exception.NodeLocked,

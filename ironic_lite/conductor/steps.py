@@ -69,6 +69,10 @@ def validate_user_clean_steps(task, user_steps):
                for s in node_clean_steps(task)}
     errors, result = [], []
     for user_step in user_steps:
+        if user_step.get('step') == HOLD:
+            # The conductor's own step (API 1.85), on any interface.
+            result.append(dict(user_step, abortable=True, priority=0))
+            continue
         driver_step = offered.get((user_step.get('interface'),
                                    user_step.get('step')))
         if driver_step is None:
@@ -92,7 +96,17 @@ DEPLOYING_INTERFACE_PRIORITY = {
 }
 # Steps the conductor resolves itself (Ironic's reserved names).
 _FLOW_STEPS = ('power_on', 'power_off', 'reboot', 'hold', 'wait')
+# The one of them ironic-lite runs: the node stops in "clean hold" or
+# "deploy hold" until the "unhold" verb (API 1.85) resumes the steps after
+# it.  The others are still accepted in deploy steps and skipped.
+HOLD = 'hold'
+
+
 _STEP_KEYS = ('interface', 'step', 'args', 'priority')
+
+
+def is_hold(step):
+    return (step or {}).get('step') == HOLD
 
 
 def step_id(step):
@@ -164,6 +178,9 @@ def validate_user_steps(task, user_steps, error_prefix='',
     offered = {step_id(s): s for s in driver_steps(task)}
     errors, result = [], []
     for user_step in user_steps:
+        if user_step.get('step') == HOLD:
+            result.append(user_step)
+            continue
         if user_step.get('step') in _FLOW_STEPS:
             continue
         driver_step = offered.get(step_id(user_step))
@@ -174,7 +191,7 @@ def validate_user_steps(task, user_steps, error_prefix='',
             continue
         errors.extend(_step_errors(user_step, driver_step))
         result.append(user_step)
-    counts = collections.Counter(step_id(s) for s in result)
+    counts = collections.Counter(step_id(s) for s in result if not is_hold(s))
     duplicates = sorted(k for k, n in counts.items() if n > 1)
     if duplicates:
         errors.append("deploy steps from all deploy templates matching this "

@@ -28,6 +28,15 @@ from ironic_lite.common import states
     ('clean wait', 'abort', ('clean failed', 'available')),
     ('available', 'manage', ('manageable', None)),
     ('manageable', 'adopt', ('adopting', 'active')),
+    # the hold step and the unhold verb (API 1.85), as Ironic 39
+    ('cleaning', 'hold', ('clean hold', 'available')),
+    ('clean wait', 'hold', ('clean hold', 'available')),
+    ('clean hold', 'unhold', ('clean wait', 'available')),
+    ('clean hold', 'abort', ('clean failed', 'available')),
+    ('deploying', 'hold', ('deploy hold', 'active')),
+    ('wait call-back', 'hold', ('deploy hold', 'active')),
+    ('deploy hold', 'unhold', ('wait call-back', 'active')),
+    ('deploy hold', 'abort', ('deploy failed', 'active')),
 ])
 def test_transitions(state, event, expected):
     assert states.next_state('uuid', state, event) == expected
@@ -36,6 +45,8 @@ def test_transitions(state, event, expected):
 @pytest.mark.parametrize('state,event', [
     ('enroll', 'deploy'), ('available', 'delete'), ('active', 'deploy'),
     ('available', 'abort'), ('manageable', 'bogus'), ('no-such', 'manage'),
+    ('clean wait', 'unhold'), ('active', 'unhold'), ('clean hold', 'resume'),
+    ('deploy hold', 'resume'),
 ])
 def test_invalid(state, event):
     with pytest.raises(exception.InvalidStateRequested) as err:
@@ -66,3 +77,4 @@ def test_lists_match_ironic():
 def test_state_constants():
     assert states.VERBS['active'] == 'deploy'
     assert states.VERBS['deleted'] == 'delete'
+    assert states.VERBS['unhold'] == 'unhold'
