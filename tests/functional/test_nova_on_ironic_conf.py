@@ -28,13 +28,16 @@ class _Service(object):
 @pytest.fixture(scope='module')
 def bm(tmp_path_factory):
     tmp = tmp_path_factory.mktemp('nova-ironic-conf')
-    port = procs.free_port()
+    port, rpc_port = procs.free_port(), procs.free_port()
     config = procs.write_config(str(tmp / 'ironic.conf'), {
-        'DEFAULT': dict(test_ironic_conf.DEVSTACK,
+        'DEFAULT': dict(test_ironic_conf.DEVSTACK, host='127.0.0.1',
                         state_path=str(tmp / 'state')),
         'api': {'host_ip': '127.0.0.1', 'port': port},
         'conductor': {'heartbeat_interval': 1,
                       'sync_power_state_interval': 0},
+        # devstack's rpc_transport = json-rpc: the API calls the conductor
+        # of its own process over HTTP, on a port of this test's own.
+        'json_rpc': {'host_ip': '127.0.0.1', 'port': rpc_port},
     })
     service = procs.Service('ironic', config, str(tmp))
     try:
