@@ -139,3 +139,6 @@ _.second_method  # fake vendor passthru method
 _.third_method_sync  # fake vendor passthru method
 _.fourth_method_shared_lock  # fake vendor passthru method
 driver_passthru  # drivers/base.py: marks a hardware type's vendor methods
+
+# -- release 6.0: prometheus_client reads it when a sample takes storage --
+_.ValueClass  # common/metrics.py share_across_processes: multiprocess mode
