@@ -391,6 +391,11 @@ def api_and_conductor(workdir, common, api_host, conductor_host,
 
     def config(name, host, extra):
         sections = dict(common, DEFAULT=dict(common['DEFAULT'], host=host))
+        # One API process unless the test asks for more: the worker
+        # processes have tests of their own (test_api_workers.py,
+        # test_metrics.py), and a process per core in every split test
+        # costs the functional level minutes on two cores.
+        sections['api'] = dict({'api_workers': 1}, **common['api'])
         sections.update(extra or {})
         return write_config(os.path.join(workdir, name), sections)
 

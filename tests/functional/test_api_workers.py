@@ -16,9 +16,11 @@ import os
 import re
 import signal
 import socket
+import time
 
 import pytest
 
+from ironic_lite.common import worker_bounds
 from tests import conftest
 from tests.functional import procs
 from tests import timeouts
@@ -72,9 +74,9 @@ def _socket_inodes(pid):
     return inodes
 
 
-def _holder(conn, port, pids):
-    """The pid (of ``pids``) holding the server's side of ``conn``."""
-    client_port = conn.sock.getsockname()[1]
+def _holder(client_port, port, pids):
+    """The pid (of ``pids``) holding the server's side of the connection
+    from ``client_port``."""
     wanted = None
     with open('/proc/net/tcp') as f:
         for line in f.readlines()[1:]:
@@ -97,12 +99,19 @@ def _connection_in_each_worker(port, pids):
         conn = http.client.HTTPConnection('127.0.0.1', port,
                                           timeout=timeouts.HANG)
         conn.connect()
-        holder = procs.wait_for(lambda: _holder(conn, port, pids),
+        client_port = conn.sock.getsockname()[1]
+        holder = procs.wait_for(lambda: _holder(client_port, port, pids),
                                 what='a worker accepting the connection')
-        if holder in held:
-            conn.close()
-        else:
+        if holder not in held:
             held[holder] = conn
+            continue
+        conn.close()
+        # Gone from the server, and from the count the workers share,
+        # before the next one: at max_connections_per_client, a newcomer
+        # would otherwise close a held connection (idle: the longest).
+        procs.wait_for(lambda: _holder(client_port, port, pids) is None,
+                       what='the server closing a second connection')
+        time.sleep(2 * worker_bounds.IDLE_PUBLISH)
     return held
 
 
