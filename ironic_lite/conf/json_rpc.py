@@ -22,11 +22,12 @@ DEFAULT_AUTH_TYPE = 'password'
 opts = [
     cfg.StrOpt('auth_strategy',
                choices=[('noauth', 'no authentication'),
-                        ('keystone', 'not implemented by ironic-lite'),
+                        ('keystone', 'Keystone tokens, checked by '
+                                     'keystonemiddleware, and one of '
+                                     'allowed_roles'),
                         ('http_basic', 'HTTP basic authentication')],
                help='Authentication strategy used by JSON RPC.  Defaults to '
-                    'the global auth_strategy setting.  ironic-lite '
-                    'implements noauth and http_basic.'),
+                    'the global auth_strategy setting.'),
     cfg.StrOpt('http_basic_auth_user_file',
                default='/etc/ironic/htpasswd-json-rpc',
                help='Path to the Apache format (bcrypt) user '
