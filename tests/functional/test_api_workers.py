@@ -23,6 +23,7 @@ import pytest
 from ironic_lite.common import worker_bounds
 from tests import conftest
 from tests.functional import procs
+from tests import sockets
 from tests import timeouts
 
 pytestmark = pytest.mark.backend
@@ -195,13 +196,6 @@ def _refused(port):
     return False
 
 
-def _closed_by_server(sock):
-    try:
-        return sock.recv(100) == b''
-    except ConnectionResetError:
-        return True
-
-
 def test_the_per_address_cap_holds_over_the_workers(
         tmp_path, postgresql_url, rabbit_url, rabbit_exchange):
     """Two connections of 127.0.0.1, one in each worker, both busy: with
@@ -219,7 +213,7 @@ def test_the_per_address_cap_holds_over_the_workers(
                 sock = socket.create_connection(('127.0.0.1', port),
                                                 timeouts.HANG)
                 with sock:
-                    assert _closed_by_server(sock)
+                    assert sockets.closed_by_server(sock, timeouts.HANG)
         for conn in held.values():
             resp = conn.getresponse()
             assert resp.status == 200, resp.read()

@@ -12,13 +12,13 @@ import concurrent.futures
 import http.client
 import json
 import os
-import select
 import socket
 import time
 
 import pytest
 
 from tests.functional import procs
+from tests import sockets
 from tests import timeouts
 
 # The idle timeout of ``impatient_server``: short, so that the test sees
@@ -339,13 +339,7 @@ def _guarded(tmp_path, **api):
 
 def _closed(sock, pace=0.2):
     """Whether the server has closed ``sock`` (within ``pace`` s)."""
-    readable, _, _ = select.select([sock], [], [], pace)
-    if not readable:
-        return False
-    try:
-        return sock.recv(100) == b''
-    except ConnectionResetError:
-        return True
+    return sockets.closed_by_server(sock, pace)
 
 
 def _trickle_until_closed(sock):

@@ -4,7 +4,6 @@ the limits hold over both together."""
 
 import contextlib
 import http.client
-import select
 import socket
 import threading
 import time
@@ -12,6 +11,7 @@ import time
 from ironic_lite.common import worker_bounds
 from ironic_lite.common import workers
 from ironic_lite.common import wsgi
+from tests import sockets
 from tests import timeouts
 
 RELEASE = threading.Event()
@@ -89,17 +89,6 @@ def _one_in_each(services):
     return [held[0], held[1]]
 
 
-def _closed_by_server(sock, wait=timeouts.HANG):
-    """Whether the server closed ``sock`` (within ``wait`` seconds)."""
-    readable, _, _ = select.select([sock], [], [], wait)
-    if not readable:
-        return False
-    try:
-        return sock.recv(100) == b''
-    except ConnectionResetError:
-        return True
-
-
 def test_max_connections_counts_both_workers():
     """max_connections = 3 over two workers: clients keep every
     connection open; each newcomer is served (an idle one makes room),
@@ -131,7 +120,7 @@ def test_the_per_client_cap_counts_both_workers():
             with socket.create_connection(
                     ('127.0.0.1', services[0].server.effective_port),
                     timeouts.HANG) as sock:
-                assert _closed_by_server(sock)
+                assert sockets.closed_by_server(sock, timeouts.HANG)
         RELEASE.set()
         for conn in busy:
             assert conn.getresponse().read() == b'hello'
@@ -164,7 +153,7 @@ def test_at_the_per_client_cap_another_worker_s_idle_one_makes_room():
         # IDLE_PUBLISH seconds), a third may be closed at once as if
         # every connection of the address were busy: try again.
         third = _until_served(lambda: _served_once(services))
-        assert _closed_by_server(idle.sock)
+        assert sockets.closed_by_server(idle.sock, timeouts.HANG)
         RELEASE.set()
         assert busy.getresponse().read() == b'hello'
         for conn in (idle, busy, third):
