@@ -9,11 +9,11 @@ wrong token is refused.  Then the operator undeploys.
 
 import contextlib
 
-from openstack import connection
 import pytest
 
 from tests import agent
 from tests.functional import conftest
+from tests.functional import consumers
 
 MAC = '52:54:00:aa:bb:01'
 CALLBACK = 'http://192.0.2.50:9999'
@@ -30,11 +30,7 @@ def lite(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def bm(lite):
-    creds = lite.credentials
-    return connection.Connection(
-        auth_type='http_basic',
-        auth={'endpoint': lite.base, 'username': creds.username,
-              'password': creds.password}).baremetal
+    return consumers.connect(lite).baremetal
 
 
 def _heartbeat(lite, node_id, token):

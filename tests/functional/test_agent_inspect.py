@@ -10,12 +10,12 @@ served at ``/v1/nodes/<node>/inventory``.
 
 import contextlib
 
-from openstack import connection
 import pytest
 import requests
 
 from tests import agent
 from tests.functional import conftest
+from tests.functional import consumers
 from tests import timeouts
 
 MAC = '52:54:00:aa:bb:02'
@@ -39,11 +39,7 @@ def lite(tmp_path_factory):
 
 @pytest.fixture(scope='module')
 def bm(lite):
-    creds = lite.credentials
-    return connection.Connection(
-        auth_type='http_basic',
-        auth={'endpoint': lite.base, 'username': creds.username,
-              'password': creds.password}).baremetal
+    return consumers.connect(lite).baremetal
 
 
 def test_agent_completes_an_inspection(lite, bm):
