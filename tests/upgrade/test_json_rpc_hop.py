@@ -41,6 +41,12 @@ def _heartbeat(base, node):
 
 @pytest.mark.long(60)
 @pytest.mark.backend
+def _conductors_reached(dep):
+    """The conductors a heartbeat has reached: each logs this line."""
+    return [c for c in ('conductor-1', 'conductor-2')
+            if 'Invalid or missing agent_token' in dep.services[c].log()]
+
+
 def test_pinned_json_rpc_deployment_unpinned_one_process_at_a_time(
         tmp_path, postgresql_url):
     release = deployment.Release('this tree', procs.BIN)
@@ -62,10 +68,7 @@ def test_pinned_json_rpc_deployment_unpinned_one_process_at_a_time(
         for label in dep.api_labels():
             answers[('pinned', label)] = _heartbeat(dep.api_url(label),
                                                     node)
-        # A heartbeat that reached a conductor logs this line there.
-        reached = [c for c in ('conductor-1', 'conductor-2')
-                   if 'Invalid or missing agent_token' in
-                   dep.services[c].log()]
+        reached = _conductors_reached(dep)
         for label in ('conductor-1', 'conductor-2', 'api-1'):
             client.step = 'restart %s' % label
             dep.restart(label, release)
@@ -80,9 +83,7 @@ def test_pinned_json_rpc_deployment_unpinned_one_process_at_a_time(
         for label in dep.api_labels():
             answers[('unpinned', label)] = _heartbeat(dep.api_url(label),
                                                       node)
-        reached_after = [c for c in ('conductor-1', 'conductor-2')
-                         if 'Invalid or missing agent_token' in
-                         dep.services[c].log()]
+        reached_after = _conductors_reached(dep)
         load.pause()
         problems = load.verify()
     finally:
