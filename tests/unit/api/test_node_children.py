@@ -10,16 +10,8 @@ from tests.unit.api import utils
 OLD = '1.82'
 
 
-def _create(client, name, version=None, **fields):
-    body = dict({'driver': 'fake-hardware', 'name': name}, **fields)
-    resp = client.post_json('/v1/nodes', body, version=version)
-    assert resp.status_int == 201, resp.text
-    return resp.json
-
-
-def _names(resp):
-    assert resp.status_int == 200, resp.text
-    return sorted(n['name'] for n in resp.json['nodes'])
+_create = utils.create_named_node
+_names = utils.node_names
 
 
 def _invalid(ident):

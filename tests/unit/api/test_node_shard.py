@@ -9,17 +9,11 @@ OLD = '1.81'
 
 
 def _create(client, name, shard=None, version=None):
-    body = {'driver': 'fake-hardware', 'name': name}
-    if shard is not None:
-        body['shard'] = shard
-    resp = client.post_json('/v1/nodes', body, version=version)
-    assert resp.status_int == 201, resp.text
-    return resp.json
+    fields = {} if shard is None else {'shard': shard}
+    return utils.create_named_node(client, name, version, **fields)
 
 
-def _names(resp):
-    assert resp.status_int == 200, resp.text
-    return sorted(n['name'] for n in resp.json['nodes'])
+_names = utils.node_names
 
 
 @pytest.fixture

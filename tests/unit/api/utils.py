@@ -71,9 +71,20 @@ def refused_400(resp, message):
     assert faultstring(resp) == message
 
 
+def create_named_node(client, name, version=None, **fields):
+    """Create a fake-hardware node ``name`` with ``fields``; its body."""
+    body = dict({'driver': 'fake-hardware', 'name': name}, **fields)
+    resp = client.post_json('/v1/nodes', body, version=version)
+    assert resp.status_int == 201, resp.text
+    return resp.json
+
+
 def named_node(client):
     """Create a fake-hardware node named n1; its UUID."""
-    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
-                                          'name': 'n1'})
-    assert resp.status_int == 201, resp.text
-    return resp.json['uuid']
+    return create_named_node(client, 'n1')['uuid']
+
+
+def node_names(resp):
+    """The sorted names of a node list answered 200."""
+    assert resp.status_int == 200, resp.text
+    return sorted(n['name'] for n in resp.json['nodes'])
