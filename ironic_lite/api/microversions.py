@@ -266,6 +266,38 @@ MINOR_82_NODE_SHARD = 82
 MINOR_83_PARENT_CHILD_NODES = 83
 MINOR_84_CONTINUE_INSPECTION = 84
 MINOR_85_UNHOLD_VERB = 85
+# Ironic 39's later microversions (versions.py): a constant is defined
+# before its entry in VERSIONS, which alone says what is served.
+MINOR_86_FIRMWARE_INTERFACE = 86
+MINOR_87_SERVICE = 87
+MINOR_88_PORT_NAME = 88
+MINOR_89_ATTACH_DETACH_VMEDIA = 89
+MINOR_90_OVN_VTEP = 90
+MINOR_91_DOT_JSON = 91
+MINOR_92_RUNBOOKS = 92
+MINOR_93_GET_VMEDIA = 93
+MINOR_94_PORT_NODENAME = 94
+MINOR_95_DISABLE_POWER_OFF = 95
+MINOR_96_INSPECTION_RULES = 96
+MINOR_97_PORT_DESCRIPTION = 97
+MINOR_98_SUPPORT_SPECIAL_CHAR_IN_ATTRIBUTES = 98
+MINOR_99_PORT_PORTGROUP_CONDUCTOR_GROUP_FILTER = 99
+MINOR_100_PORT_VENDOR = 100
+MINOR_101_PORT_CATEGORY = 101
+MINOR_102_PORTGROUP_PHYSICAL_NETWORK = 102
+MINOR_103_PORTGROUP_CATEGORY = 103
+MINOR_104_NODE_INSTANCE_NAME = 104
+MINOR_105_REMOVE_OVN_VTEP = 105
+MINOR_106_PORTGROUP_SHARD = 106
+MINOR_107_X_OPENSTACK_REQUEST_ID = 107
+MINOR_108_SERVICE_DISABLE_RAMDISK = 108
+MINOR_109_NODE_HEALTH = 109
+MINOR_110_DEPLOYWAIT_ABORT = 110
+MINOR_111_DYNAMIC_PORTGROUP = 111
+MINOR_112_RUNBOOK_TRAITS = 112
+MINOR_113_NODE_HISTORY_PROJECT = 113
+MINOR_114_FIRMWARE_IDENTITY = 114
+MINOR_115_NODE_HISTORY_FIELDS = 115
 
 # The highest microversion served: the last of VERSIONS, defined there
 # only (the release mapping's ``master`` reads MAX_VERSION_STRING).  The
@@ -274,11 +306,9 @@ MINOR_MAX_VERSION = VERSIONS[-1][0]
 MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
 MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
-# For reference only (outside ironic-lite's range), from versions.py:
-# 86 MINOR_86_FIRMWARE_INTERFACE.  Later upstream
-# versions include: 1.99 port/portgroup ?conductor_groups= (which Ironic
-# does not gate: served here, as there, at every version), 1.106
-# portgroup ?shard= (ironic-lite accepts that one from 1.82: see
+# For reference (upstream versions.py): 1.99 port/portgroup
+# ?conductor_groups= (which Ironic does not gate: served here, as there,
+# at every version), 1.106 portgroup ?shard= (ironic-lite accepts that one from 1.82: see
 # doc/source/api/differences.rst).
 
 # /v1/shards (GET only) needs 1.82: below that GET is a 404 and any other
