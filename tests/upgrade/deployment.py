@@ -102,12 +102,23 @@ class Deployment(object):
             values['DEFAULT']['pin_release_version'] = pin
         if kind == 'api':
             # 8 threads: an old release reads it from its default
-            # api_workers (threads until 6.0), this tree from threads;
-            # api_workers, processes here, is left to its default.
+            # api_workers (threads until 6.0), this tree from threads
+            # (api_workers, processes here, is set in start()).
             values['api'] = {'host_ip': '127.0.0.1',
                              'port': self.api_ports[label],
                              'threads': 8}
         return values
+
+    @staticmethod
+    def api_release_options(release):
+        """This tree's API runs one process, as in the functional tests'
+        splits (procs.api_and_conductor): a process per core in every API
+        of every deployment costs the upgrade tests minutes on two cores,
+        and the worker processes have tests of their own.  An old release
+        reads ``api_workers`` as its thread count: it keeps its default."""
+        if release.bin_dir != procs.BIN:
+            return None
+        return {'api': {'api_workers': 1}}
 
     # -- the database, read directly --------------------------------------
 
@@ -150,8 +161,11 @@ class Deployment(object):
     def start(self, label, kind, release, pin=None):
         if kind == 'api' and label not in self.api_ports:
             self.api_ports[label] = procs.free_port()
-        config = self.config(label, kind, pin, self.release_config.get(
-            release.name) if kind == 'conductor' else None)
+        if kind == 'conductor':
+            extra = self.release_config.get(release.name)
+        else:
+            extra = self.api_release_options(release)
+        config = self.config(label, kind, pin, extra)
         name = 'ironic-api' if kind == 'api' else 'ironic-conductor'
         service = procs.Service(name, config, self.workdir, label=label,
                                 executable=release.command(name))
