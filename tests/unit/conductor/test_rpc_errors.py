@@ -21,12 +21,23 @@ from ironic_lite.common import rpc
 from ironic_lite.conductor import broker_probe
 from ironic_lite.conductor import rpc_errors
 from ironic_lite.conductor import rpcapi
+from tests.functional import procs
 
 
 def _url(*hosts):
     # A new URL each time: broker_hosts caches per URL.
     vhost = uuid.uuid4().hex[:8]
     return 'rabbit://%s/%s' % (','.join('u:p@%s' % h for h in hosts), vhost)
+
+
+@pytest.fixture(autouse=True)
+def held(monkeypatch):
+    """No connection held by an earlier test."""
+    held = broker_probe._Held()
+    monkeypatch.setattr(broker_probe, '_HELD', held)
+    yield held
+    if held._sock is not None:
+        held._sock.close()
 
 
 def _set_event():
@@ -52,6 +63,9 @@ def connections(monkeypatch):
 
         def __exit__(self, *exc):
             return False
+
+        def close(self):
+            pass
 
     monkeypatch.setattr(broker_probe, '_REPLIES_OPEN', _set_event())
 
@@ -108,6 +122,12 @@ class _Listener(object):
                 conn.sendall(b'\x01\x00\x00')
 
     def close(self):
+        # shutdown first: a close alone leaves the socket listening while
+        # the thread's accept() still holds it.
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.sock.close()
         for conn in self.accepted:
             conn.close()
@@ -115,7 +135,7 @@ class _Listener(object):
 
 @pytest.mark.parametrize('speaks', [True, False])
 def test_before_its_first_answer_the_broker_must_speak(monkeypatch,
-                                                      speaks):
+                                                       speaks):
     """Until a call of this process is answered, a broker that accepts a
     connection but says nothing is unreachable: the first call opens the
     reply connection with no bound, and would hang for as long as the
@@ -129,6 +149,78 @@ def test_before_its_first_answer_the_broker_must_speak(monkeypatch,
         assert broker_probe.unreachable(url) == expected
         broker_probe.answered()
         assert broker_probe.unreachable(url) is None
+    finally:
+        listener.close()
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """The sockets the checks open (really connected)."""
+    socks = []
+    real = socket.create_connection
+
+    def create_connection(*args, **kwargs):
+        sock = real(*args, **kwargs)
+        socks.append(sock)
+        return sock
+    monkeypatch.setattr(broker_probe.socket, 'create_connection',
+                        create_connection)
+    return socks
+
+
+def _checks(opened, times):
+    for _ in range(times):
+        broker_probe.check()
+    return len(opened)
+
+
+def test_once_answered_one_connection_stands_for_the_broker(
+        monkeypatch, conf_fixture, opened):
+    """After the first answer, the connection of a check is held: the
+    next calls open none, until the broker closes it (it died) -- the
+    next call probes anew and finds it gone: 503, nothing sent."""
+    monkeypatch.setattr(broker_probe, '_REPLIES_OPEN', _set_event())
+    listener = _Listener(speaks=False)
+    try:
+        conf_fixture.config(transport_url=_url(
+            '127.0.0.1:%d' % listener.port))
+        assert _checks(opened, 5) == 1
+        # The broker closes its connections, then stops listening.
+        procs.wait_for(lambda: listener.accepted, what='accepted')
+        listener.close()
+        with pytest.raises(exception.ServiceUnavailable) as exc:
+            broker_probe.check()
+        assert 'cannot be reached' in str(exc.value)
+    finally:
+        listener.close()
+
+
+def test_a_held_connection_is_replaced_when_it_is_old(
+        monkeypatch, conf_fixture, opened):
+    """Before RabbitMQ drops a connection that never began the handshake,
+    a new one takes its place; the old one is closed."""
+    monkeypatch.setattr(broker_probe, '_REPLIES_OPEN', _set_event())
+    monkeypatch.setattr(broker_probe, '_HOLD_SECONDS', -1)
+    listener = _Listener(speaks=False)
+    try:
+        conf_fixture.config(transport_url=_url(
+            '127.0.0.1:%d' % listener.port))
+        assert _checks(opened, 3) == 3
+        # The two replaced connections were closed by this side.
+        assert [s.fileno() for s in opened] == [-1, -1, opened[2].fileno()]
+        assert opened[2].fileno() != -1
+    finally:
+        listener.close()
+
+
+def test_before_its_first_answer_nothing_is_held(monkeypatch,
+                                                 conf_fixture, opened):
+    monkeypatch.setattr(broker_probe, '_REPLIES_OPEN', threading.Event())
+    listener = _Listener(speaks=True)
+    try:
+        conf_fixture.config(transport_url=_url(
+            '127.0.0.1:%d' % listener.port))
+        assert _checks(opened, 3) == 3
     finally:
         listener.close()
 
