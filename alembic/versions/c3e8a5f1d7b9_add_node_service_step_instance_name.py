@@ -3,8 +3,9 @@
 API 1.87 and 1.104: the service step a node is running (JSON text, as
 clean_step) and the name its user gave the instance (Ironic's
 String(255)).  Additive only: two nullable columns, which the older
-services (whose model has neither) never read nor write.  Each is added unless present, so that a run cut
-short goes on from where it stopped.  Frozen: this revision's own.
+services (whose model has neither) never read nor write.  Each is added
+unless present, so that a run cut short goes on from where it stopped.
+Frozen: this revision's own.
 
 Revision ID: c3e8a5f1d7b9
 Revises: f9a3c6e2d8b4

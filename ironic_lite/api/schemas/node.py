@@ -13,7 +13,8 @@ CREATE_FIELDS = dict(
     automated_clean=s.BOOL, chassis_uuid=s.TEXT, conductor_group=s.TEXT,
     console_enabled=s.BOOL, description=s.TEXT, driver=s.TEXT,
     driver_info=s.DICT, extra=s.DICT, instance_info=s.DICT,
-    instance_name=s.TEXT, instance_uuid=s.TEXT, lessee=s.TEXT, maintenance=s.BOOL, name=s.TEXT,
+    instance_name=s.TEXT, instance_uuid=s.TEXT, lessee=s.TEXT,
+    maintenance=s.BOOL, name=s.TEXT,
     network_data=s.DICT, owner=s.TEXT, parent_node=s.TEXT, properties=s.DICT,
     resource_class=s.TEXT, retired=s.BOOL, retired_reason=s.TEXT,
     shard=s.TEXT, uuid=s.TEXT)

@@ -177,7 +177,6 @@ def _check_owner_provisioned(ctx, node, patch, target):
             % (node.uuid, states.ACTIVE))
 
 
-
 def _instance_name_from_display_name(obj, changes, expected):
     """As Ironic (1.104): an instance_info given a ``display_name`` names
     the instance, unless it has a name already."""
@@ -186,6 +185,7 @@ def _instance_name_from_display_name(obj, changes, expected):
             and isinstance(display_name, str) and display_name):
         expected.setdefault('instance_name', obj.instance_name)
         obj.instance_name = display_name[:255]
+
 
 class NodesController(patch_flow.PatchFlow):
     """The node handlers; ``chassis_uuid`` is set when listing
