@@ -6,6 +6,8 @@ steps are checked against those the node's interfaces offer
 (``@service_step``), as a manual cleaning's are; each runs in the
 conductor in turn, ``node.service_step`` the one running.
 
+* ``power_on``, ``power_off`` and ``reboot`` are the conductor's own
+  steps (the node's power interface), on any interface named, as Ironic's.
 * ``hold`` (the 1.85 step) stops the node in ``service hold``; ``unhold``
   runs the steps after it at once (Ironic waits for the agent's next
   heartbeat in ``service wait``; ironic-lite's steps need no agent).
@@ -156,9 +158,25 @@ def _run_steps(task, service_steps, start):
     LOG.info('Node %s service complete.', node.uuid)
 
 
+def _power_step(task, step):
+    """A reserved power step (Ironic's handler): the power interface
+    does it, a failure fails the step."""
+    node = task.node
+    new_state = steps.POWER_STEPS[step['step']]
+    power = task.driver.power
+    if new_state == states.REBOOT:
+        power.reboot(task)
+    else:
+        power.set_power_state(task, new_state)
+    node.power_state = states.power_target(new_state)
+    node.target_power_state = states.NOSTATE
+
+
 def _run_step(task, step):
     LOG.info('Executing service step %s on node %s', steps.step_id(step),
              task.node.uuid)
+    if step['step'] in steps.POWER_STEPS:
+        return _power_step(task, step)
     iface = task.driver.interface(task.node, step['interface'])
     result = driver_steps.execute_step(iface, task, step)
     bios.after_step(task, step)

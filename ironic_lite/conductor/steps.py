@@ -72,8 +72,15 @@ def _flow_step_errors(step_type, user_step, driver_step,
     return errors
 
 
+# Reserved steps the conductor runs itself in a servicing (Ironic's
+# RESERVED_STEP_HANDLER_MAPPING): the node's power interface, on any
+# interface named.
+POWER_STEPS = {'power_on': 'power on', 'power_off': 'power off',
+               'reboot': 'rebooting'}
+
+
 def _validate_flow_steps(step_type, offered, user_steps,
-                         disable_ramdisk=False):
+                         disable_ramdisk=False, reserved=()):
     """The user's clean or service steps, checked against ``offered``
     and completed with their ``priority`` and ``abortable`` (Ironic's).
 
@@ -86,6 +93,10 @@ def _validate_flow_steps(step_type, offered, user_steps,
         if user_step.get('step') == HOLD:
             # The conductor's own step (API 1.85), on any interface.
             result.append(dict(user_step, abortable=True, priority=0))
+            continue
+        if user_step.get('step') in reserved:
+            result.append(dict(user_step, abortable=False, priority=0,
+                               requires_ramdisk=False))
             continue
         driver_step = offered.get((user_step.get('interface'),
                                    user_step.get('step')))
@@ -113,11 +124,13 @@ def validate_user_clean_steps(task, user_steps):
 
 
 def validate_user_service_steps(task, user_steps, disable_ramdisk=False):
-    """The user's service steps (API 1.87), checked against the node's;
-    with ``disable_ramdisk`` (1.108) a step that needs the ramdisk is
-    refused, as Ironic does."""
+    """The user's service steps (API 1.87), checked against the node's
+    (``power_on``, ``power_off`` and ``reboot`` are the conductor's); with
+    ``disable_ramdisk`` (1.108) a step that needs the ramdisk is refused,
+    as Ironic does."""
     return _validate_flow_steps('service', node_service_steps(task),
-                                user_steps, disable_ramdisk)
+                                user_steps, disable_ramdisk,
+                                reserved=POWER_STEPS)
 
 
 # -- deploy steps ----------------------------------------------------------

@@ -66,6 +66,21 @@ def test_service_runs_the_steps_and_ends_active(rpc_api, context, active,
     assert [(e.event_type, e.event) for e in events] == HISTORY
 
 
+def test_power_steps_are_the_conductor_s(rpc_api, context, active,
+                                         wait_node):
+    steps = [{'interface': 'power', 'step': 'power_off'}, LOG,
+             {'interface': 'power', 'step': 'power_on'},
+             {'interface': 'deploy', 'step': 'reboot'}]
+    node = _service(rpc_api, context, active, wait_node, steps[:1] + [HOLD],
+                    'service hold')
+    assert node.power_state == 'power off'
+    rpc_api.do_provisioning_action(context, node, 'abort')
+    node = wait_node(active.uuid, 'active')
+    node = _service(rpc_api, context, node, wait_node, steps, 'active')
+    assert node.power_state == 'power on'
+    assert _ran(node) == ['vendor.log_passthrough']
+
+
 def test_unknown_step_fails_before_any_step_runs(rpc_api, context, active,
                                                  wait_node):
     bogus = {'interface': 'vendor', 'step': 'no_such_step'}
