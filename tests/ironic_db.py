@@ -137,7 +137,7 @@ def fleet(engine):
               deploy_interface='fake', resource_class='gold',
               firmware_interface='no-firmware', parent_node=N2,
               disable_power_off=True, allocation_id=5),
-        _node(8, N2, provision_state='service wait', driver='ipmi'),
+        _node(8, N2, provision_state='deploy complete', driver='ipmi'),
         _node(9, N3, provision_state='deploying', maintenance=True,
               maintenance_reason='cable'))
     insert(engine, 'node_traits',

@@ -57,7 +57,6 @@ MINOR_80_PROJECT_CREATE_DELETE_NODE
 # Ironic 39's microversions 1.86-1.115, defined ahead of the changes that
 # serve them (release 6.0): each leaves this list when a gate uses it.
 MINOR_86_FIRMWARE_INTERFACE
-MINOR_87_SERVICE
 MINOR_88_PORT_NAME
 MINOR_89_ATTACH_DETACH_VMEDIA
 MINOR_90_OVN_VTEP
@@ -74,13 +73,10 @@ MINOR_100_PORT_VENDOR
 MINOR_101_PORT_CATEGORY
 MINOR_102_PORTGROUP_PHYSICAL_NETWORK
 MINOR_103_PORTGROUP_CATEGORY
-MINOR_104_NODE_INSTANCE_NAME
 MINOR_105_REMOVE_OVN_VTEP
 MINOR_106_PORTGROUP_SHARD
 MINOR_107_X_OPENSTACK_REQUEST_ID
-MINOR_108_SERVICE_DISABLE_RAMDISK
 MINOR_109_NODE_HEALTH
-MINOR_110_DEPLOYWAIT_ABORT
 MINOR_111_DYNAMIC_PORTGROUP
 MINOR_112_RUNBOOK_TRAITS
 MINOR_113_NODE_HISTORY_PROJECT
@@ -148,6 +144,7 @@ _.deploy_template_id  # column of deploy_template_steps (the ORM writes it)
 _.apply_configuration  # fake BIOS clean and deploy step, run by its name
 _.factory_reset  # fake BIOS clean and deploy step
 _.log_passthrough  # fake vendor clean step
+_.trigger_servicewait  # fake vendor service step (API 1.87), called by name
 
 # -- release 5.0: columns of bios_settings and node_history (the ORM writes
 #    them from the settings' and events' dicts) --

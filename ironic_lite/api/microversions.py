@@ -177,6 +177,14 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (87, 'MINOR_87_SERVICE',
+     '"service" verb with service_steps (from active, service hold and '
+     'service failed), the servicing states, node.service_step'),
+    (104, 'MINOR_104_NODE_INSTANCE_NAME',
+     'node.instance_name (settable), node list ?instance_name='),
+    (108, 'MINOR_108_SERVICE_DISABLE_RAMDISK',
+     'disable_ramdisk with the "service" verb'),
+    (110, 'MINOR_110_DEPLOYWAIT_ABORT', '"abort" from "wait call-back"'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -415,6 +423,8 @@ NODE_FIELD_MIN_VERSION = {
     'secure_boot': 75,
     'shard': 82,       # free-form string (max 255) or null = unsharded
     'parent_node': 83,  # the parent's UUID, or null for a top-level node
+    'service_step': MINOR_87_SERVICE,   # as clean_step
+    'instance_name': MINOR_104_NODE_INSTANCE_NAME,
     # Sub-resource links: lists of {href, rel} for self and bookmark.
     # Emitted only when ?fields= is not given.
     'ports': 1,        # sub-resource link
@@ -438,7 +448,8 @@ NODE_DEFAULT_LIST_FIELDS = ('instance_uuid', 'maintenance', 'power_state',
 NODE_INVALID_SORT_KEYS = ('properties', 'driver_info', 'extra',
                           'instance_info', 'driver_internal_info',
                           'clean_step', 'deploy_step', 'raid_config',
-                          'target_raid_config', 'traits', 'network_data')
+                          'target_raid_config', 'traits', 'network_data',
+                          'service_step')
 
 
 # ---------------------------------------------------------------------------

@@ -18,6 +18,8 @@ NODE_UPDATE_FIELD_RULES = {
     'properties': 'baremetal:node:update:properties',
     'chassis_uuid': 'baremetal:node:update:chassis_uuid',
     'instance_uuid': 'baremetal:node:update:instance_uuid',
+    # API 1.104: the instance's name is instance information (Ironic's).
+    'instance_name': 'baremetal:node:update_instance_info',
     'lessee': 'baremetal:node:update:lessee',
     'owner': 'baremetal:node:update:owner',
     'driver': 'baremetal:node:update:driver_interfaces',

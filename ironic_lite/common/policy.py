@@ -149,6 +149,11 @@ POLICIES = [
      SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
      'Allow execution of arbitrary steps on a node',
      'PUT %s/states/provision' % _N),
+    # RPC 1.12: servicing (API 1.87).
+    ('baremetal:node:set_provision_state:service_steps',
+     SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN,
+     'Allow execution of arbitrary steps on a node',
+     'PUT %s/states/provision' % _N),
     ('baremetal:node:get_indicator_state', SYSTEM_OR_PROJECT_READER,
      'Retrieve Node indicators and their states',
      'GET %s/management/indicators/{component}/{indicator}, '

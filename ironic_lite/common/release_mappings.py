@@ -58,12 +58,12 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.11',
+        'rpc': '1.12',
         # Skip-level: 4.0 rolls to this code directly.
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
-            'Node': ['1.3'],
+            'Node': ['1.4'],
             'Port': ['1.0'],
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],

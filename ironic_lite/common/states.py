@@ -48,6 +48,11 @@ RESCUEWAIT = 'rescue wait'
 RESCUEFAIL = 'rescue failed'
 UNRESCUING = 'unrescuing'
 UNRESCUEFAIL = 'unrescue failed'
+# servicing (API 1.87): service steps run on an active node
+SERVICING = 'servicing'
+SERVICEWAIT = 'service wait'
+SERVICEFAIL = 'service failed'
+SERVICEHOLD = 'service hold'
 
 # Node history event types (Ironic's names; API 1.78).
 PROVISIONING = 'provisioning'
@@ -74,13 +79,14 @@ VERBS = {
     'unrescue': 'unrescue',
     'rebuild': 'rebuild',
     'unhold': 'unhold',
+    'service': 'service',
 }
 """Target of ``PUT /v1/nodes/<id>/states/provision`` -> state machine event.
 """
 
 UPDATE_ALLOWED_STATES = (DEPLOYFAIL, INSPECTING, INSPECTFAIL, INSPECTWAIT,
                          CLEANFAIL, ERROR, VERIFYING, ADOPTFAIL, RESCUEFAIL,
-                         UNRESCUEFAIL)
+                         UNRESCUEFAIL, SERVICEHOLD, SERVICEFAIL)
 """Transitional states in which updating a node is allowed."""
 
 DELETE_ALLOWED_STATES = (MANAGEABLE, ENROLL, ADOPTFAIL)
@@ -92,16 +98,17 @@ STABLE_STATES = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR, RESCUE)
 
 UNSTABLE_STATES = (DEPLOYING, DEPLOYWAIT, CLEANING, CLEANWAIT, VERIFYING,
                    DELETING, INSPECTING, INSPECTWAIT, ADOPTING, RESCUING,
-                   RESCUEWAIT, UNRESCUING)
+                   RESCUEWAIT, UNRESCUING, SERVICING, SERVICEWAIT)
 """States a conductor moves a node out of by itself."""
 
 STUCK_STATES_TREATED_AS_FAIL = (DEPLOYING, CLEANING, VERIFYING, INSPECTING,
-                                ADOPTING, RESCUING, UNRESCUING, DELETING)
+                                ADOPTING, RESCUING, UNRESCUING, DELETING,
+                                SERVICING)
 """States that cannot be resumed once the conductor working on them died:
 such nodes move to the matching failed state."""
 
 FAILURE_STATES = frozenset((DEPLOYFAIL, CLEANFAIL, INSPECTFAIL, RESCUEFAIL,
-                            UNRESCUEFAIL, ADOPTFAIL))
+                            UNRESCUEFAIL, ADOPTFAIL, SERVICEFAIL))
 
 SYNC_EXCLUDED_STATES = (DEPLOYWAIT, CLEANWAIT, ENROLL, ADOPTFAIL)
 """States in which the periodic power sync leaves a node alone."""
@@ -144,6 +151,8 @@ TARGETS = {
     ADOPTING: ACTIVE, ADOPTFAIL: ACTIVE,
     RESCUING: RESCUE, RESCUEWAIT: RESCUE, RESCUEFAIL: RESCUE,
     UNRESCUING: ACTIVE, UNRESCUEFAIL: ACTIVE,
+    SERVICING: ACTIVE, SERVICEWAIT: ACTIVE, SERVICEFAIL: ACTIVE,
+    SERVICEHOLD: ACTIVE,
 }
 
 # (from, event, to), in Ironic's order.
@@ -160,6 +169,8 @@ _TRANSITIONS = (
     (DEPLOYING, 'wait', DEPLOYWAIT),
     (DEPLOYWAIT, 'resume', DEPLOYING),
     (DEPLOYWAIT, 'fail', DEPLOYFAIL),
+    # abort from wait call-back (API 1.110)
+    (DEPLOYWAIT, 'abort', DEPLOYFAIL),
     (DEPLOYING, 'done', ACTIVE),
     # the "hold" deploy step (API 1.85): held until "unhold" or "abort"
     (DEPLOYING, 'hold', DEPLOYHOLD),
@@ -230,6 +241,28 @@ _TRANSITIONS = (
     (UNRESCUEFAIL, 'rescue', RESCUING),
     (UNRESCUEFAIL, 'unrescue', UNRESCUING),
     (UNRESCUEFAIL, 'delete', DELETING),
+    # servicing (API 1.87): from active only; a held or failed servicing
+    # may be given new steps
+    (SERVICING, 'done', ACTIVE),
+    (ACTIVE, 'service', SERVICING),
+    (SERVICING, 'fail', SERVICEFAIL),
+    (SERVICING, 'wait', SERVICEWAIT),
+    (SERVICING, 'hold', SERVICEHOLD),
+    (SERVICEWAIT, 'hold', SERVICEHOLD),
+    (SERVICEHOLD, 'service', SERVICING),
+    (SERVICEHOLD, 'unhold', SERVICEWAIT),
+    (SERVICEWAIT, 'resume', SERVICING),
+    (SERVICEWAIT, 'fail', SERVICEFAIL),
+    (SERVICEHOLD, 'fail', SERVICEFAIL),
+    (SERVICEWAIT, 'abort', SERVICEFAIL),
+    (SERVICEHOLD, 'abort', SERVICEFAIL),
+    (SERVICEFAIL, 'service', SERVICING),
+    (SERVICEFAIL, 'rescue', RESCUING),
+    (SERVICEFAIL, 'wait', SERVICEWAIT),
+    (SERVICEFAIL, 'hold', SERVICEHOLD),
+    (SERVICEFAIL, 'delete', DELETING),
+    (SERVICEFAIL, 'abort', ACTIVE),
+    (SERVICEWAIT, 'delete', DELETING),
 )
 
 

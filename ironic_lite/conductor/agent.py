@@ -27,6 +27,7 @@ from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import deployments
 from ironic_lite.conductor import inspection
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
 from ironic_lite import objects
@@ -41,7 +42,8 @@ MASKED_TOKEN = '******'
 # no cleaning or rescue here waits for an agent); in any other the
 # heartbeat is logged and ignored.
 _RECORD_ONLY_STATES = (states.DEPLOYING, states.CLEANING, states.CLEANWAIT,
-                       states.RESCUING, states.RESCUEWAIT)
+                       states.RESCUING, states.RESCUEWAIT, states.SERVICING,
+                       states.SERVICEHOLD)
 
 
 def token_present(node):
@@ -101,6 +103,14 @@ def _heartbeat_locked(task, pool, conductor_id, args):
             'resume', pool=pool,
             call_args=(deployments.continue_node_deploy, task,
                        conductor_id))
+        return
+    if node.provision_state == states.SERVICEWAIT and not node.maintenance:
+        # A service step waited for the agent (API 1.87): the steps after
+        # it run now.
+        task.set_spawn_error_hook(servicing.service_error_hook, task)
+        task.process_event(
+            'resume', pool=pool,
+            call_args=(servicing.continue_node_service, task))
         return
     if node.provision_state == states.DEPLOYWAIT and node.maintenance:
         LOG.warning('Heartbeat from node %s in maintenance: recorded, the '
@@ -188,7 +198,8 @@ class AgentMixin(object):
                             'interface %s does not take heartbeats',
                             node.uuid, node.deploy_interface)
                 return
-            if (node.provision_state != states.DEPLOYWAIT
+            if (node.provision_state not in (states.DEPLOYWAIT,
+                                             states.SERVICEWAIT)
                     and node.provision_state not in _RECORD_ONLY_STATES):
                 LOG.error('Heartbeat from node %s in unsupported provision '
                           'state %s, not taking any action.', node.uuid,

@@ -27,6 +27,7 @@ from ironic_lite.conductor import inspection
 from ironic_lite.conductor import node_history
 from ironic_lite.conductor import power
 from ironic_lite.conductor import recovery
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import worker_pool
 from ironic_lite.drivers import factory
 from ironic_lite import objects
@@ -162,6 +163,9 @@ class BaseConductorManager(object):
             if CONF.conductor.inspect_wait_timeout > 0:
                 tasks.append((self._check_inspect_wait_timeouts,
                               CONF.conductor.check_provision_state_interval))
+            if CONF.conductor.service_callback_timeout > 0:
+                tasks.append((self._check_service_timeouts,
+                              CONF.conductor.check_provision_state_interval))
         if CONF.conductor.stale_lock_reclaim_interval > 0:
             tasks.append((self._reclaim_stale_locks,
                           CONF.conductor.stale_lock_reclaim_interval))
@@ -256,6 +260,12 @@ class BaseConductorManager(object):
             inspection.check_inspect_wait_timeouts(self._context, self.host)
         except Exception:
             LOG.exception('Checking for inspect wait timeouts failed')
+
+    def _check_service_timeouts(self):
+        try:
+            servicing.check_service_timeouts(self._context, self.host)
+        except Exception:
+            LOG.exception('Checking for service callback timeouts failed')
 
     def _reclaim_stale_locks(self):
         try:

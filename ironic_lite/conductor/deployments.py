@@ -182,6 +182,32 @@ def abort_deploy_hold(task):
         'abort', last_error='By request, the deploy operation was aborted.')
 
 
+def abort_deploy_wait(task):
+    """wait call-back -> deploy failed, on the operator's request (API
+    1.110), as Ironic's ``do_node_deploy_abort``: the agent's URL and
+    token are dropped at once, the deploy interface cleans up, and
+    ``last_error`` names the step the deploy waited after.  The node can
+    then be deployed again or torn down."""
+    node = task.node
+    step = node.deploy_step
+    node.driver_internal_info = _without(node.driver_internal_info,
+                                         _DEPLOY_INTERNAL_KEYS)
+    last_error = 'By request, the deploy operation was aborted'
+    if step:
+        last_error += (' during or after the completion of step "%s"'
+                       % conductor_steps.step_id(step))
+    try:
+        task.driver.deploy.clean_up(task)
+    except Exception as err:
+        LOG.exception('Failed to clean up deploying for node %s after '
+                      'aborting the operation', node.uuid)
+        last_error = ('Failed to clean up deploying after aborting the '
+                      'operation: %s' % err)
+    node.deploy_step = {}
+    task.process_event('abort', last_error=last_error)
+    LOG.info('Deploy operation aborted for node %s', node.uuid)
+
+
 def _finish(task, conductor_id):
     """Boot the instance: deploying -> active."""
     node = task.node
@@ -211,6 +237,7 @@ def do_node_tear_down(task):
     finally:
         node.instance_info = {}
         node.instance_uuid = None
+        node.instance_name = None
         internal = dict(node.driver_internal_info or {})
         for key in _INSTANCE_INTERNAL_KEYS:
             internal.pop(key, None)

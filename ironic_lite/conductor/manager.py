@@ -34,6 +34,7 @@ from ironic_lite.conductor import provisioning
 from ironic_lite.conductor import raid
 from ironic_lite.conductor import rescue
 from ironic_lite.conductor import rpcapi
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import traits
 from ironic_lite.conductor import utils
@@ -99,6 +100,7 @@ class ConductorManager(power.PowerMixin, provisioning.ProvisioningMixin,
                        console.ConsoleMixin, boot_mode.BootModeMixin,
                        indicators.IndicatorsMixin, raid.RaidMixin,
                        vendor.VendorMixin, agent.AgentMixin,
+                       servicing.ServicingMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 

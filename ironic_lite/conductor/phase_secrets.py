@@ -8,7 +8,8 @@ aborted, or failed by the conductor that took over a dead one's node.
   failed unrescue, to be retried).
 * The agent's token and callback URL (``driver_internal_info``, Ironic's
   ``wipe_token_and_url``): a token is good for the phase its agent runs
-  in -- a deploy, a cleaning, an inspection, a rescue -- and for no other.
+  in -- a deploy, a cleaning, an inspection, a rescue, a servicing --
+  and for no other.
 
 ``TaskManager.process_event`` applies ``drop_left_behind`` to every
 transition, before the node is saved.
@@ -30,6 +31,7 @@ _AGENT_PHASES = (
     frozenset((states.CLEANING, states.CLEANWAIT)),
     frozenset((states.INSPECTING, states.INSPECTWAIT)),
     frozenset((states.RESCUING, states.RESCUEWAIT)),
+    frozenset((states.SERVICING, states.SERVICEWAIT, states.SERVICEHOLD)),
 )
 
 

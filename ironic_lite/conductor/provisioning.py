@@ -12,6 +12,7 @@ from ironic_lite.common import states
 from ironic_lite.conductor import cleaning
 from ironic_lite.conductor import deployments
 from ironic_lite.conductor import inspection
+from ironic_lite.conductor import servicing
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
@@ -33,7 +34,13 @@ _ABORTS = {
     states.CLEANWAIT: cleaning.abort_cleaning,
     states.CLEANHOLD: cleaning.abort_clean_hold,
     states.DEPLOYHOLD: deployments.abort_deploy_hold,
+    # API 1.110 (the API refuses it below that)
+    states.DEPLOYWAIT: deployments.abort_deploy_wait,
     states.INSPECTWAIT: inspection.abort_inspection,
+    # servicing (API 1.87)
+    states.SERVICEWAIT: servicing.abort_servicing,
+    states.SERVICEHOLD: servicing.abort_servicing,
+    states.SERVICEFAIL: servicing.abort_service_failed,
 }
 
 # unhold (API 1.85): the hold state -> the worker that goes on with the
@@ -41,6 +48,7 @@ _ABORTS = {
 _UNHOLDS = {
     states.CLEANHOLD: cleaning.continue_manual_clean,
     states.DEPLOYHOLD: deployments.continue_held_deploy,
+    states.SERVICEHOLD: servicing.continue_held_service,
 }
 
 
@@ -72,7 +80,8 @@ class ProvisioningMixin(object):
                                    exception.InvalidParameterValue,
                                    exception.InvalidStateRequested,
                                    exception.NodeInMaintenance,
-                                   exception.NodeIsRetired)
+                                   exception.NodeIsRetired,
+                                   exception.InvalidState)
     def do_provisioning_action(self, context, node_id, action):
         """manage, provide, inspect, adopt or abort a node."""
         LOG.debug('RPC do_provisioning_action %s called for node %s',
@@ -106,7 +115,8 @@ class ProvisioningMixin(object):
             task.process_event(action)
 
     def _unhold(self, task):
-        """clean/deploy hold -> clean wait/wait call-back, and a worker
+        """clean/deploy/service hold -> clean wait/wait call-back/service
+        wait, and a worker
         that resumes the remaining steps."""
         node = task.node
         worker = _UNHOLDS[node.provision_state]
@@ -115,6 +125,10 @@ class ProvisioningMixin(object):
             return task.process_event(
                 'unhold', pool=self._pool, call_args=(worker, task),
                 target_state=node.target_provision_state)
+        if node.provision_state == states.SERVICEHOLD:
+            task.set_spawn_error_hook(servicing.service_error_hook, task)
+            return task.process_event(
+                'unhold', pool=self._pool, call_args=(worker, task))
         task.set_spawn_error_hook(utils.fail_node, task)
         return task.process_event(
             'unhold', pool=self._pool,

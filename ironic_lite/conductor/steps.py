@@ -39,53 +39,98 @@ def node_clean_steps(task):
     return found
 
 
-def _clean_step_errors(user_step, driver_step):
+def node_service_steps(task):
+    """Every service step the node's interfaces offer (API 1.87)."""
+    found = []
+    for iface in interfaces.CLEAN_STEP_INTERFACES:
+        found.extend(drivers_steps.service_steps(
+            task.driver.interface(task.node, iface)))
+    return found
+
+
+def _flow_step_errors(step_type, user_step, driver_step,
+                      disable_ramdisk=False):
+    """Ironic's ``_validate_user_step`` for a clean or service step."""
     errors = []
     argsinfo = driver_step.get('argsinfo') or {}
     user_args = user_step.get('args') or {}
     unexpected = sorted(set(user_args) - set(argsinfo))
     if unexpected:
-        errors.append('clean step %s has these unexpected arguments: %s'
-                      % (user_step, ', '.join(unexpected)))
+        errors.append('%s step %s has these unexpected arguments: %s'
+                      % (step_type, user_step, ', '.join(unexpected)))
     missing = []
     for name, info in sorted(argsinfo.items()):
         if info.get('required') and name not in user_args:
             missing.append('%s (%s)' % (name, info['description'])
                            if info.get('description') else name)
     if missing:
-        errors.append('clean step %s is missing these required arguments: '
-                      '%s' % (user_step, ', '.join(missing)))
+        errors.append('%s step %s is missing these required arguments: '
+                      '%s' % (step_type, user_step, ', '.join(missing)))
+    if disable_ramdisk and driver_step.get('requires_ramdisk', True):
+        errors.append('%s step %s requires booting a ramdisk'
+                      % (step_type, user_step))
     return errors
 
 
-def validate_user_clean_steps(task, user_steps):
-    """The user's steps, checked against the node's and completed with
-    their ``priority`` and ``abortable`` (Ironic's).
+# Reserved steps the conductor runs itself in a servicing (Ironic's
+# RESERVED_STEP_HANDLER_MAPPING): the node's power interface, on any
+# interface named.
+POWER_STEPS = {'power_on': 'power on', 'power_off': 'power off',
+               'reboot': 'rebooting'}
+
+
+def _validate_flow_steps(step_type, offered, user_steps,
+                         disable_ramdisk=False, reserved=()):
+    """The user's clean or service steps, checked against ``offered``
+    and completed with their ``priority`` and ``abortable`` (Ironic's).
 
     :raises: InvalidParameterValue naming every step the node does not
         offer and every argument missing or unexpected (Ironic's words).
     """
-    offered = {(s['interface'], s['step']): s
-               for s in node_clean_steps(task)}
+    offered = {(s['interface'], s['step']): s for s in offered}
     errors, result = [], []
     for user_step in user_steps:
         if user_step.get('step') == HOLD:
             # The conductor's own step (API 1.85), on any interface.
             result.append(dict(user_step, abortable=True, priority=0))
             continue
+        if user_step.get('step') in reserved:
+            result.append(dict(user_step, abortable=False, priority=0,
+                               requires_ramdisk=False))
+            continue
         driver_step = offered.get((user_step.get('interface'),
                                    user_step.get('step')))
         if driver_step is None:
-            errors.append('node does not support this clean step: %s'
-                          % user_step)
+            errors.append('node does not support this %s step: %s'
+                          % (step_type, user_step))
             continue
-        errors.extend(_clean_step_errors(user_step, driver_step))
+        errors.extend(_flow_step_errors(step_type, user_step, driver_step,
+                                        disable_ramdisk))
         result.append(dict(user_step,
                            abortable=driver_step.get('abortable', False),
-                           priority=driver_step.get('priority', 0)))
+                           priority=driver_step.get('priority', 0),
+                           requires_ramdisk=driver_step.get(
+                               'requires_ramdisk', True)))
     if errors:
         raise exception.InvalidParameterValue(err='; '.join(errors))
     return result
+
+
+def validate_user_clean_steps(task, user_steps):
+    """The user's clean steps, checked against the node's."""
+    return [{k: v for k, v in step.items() if k != 'requires_ramdisk'}
+            for step in _validate_flow_steps(
+                'clean', node_clean_steps(task), user_steps)]
+
+
+def validate_user_service_steps(task, user_steps, disable_ramdisk=False):
+    """The user's service steps (API 1.87), checked against the node's
+    (``power_on``, ``power_off`` and ``reboot`` are the conductor's); with
+    ``disable_ramdisk`` (1.108) a step that needs the ramdisk is refused,
+    as Ironic does."""
+    return _validate_flow_steps('service', node_service_steps(task),
+                                user_steps, disable_ramdisk,
+                                reserved=POWER_STEPS)
 
 
 # -- deploy steps ----------------------------------------------------------

@@ -32,6 +32,7 @@ OPERATIONS = {
     states.ADOPTING: 'adoption',
     states.RESCUING: 'rescue',
     states.UNRESCUING: 'unrescue',
+    states.SERVICING: 'servicing',
 }
 
 

@@ -64,6 +64,18 @@ opts = [
                     '(checked every [conductor]'
                     'check_provision_state_interval).  Set to 0 to '
                     'disable the timeout.'),
+    cfg.IntOpt('service_callback_timeout', default=1800, min=0,
+               help='Timeout (seconds) to wait for a callback from the '
+                    'ramdisk doing the servicing: a node in "service wait" '
+                    'that has not moved for that long moves to "service '
+                    'failed" (checked every [conductor]'
+                    'check_provision_state_interval).  Set to 0 to '
+                    'disable the timeout.'),
+    cfg.BoolOpt('poweroff_in_servicefail', default=False,
+                help='If True power off nodes in the "service failed" '
+                     'state.  Default False.  Option may be unsafe when '
+                     'using service to perform hardware-transformative '
+                     'actions such as firmware upgrade.'),
     cfg.IntOpt('inspect_wait_timeout', default=1800, min=0,
                help='Timeout (seconds) for waiting for node inspection: a '
                     'node in "inspect wait" (its ramdisk\'s agent has not '

@@ -263,6 +263,10 @@ class Node(Base):
     # such as a DPU), or NULL for a top-level node (1.83, Ironic's
     # column and index).
     parent_node = Column(String(36), nullable=True)
+    # The service step running (1.87), as clean_step; the instance's name
+    # (1.104).  Ironic's columns.
+    service_step = Column(JSONEncodedDict)
+    instance_name = Column(String(255), nullable=True)
 
 
 class NodeTrait(Base):

@@ -18,7 +18,7 @@ from ironic_lite.db import node_history as db_history
 _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'owner', 'lessee',
                   'maintenance', 'retired', 'protected', 'chassis_id',
                   'instance_uuid', 'reservation', 'power_state',
-                  'parent_node')
+                  'parent_node', 'instance_name')
 # Filters of get_node_list() (a list, or one string) and the column whose
 # value must be in it.
 _IN_FILTERS = {'provision_state': 'provision_state', 'id_in': 'id',

@@ -152,15 +152,22 @@ class FakeHardware(base.HardwareType):
 #   tear down).
 
 EXECUTED_STEPS_KEY = 'fake_clean_steps_run'
+# The service steps of the node's last servicing (API 1.87), as
+# "interface.step" (cleared when a servicing starts).
+SERVICE_STEPS_KEY = 'fake_service_steps_run'
 FAKE_STEPS_KEY = 'fake_deploy_steps'
 
 
 def _record_step(task, interface, step):
-    """Record a step that ran: a deploy step while the node deploys (its
+    """Record a step that ran: a service step while the node is serviced
+    (its ``service_step`` is set), a deploy step while it deploys (its
     ``deploy_step`` is set), else a clean step."""
     node = task.node
     info = dict(node.driver_internal_info or {})
-    if node.deploy_step:
+    if node.service_step:
+        info[SERVICE_STEPS_KEY] = list(
+            info.get(SERVICE_STEPS_KEY) or []) + ['%s.%s' % (interface, step)]
+    elif node.deploy_step:
         info[FAKE_STEPS_KEY] = list(info.get(FAKE_STEPS_KEY) or []) + [
             {'interface': interface, 'step': step,
              'priority': node.deploy_step.get('priority')}]
@@ -375,6 +382,7 @@ class FakeVendor(base.VendorInterface):
     def fourth_method_shared_lock(self, task, http_method, bar):
         return bar == 'woof'
 
+    @steps.service_step(requires_ramdisk=False)
     @steps.clean_step(priority=1)
     @base.passthru(['POST'], description='Test pass-through to wait.')
     def log_passthrough(self, task, **kwargs):
@@ -382,3 +390,10 @@ class FakeVendor(base.VendorInterface):
                   task.node.uuid, kwargs)
         if 'http_method' not in kwargs:
             _record_step(task, 'vendor', 'log_passthrough')
+
+    @steps.service_step()
+    def trigger_servicewait(self, task, **kwargs):
+        """Ironic's fake service step that waits for the ramdisk's agent:
+        the node stays in ``service wait`` until the agent heartbeats."""
+        _record_step(task, 'vendor', 'trigger_servicewait')
+        return states.SERVICEWAIT

@@ -9,6 +9,7 @@ Ironic's shape: ``interface``, ``step`` (the method's name),
 """
 
 _MARK = '_clean_step'
+_SERVICE_MARK = '_service_step'
 
 
 def clean_step(priority, abortable=False, argsinfo=None,
@@ -27,17 +28,38 @@ def clean_step(priority, abortable=False, argsinfo=None,
     return mark
 
 
-def clean_steps(interface):
-    """Every clean step of ``interface`` (an instance; None: none)."""
+def service_step(priority=0, abortable=False, argsinfo=None,
+                 requires_ramdisk=True):
+    """Mark a method of an interface as a service step (API 1.87): one
+    that servicing an active node may run (Ironic's ``service_step``)."""
+    def mark(func):
+        setattr(func, _SERVICE_MARK, {
+            'priority': priority, 'abortable': abortable,
+            'argsinfo': argsinfo, 'requires_ramdisk': requires_ramdisk})
+        return func
+    return mark
+
+
+def _marked(interface, mark):
     if interface is None:
         return []
     found = []
     for name in sorted(dir(type(interface))):
-        info = getattr(getattr(type(interface), name, None), _MARK, None)
+        info = getattr(getattr(type(interface), name, None), mark, None)
         if info is not None:
             found.append(dict(info, step=name,
                               interface=interface.interface_type))
     return found
+
+
+def clean_steps(interface):
+    """Every clean step of ``interface`` (an instance; None: none)."""
+    return _marked(interface, _MARK)
+
+
+def service_steps(interface):
+    """Every service step of ``interface`` (an instance; None: none)."""
+    return _marked(interface, _SERVICE_MARK)
 
 
 def execute_step(interface, task, step):

@@ -34,7 +34,8 @@ class Node(base.CrudMixin, base.IronicObject):
     # Version 1.1: add shard (release 2.0)
     # Version 1.2: add traits (release 3.0)
     # Version 1.3: add parent_node (release 6.0)
-    VERSION = '1.3'
+    # Version 1.4: add service_step, instance_name (release 6.0)
+    VERSION = '1.4'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -83,6 +84,10 @@ class Node(base.CrudMixin, base.IronicObject):
         'shard': fields.StringField(nullable=True),
         # The UUID of the node this one is a child of (API 1.83).
         'parent_node': fields.StringField(nullable=True),
+        # The service step running (API 1.87), as clean_step.
+        'service_step': fields.FlexibleDictField(nullable=True),
+        # The instance's name, set by its user (API 1.104).
+        'instance_name': fields.StringField(nullable=True),
         # Rows of node_traits, not a column: loaded by the lookups, written
         # only through TraitList/Trait (never by save).
         'traits': fields.ObjectField('TraitList', nullable=True),
@@ -114,6 +119,7 @@ class Node(base.CrudMixin, base.IronicObject):
         '1.1': ('shard',),
         '1.2': ('traits',),
         '1.3': ('parent_node',),
+        '1.4': ('service_step', 'instance_name'),
     }
 
     # The version of the child object each version of Node carries (see

@@ -31,6 +31,8 @@ _EVENT_TYPES = {
     states.INSPECTWAIT: states.INTROSPECTION,
     states.ADOPTING: states.ADOPTION, states.RESCUING: states.RESCUE,
     states.RESCUEWAIT: states.RESCUE, states.UNRESCUING: states.RESCUE,
+    states.SERVICING: states.SERVICING, states.SERVICEWAIT: states.SERVICING,
+    states.SERVICEHOLD: states.SERVICING,
 }
 # The most a Text column holds on every backend (models.TEXT_MAX_BYTES).
 _EVENT_MAX_BYTES = 65535

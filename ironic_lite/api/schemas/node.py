@@ -13,7 +13,8 @@ CREATE_FIELDS = dict(
     automated_clean=s.BOOL, chassis_uuid=s.TEXT, conductor_group=s.TEXT,
     console_enabled=s.BOOL, description=s.TEXT, driver=s.TEXT,
     driver_info=s.DICT, extra=s.DICT, instance_info=s.DICT,
-    instance_uuid=s.TEXT, lessee=s.TEXT, maintenance=s.BOOL, name=s.TEXT,
+    instance_name=s.TEXT, instance_uuid=s.TEXT, lessee=s.TEXT,
+    maintenance=s.BOOL, name=s.TEXT,
     network_data=s.DICT, owner=s.TEXT, parent_node=s.TEXT, properties=s.DICT,
     resource_class=s.TEXT, retired=s.BOOL, retired_reason=s.TEXT,
     shard=s.TEXT, uuid=s.TEXT)
@@ -27,6 +28,9 @@ CREATE = s.body('nodes', CREATE_FIELDS, required=('driver',),
                 uuids=('chassis_uuid', 'instance_uuid', 'uuid'))
 PATCHED = s.body('nodes', PATCH_FIELDS, required=('driver',),
                  uuids=('chassis_uuid', 'instance_uuid'))
+# instance_name (1.104): not empty, as Ironic's schema.
+for _schema in (CREATE, PATCHED):
+    _schema['properties']['instance_name']['minLength'] = 1
 # What a PATCH may change: console_enabled is set through its own
 # endpoint in Ironic, not patched.
 PATCH_ALLOWED = frozenset(PATCH_FIELDS) - {'console_enabled'}
@@ -50,6 +54,7 @@ PROVISION = s.body('nodes', {
     'deploy_steps': s.LIST_,
     'rescue_password': s.TEXT,
     'disable_ramdisk': s.BOOL,
+    'service_steps': s.LIST_,
 }, required=('target',), columns={'configdrive': 'instance_info'})
 # Kept in instance_info while the node is rescued: a length limit of its
 # own (Ironic has none), so that it cannot fill the column.
@@ -104,6 +109,8 @@ LIST_QUERY = s.PAGING + (
             gate=v.GATE_VERSION,
             doc="the children of the node of this UUID (not a name, as "
                 "Ironic); ignored with include_children=true"),
+    v.Param('instance_name', since=mv.MINOR_104_NODE_INSTANCE_NAME,
+            gate=v.GATE_VERSION, doc='the instance\'s name, exactly'),
 )
 SHOW_QUERY = (s.fields_param(),)
 VALIDATE_QUERY = (

@@ -86,6 +86,7 @@ class RedfishBIOS(base.BaseInterface):
         return [_setting(name, value, registry.get(name))
                 for name, value in sorted(attributes.items())]
 
+    @steps.service_step(argsinfo=_SETTINGS_ARGSINFO, requires_ramdisk=False)
     @steps.clean_step(priority=0, argsinfo=_SETTINGS_ARGSINFO,
                       requires_ramdisk=False)
     @base.deploy_step(priority=0, argsinfo=_SETTINGS_ARGSINFO)
@@ -104,6 +105,7 @@ class RedfishBIOS(base.BaseInterface):
                  'apply them', sorted(attributes), task.node.uuid)
         task.driver.power.reboot(task)
 
+    @steps.service_step(requires_ramdisk=False)
     @steps.clean_step(priority=0, requires_ramdisk=False)
     @base.deploy_step(priority=0)
     def factory_reset(self, task):

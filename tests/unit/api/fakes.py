@@ -241,6 +241,16 @@ class FakeConductorAPI(object):
             task.node.provision_state = 'manageable'
         task.node.save()
 
+    # -- RPC 1.12: servicing (API 1.87) ------------------------------------
+
+    def do_node_service(self, context, node, service_steps,
+                        disable_ramdisk=None):
+        """Recorded, refused while pinned below 1.12; the node stays
+        active (the conductor's flow is tested in tests/unit/conductor)."""
+        self.check_can_send('1.12', 'Servicing')
+        self.calls.append(('do_node_service', node.uuid, service_steps,
+                           disable_ramdisk))
+
     def inject_nmi(self, context, node):
         self._pinned_1_6('Injecting an NMI')
         self.calls.append(('inject_nmi', node.uuid))

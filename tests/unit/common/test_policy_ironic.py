@@ -35,7 +35,6 @@ ABSENT = {
     'baremetal:events:post': ('POST /v1/events (1.54) is not implemented '
                               '(doc/source/api/differences.rst)'),
     'baremetal:node:firmware:get': _PAST_SERVED % '1.86',
-    'baremetal:node:set_provision_state:service_steps': _PAST_SERVED % '1.87',
     'baremetal:node:vmedia:attach': _PAST_SERVED % '1.89',
     'baremetal:node:vmedia:detach': _PAST_SERVED % '1.89',
     'baremetal:node:vmedia:get': _PAST_SERVED % '1.89',

@@ -37,6 +37,29 @@ from ironic_lite.common import states
     ('wait call-back', 'hold', ('deploy hold', 'active')),
     ('deploy hold', 'unhold', ('wait call-back', 'active')),
     ('deploy hold', 'abort', ('deploy failed', 'active')),
+    # servicing (API 1.87) and abort from wait call-back (1.110), as
+    # Ironic 39's state machine
+    ('active', 'service', ('servicing', 'active')),
+    ('servicing', 'done', ('active', None)),
+    ('servicing', 'fail', ('service failed', 'active')),
+    ('servicing', 'wait', ('service wait', 'active')),
+    ('servicing', 'hold', ('service hold', 'active')),
+    ('service wait', 'hold', ('service hold', 'active')),
+    ('service wait', 'resume', ('servicing', 'active')),
+    ('service wait', 'fail', ('service failed', 'active')),
+    ('service wait', 'abort', ('service failed', 'active')),
+    ('service wait', 'delete', ('deleting', 'available')),
+    ('service hold', 'service', ('servicing', 'active')),
+    ('service hold', 'unhold', ('service wait', 'active')),
+    ('service hold', 'fail', ('service failed', 'active')),
+    ('service hold', 'abort', ('service failed', 'active')),
+    ('service failed', 'service', ('servicing', 'active')),
+    ('service failed', 'rescue', ('rescuing', 'rescue')),
+    ('service failed', 'wait', ('service wait', 'active')),
+    ('service failed', 'hold', ('service hold', 'active')),
+    ('service failed', 'delete', ('deleting', 'available')),
+    ('service failed', 'abort', ('active', None)),
+    ('wait call-back', 'abort', ('deploy failed', 'active')),
 ])
 def test_transitions(state, event, expected):
     assert states.next_state('uuid', state, event) == expected
@@ -47,6 +70,10 @@ def test_transitions(state, event, expected):
     ('available', 'abort'), ('manageable', 'bogus'), ('no-such', 'manage'),
     ('clean wait', 'unhold'), ('active', 'unhold'), ('clean hold', 'resume'),
     ('deploy hold', 'resume'),
+    ('available', 'service'), ('manageable', 'service'),
+    ('servicing', 'service'), ('service wait', 'service'),
+    ('servicing', 'abort'), ('service hold', 'delete'),
+    ('service failed', 'unhold'),
 ])
 def test_invalid(state, event):
     with pytest.raises(exception.InvalidStateRequested) as err:
@@ -78,3 +105,12 @@ def test_state_constants():
     assert states.VERBS['active'] == 'deploy'
     assert states.VERBS['deleted'] == 'delete'
     assert states.VERBS['unhold'] == 'unhold'
+    assert states.VERBS['service'] == 'service'
+
+
+def test_servicing_state_lists_match_ironic():
+    assert 'service failed' in states.FAILURE_STATES
+    assert {'servicing', 'service wait'} <= set(states.UNSTABLE_STATES)
+    assert 'servicing' in states.STUCK_STATES_TREATED_AS_FAIL
+    assert {'service hold', 'service failed'} <= set(
+        states.UPDATE_ALLOWED_STATES)

@@ -127,7 +127,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
                               'nodes.conductor_affinity': 1,
                               'allocations.conductor_affinity': 2}
     assert report.allocating == 1
-    assert report.unknown_states == {'service wait': 1}
+    assert report.unknown_states == {'deploy complete': 1}
     assert report.unstable_states == {'deploying': 1}
     assert report.not_enabled == {('driver', 'ipmi'): 1}
     assert report.source_versions['nodes'] == {'1.44': 3}
@@ -136,7 +136,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     assert 'node_tags: 1' in text
     assert 'nodes: 1.44 x3' in text
     assert 'conductors: 1 (registered again' in text
-    assert 'service wait: 1' in text
+    assert 'deploy complete: 1' in text
     assert 'driver=ipmi: 1' in text
     assert '  allocating: 1' in text
 

@@ -49,7 +49,7 @@ def test_logical_disk_properties_are_described():
 
 def test_fake_raid_create_and_delete():
     node = types.SimpleNamespace(
-        uuid='u', deploy_step=None, driver_internal_info={},
+        uuid='u', deploy_step=None, service_step=None, driver_internal_info={},
         properties={'cpus': 2}, raid_config={},
         target_raid_config={'logical_disks': [
             {'size_gb': 10, 'raid_level': '1', 'is_root_volume': True},

@@ -144,12 +144,16 @@ def test_bios_unsupported(task, monkeypatch):
         task.driver.bios.get_bios_settings(task)
 
 
-def test_bios_steps_are_clean_and_deploy_steps(task):
+def test_bios_steps_are_clean_deploy_and_service_steps(task):
     from ironic_lite.drivers import base
     from ironic_lite.drivers import steps
     clean = {s['step'] for s in steps.clean_steps(task.driver.bios)}
     deploy = {s['step'] for s in base.get_deploy_steps(task.driver.bios)}
+    service = steps.service_steps(task.driver.bios)
     assert clean == deploy == {'apply_configuration', 'factory_reset'}
+    # As Ironic's: service steps (API 1.87) that need no ramdisk.
+    assert {s['step'] for s in service} == clean
+    assert not any(s['requires_ramdisk'] for s in service)
 
 
 def test_virtual_media_needs_an_http_url(task):

@@ -20,7 +20,7 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Chassis': '1.0-d656e039fd8ae9f34efc232ab3980905',
     'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
     'Service': '1.1-e5dc67121d798b9350e20910efdf4df8',
-    'Node': '1.3-7e7fdaa2c2bb01153ad567c9f1081cb7',
+    'Node': '1.4-10417ed2aa3587fc3ffea7a525e28e13',
     'Port': '1.0-0cb9202a4ec442e8c0d87a324155eaaf',
     'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
     'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',

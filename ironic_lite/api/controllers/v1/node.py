@@ -177,6 +177,16 @@ def _check_owner_provisioned(ctx, node, patch, target):
             % (node.uuid, states.ACTIVE))
 
 
+def _instance_name_from_display_name(obj, changes, expected):
+    """As Ironic (1.104): an instance_info given a ``display_name`` names
+    the instance, unless it has a name already."""
+    display_name = (obj.instance_info or {}).get('display_name')
+    if ('instance_info' in changes and not obj.instance_name
+            and isinstance(display_name, str) and display_name):
+        expected.setdefault('instance_name', obj.instance_name)
+        obj.instance_name = display_name[:255]
+
+
 class NodesController(patch_flow.PatchFlow):
     """The node handlers; ``chassis_uuid`` is set when listing
     ``/v1/chassis/<uuid>/nodes``.  A PATCH runs the one patch flow
@@ -366,6 +376,7 @@ class NodesController(patch_flow.PatchFlow):
         for name, value in _normalize(changes, 'update').items():
             expected[name] = getattr(obj, name)
             setattr(obj, name, value)
+        _instance_name_from_display_name(obj, changes, expected)
         return expected
 
     def write_patched(self, ctx, obj, expected, write_args):

@@ -15,7 +15,7 @@ from ironic_lite import objects
 
 # Query parameters passed to Node.list() as they are.
 _PLAIN_FILTERS = ('driver', 'resource_class', 'conductor_group', 'owner',
-                  'lessee', 'description_contains')
+                  'lessee', 'description_contains', 'instance_name')
 _BOOL_FILTERS = ('maintenance', 'associated', 'retired')
 # Boolean filters Ironic repeats in the ``next`` link (only when true).
 _NEXT_TRUE_FILTERS = ('associated', 'maintenance', 'retired')

@@ -11,8 +11,6 @@ import json
 
 import jsonschema
 
-import jsonschema
-
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import deploy_template
@@ -23,7 +21,8 @@ from ironic_lite.common import states
 ALL_STATES = states.STABLE_STATES + states.UNSTABLE_STATES + tuple(
     states.FAILURE_STATES)
 CLEANING_STATES = (states.CLEANING, states.CLEANWAIT)
-VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure')
+VALID_FAULTS = ('power failure', 'clean failure', 'rescue abort failure',
+                'service failure')
 # Ironic's schema of "clean_steps".
 CLEAN_STEPS_SCHEMA = {
     'type': 'array',
@@ -89,17 +88,24 @@ def _configdrive_misplaced(req):
                 % mv.MINOR_56_BUILD_CONFIGDRIVE)
 
 
+# disable_ramdisk goes with these verbs, from these versions.
+_DISABLE_RAMDISK_MIN_VERSION = {
+    'clean': mv.MINOR_70_CLEAN_DISABLE_RAMDISK,
+    'service': mv.MINOR_108_SERVICE_DISABLE_RAMDISK,
+}
+
+
 def _disable_ramdisk_too_new(req):
     if req.body.get('disable_ramdisk') is None:
         return
-    if req.target == 'clean' and not utils.allows(
-            mv.MINOR_70_CLEAN_DISABLE_RAMDISK):
-        raise exception.NotAcceptable()
-    if req.target != 'clean':
-        # Ironic's words (it also has a "service" verb, from 1.87).
+    needed = _DISABLE_RAMDISK_MIN_VERSION.get(req.target)
+    if needed is None:
+        # Ironic's words.
         raise exception.InvalidParameterValue(
             err='disable_ramdisk is supported only with manual cleaning or '
                 'servicing')
+    if not utils.allows(needed):
+        raise exception.NotAcceptable()
 
 
 def _clean_steps_misplaced(req):
@@ -129,9 +135,31 @@ def _rescue_password_misplaced(req):
                 'provision state to rescue')
 
 
-def _inspection_abort_too_new(req):
-    if (req.target == 'abort' and req.node.provision_state == 'inspect wait'
-            and not utils.allows(mv.MINOR_41_INSPECTION_ABORT)):
+# abort from these states needs a later version than the verb's 1.13.
+_ABORT_MIN_VERSION = {
+    states.INSPECTWAIT: mv.MINOR_41_INSPECTION_ABORT,
+    states.DEPLOYWAIT: mv.MINOR_110_DEPLOYWAIT_ABORT,
+}
+
+
+def _abort_too_new(req):
+    needed = _ABORT_MIN_VERSION.get(req.node.provision_state)
+    if (req.target == 'abort' and needed is not None
+            and not utils.allows(needed)):
+        raise exception.NotAcceptable()
+
+
+def _service_steps_misplaced(req):
+    if req.body.get('service_steps') and req.target != 'service':
+        raise exception.InvalidParameterValue(
+            err='"service_steps" is only valid when setting target '
+                'provision state to service')
+
+
+def _service_verb_too_new(req):
+    """406 for "service" below 1.87 (Ironic checks it here, after the
+    state, not with the other verbs)."""
+    if req.target == 'service' and not utils.allows(mv.MINOR_87_SERVICE):
         raise exception.NotAcceptable()
 
 
@@ -163,6 +191,33 @@ def _clean_steps_invalid(req):
     _check_steps_size('clean_steps', req.body['clean_steps'])
 
 
+def service_steps(node, body):
+    """The steps a "service" request runs: its ``service_steps``.  The
+    one place a runbook (1.92: ``runbook`` instead of the steps) is to be
+    resolved into its steps."""
+    return body.get('service_steps')
+
+
+def _service_steps_missing(req):
+    if req.target == 'service' and not service_steps(req.node, req.body):
+        raise exception.InvalidParameterValue(
+            err='"service_steps" is required when setting target provision '
+                'state to service')
+
+
+def _service_steps_invalid(req):
+    """The shape of the service steps, as Ironic checks clean steps'."""
+    if req.target != 'service':
+        return
+    steps = service_steps(req.node, req.body)
+    try:
+        jsonschema.validate(steps, CLEAN_STEPS_SCHEMA)
+    except jsonschema.ValidationError as err:
+        raise exception.InvalidParameterValue(
+            err='Invalid service_steps: %s' % err.message)
+    _check_steps_size('service_steps', steps)
+
+
 # Ironic's order: the first check that fails gives the error.
 _CHECKS = (
     _verb_too_new,
@@ -173,10 +228,14 @@ _CHECKS = (
     _clean_steps_misplaced,
     _deploy_steps_too_new,
     _rescue_password_misplaced,
-    _inspection_abort_too_new,
+    _abort_too_new,
+    _service_steps_misplaced,
+    _service_verb_too_new,
     _rescue_password_missing,
     _clean_steps_missing,
     _clean_steps_invalid,
+    _service_steps_missing,
+    _service_steps_invalid,
 )
 
 
@@ -188,7 +247,7 @@ def check_provision_request(node, target, body):
         InvalidStateRequested (400) when the node's state does not allow
         the verb (whether or not the node is locked);
         InvalidParameterValue (400) for extra keys that do not go with the
-        verb, or malformed ``clean_steps``.
+        verb, or malformed ``clean_steps`` or ``service_steps``.
     """
     req = _Request(node, target, body)
     for check in _CHECKS:

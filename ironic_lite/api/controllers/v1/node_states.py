@@ -62,7 +62,8 @@ def _boolean_arg(name, body):
             err='Invalid %s: %s' % (name, err))
 
 
-# Verbs with their own conductor method (RPC 1.6): target -> call.
+# Verbs with their own conductor method (RPC 1.6, service 1.12):
+# target -> call.
 _RPC_1_6_VERBS = {
     'rescue': lambda rpcapi, ctx, node, body: rpcapi.do_node_rescue(
         ctx, node, body['rescue_password']),
@@ -70,6 +71,10 @@ _RPC_1_6_VERBS = {
         ctx, node),
     'clean': lambda rpcapi, ctx, node, body: rpcapi.do_node_clean(
         ctx, node, body['clean_steps'],
+        disable_ramdisk=body.get('disable_ramdisk')),
+    # RPC 1.12 (API 1.87)
+    'service': lambda rpcapi, ctx, node, body: rpcapi.do_node_service(
+        ctx, node, node_provision.service_steps(node, body),
         disable_ramdisk=body.get('disable_ramdisk')),
 }
 
@@ -126,10 +131,12 @@ class NodeStatesController(object):
             raise exception.InvalidParameterValue(
                 err='"target" is a required property of the body.')
         target = body['target']
-        if body.get('clean_steps'):
-            ctx = pecan.request.context
-            policy.authorize('baremetal:node:set_provision_state:clean_steps',
-                             policy.node_target(node, ctx), ctx)
+        for steps in ('clean_steps', 'service_steps'):
+            if body.get(steps):
+                ctx = pecan.request.context
+                policy.authorize(
+                    'baremetal:node:set_provision_state:%s' % steps,
+                    policy.node_target(node, ctx), ctx)
         node_provision.check_provision_request(node, target, body)
         rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
         if target in ('active', 'deploy', 'rebuild'):

@@ -40,7 +40,8 @@ LOOKUP_FIELDS = ['uuid', 'properties', 'instance_info',
 LOOKUP_ALLOWED_STATES = (states.DEPLOYING, states.DEPLOYWAIT,
                          states.CLEANING, states.CLEANWAIT,
                          states.INSPECTING, states.INSPECTWAIT,
-                         states.RESCUING, states.RESCUEWAIT)
+                         states.RESCUING, states.RESCUEWAIT,
+                         states.SERVICEWAIT)
 AGENT_VALID_STATES = ('start', 'end', 'error')
 # The most MAC addresses one lookup may give: more than a server has
 # ports, and (as 18 bytes each) within the 8 KB request line of common
