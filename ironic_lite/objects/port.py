@@ -10,7 +10,9 @@ from ironic_lite.objects import portgroup as portgroup_obj
 @base.IronicObjectRegistry.register
 class Port(base.CrudMixin, base.IronicObject):
     # Version 1.0: initial version (release 1.0)
-    VERSION = '1.0'
+    # Version 1.1: add name, description, vendor, category and
+    #              available_for_dynamic_portgroup (release 6.0)
+    VERSION = '1.1'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -24,6 +26,12 @@ class Port(base.CrudMixin, base.IronicObject):
         'internal_info': fields.FlexibleDictField(nullable=True),
         'physical_network': fields.StringField(nullable=True),
         'is_smartnic': fields.BooleanField(nullable=True, default=False),
+        # API 1.88, 1.97, 1.100, 1.101 and 1.111.
+        'name': fields.StringField(nullable=True),
+        'description': fields.StringField(nullable=True),
+        'vendor': fields.StringField(nullable=True),
+        'category': fields.StringField(nullable=True),
+        'available_for_dynamic_portgroup': fields.BooleanField(default=True),
     })
 
     field_history = {
@@ -31,6 +39,8 @@ class Port(base.CrudMixin, base.IronicObject):
                 'address', 'extra', 'local_link_connection', 'portgroup_id',
                 'pxe_enabled', 'internal_info', 'physical_network',
                 'is_smartnic'),
+        '1.1': ('name', 'description', 'vendor', 'category',
+                'available_for_dynamic_portgroup'),
     }
 
     _db_create = staticmethod(db_port.create_port)
