@@ -11,12 +11,14 @@ import oslo_messaging as messaging
 
 from ironic_lite.common import exception
 from ironic_lite.conductor import task_manager
+from ironic_lite import objects
 
 # Errors the writes may raise, answered to the API as they are.
 _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.Conflict, exception.InvalidParameterValue,
              exception.MACAlreadyExists,
-             exception.PortAlreadyExists, exception.PortNotFound,
+             exception.PortAlreadyExists, exception.PortDuplicateName,
+             exception.PortNotFound,
              exception.PortgroupAlreadyExists,
              exception.PortgroupDuplicateName,
              exception.PortgroupMACAlreadyExists,
@@ -24,11 +26,12 @@ _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.ObjectVersionTooNew)
 
 
-def _write(context, obj, purpose, action, check=None):
+def _write(context, obj, purpose, action, check=None, after=None):
     """``obj.<action>(context)`` (create, save or destroy) as under the
     node's lock (``task_manager.write_unless_locked``), after ``check``
-    (context) if given, in the same transaction; returns the object
-    written.
+    (context) if given and before ``after`` (context, the object as it
+    was before the write) if given, in the same transaction; returns the
+    object written.
 
     The transaction runs again from the start after a deadlock or a
     dropped connection, possibly after the object was written and marked
@@ -40,10 +43,26 @@ def _write(context, obj, purpose, action, check=None):
         attempt = obj.obj_clone()
         if check is not None:
             check(context)
+        before = attempt.obj_clone()
         getattr(attempt, action)(context)
+        if after is not None:
+            after(context, before)
         return attempt
     return task_manager.write_unless_locked(context, obj.node_id, write,
                                             purpose)
+
+
+def _ports_follow_physical_network(context, portgroup):
+    """A port group's new physical network (API 1.102) given to its
+    ports, in the write's transaction, as Ironic's
+    update_portgroup_physical_network does (one RPC call there)."""
+    if 'physical_network' not in portgroup.obj_what_changed():
+        return
+    for port in objects.Port.list(
+            context, filters={'portgroup_id': portgroup.id}):
+        if port.physical_network != portgroup.physical_network:
+            port.physical_network = portgroup.physical_network
+            port.save(context)
 
 
 class PortsMixin(object):
@@ -69,7 +88,8 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_portgroup(self, context, portgroup_obj):
-        return _write(context, portgroup_obj, 'port group update', 'save')
+        return _write(context, portgroup_obj, 'port group update', 'save',
+                      after=_ports_follow_physical_network)
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_portgroup(self, context, portgroup):

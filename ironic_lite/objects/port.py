@@ -65,6 +65,11 @@ class Port(base.CrudMixin, base.IronicObject):
                                    db_port.get_port_by_uuid(uuid))
 
     @classmethod
+    def get_by_name(cls, context, name):
+        return cls._from_db_object(context, cls(),
+                                   db_port.get_port_by_name(name))
+
+    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None):
         rows = db_port.get_port_list(filters=filters, limit=limit,
@@ -84,7 +89,8 @@ class Port(base.CrudMixin, base.IronicObject):
         Ironic's rule (its conductor's ``validate_port_physnet`` on a port
         create or update): the ports of one group are bonded on one
         network, so they all carry the same ``physical_network`` (``None``
-        included); checked only when the port's group or network changes.
+        included), the group's own when it has one and no other port
+        (1.102); checked only when the port's group or network changes.
         Called by whoever writes the port: the conductor, in the write's
         transaction, or the API while pinned below RPC 1.3.
         """
@@ -96,9 +102,12 @@ class Port(base.CrudMixin, base.IronicObject):
         physnets = {p.physical_network for p in self.list(
             context, filters={'portgroup_id': self.portgroup_id})
             if p.id != own_id}
+        group = portgroup_obj.Portgroup.get(context, self.portgroup_id)
+        if not physnets and group.physical_network is not None:
+            # A group without other ports, with its own network (1.102).
+            physnets = {group.physical_network}
         if not physnets:
             return
-        group = portgroup_obj.Portgroup.get(context, self.portgroup_id)
         if len(physnets) > 1:
             # Only rows written before the rule was enforced.
             raise exception.Conflict(
