@@ -52,19 +52,6 @@ def _write(context, obj, purpose, action, check=None, after=None):
                                             purpose)
 
 
-def _ports_follow_physical_network(context, portgroup):
-    """A port group's new physical network (API 1.102) given to its
-    ports, in the write's transaction, as Ironic's
-    update_portgroup_physical_network does (one RPC call there)."""
-    if 'physical_network' not in portgroup.obj_what_changed():
-        return
-    for port in objects.Port.list(
-            context, filters={'portgroup_id': portgroup.id}):
-        if port.physical_network != portgroup.physical_network:
-            port.physical_network = portgroup.physical_network
-            port.save(context)
-
-
 class PortsMixin(object):
     """The port and port group methods of ``ConductorManager``."""
 
@@ -89,7 +76,7 @@ class PortsMixin(object):
     @messaging.expected_exceptions(*_EXPECTED)
     def update_portgroup(self, context, portgroup_obj):
         return _write(context, portgroup_obj, 'port group update', 'save',
-                      after=_ports_follow_physical_network)
+                      after=objects.Port.follow_portgroup_network)
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_portgroup(self, context, portgroup):

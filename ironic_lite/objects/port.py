@@ -82,6 +82,20 @@ class Port(base.CrudMixin, base.IronicObject):
         filters = dict(kwargs.pop('filters', None) or {}, node_id=node_id)
         return cls.list(context, filters=filters, **kwargs)
 
+    @classmethod
+    def follow_portgroup_network(cls, context, portgroup):
+        """Give ``portgroup``'s new physical network (API 1.102) to its
+        ports, after its write and in its transaction, as Ironic's
+        update_portgroup_physical_network does; nothing when the group's
+        network is not among its changes."""
+        if 'physical_network' not in portgroup.obj_what_changed():
+            return
+        for port in cls.list(context,
+                             filters={'portgroup_id': portgroup.id}):
+            if port.physical_network != portgroup.physical_network:
+                port.physical_network = portgroup.physical_network
+                port.save(context)
+
     def check_physnet(self, context):
         """Conflict (409) unless this port, about to be written, is on the
         physical network of the other ports of its port group.

@@ -50,6 +50,7 @@ FIELD_MIN_VERSION = {
     'dynamic_portgroup': mv.MINOR_111_DYNAMIC_PORTGROUP,
 }
 DEFAULT_LIST_FIELDS = ('uuid', 'address', 'name')
+
 INVALID_SORT_KEYS = ('extra', 'internal_info', 'properties')
 
 
@@ -164,6 +165,17 @@ class PortgroupsController(resource.ResourceController):
     def apply_changes(self, ctx, obj, changes):
         for name, value in to_object_values(changes, ctx, 'update').items():
             setattr(obj, name, value)
+
+    def write(self, action, ctx, obj):
+        """Written here rather than by the conductor (pinned below RPC
+        1.3): the group's ports follow its network as the conductor's
+        write makes them (conductor/ports.py), after it."""
+        before = obj.obj_clone() if action == 'update' else None
+        written = super().write(action, ctx, obj)
+        if before is not None and not self.RES.writer.sends(
+                pecan.request.rpcapi, action):
+            objects.Port.follow_portgroup_network(ctx, before)
+        return written
 
 
 SINCE = mv.PORTGROUP_MIN_VERSION
