@@ -5,8 +5,8 @@ interfaces.
 ``internal_info['tenant_vif_port_id']`` (Ironic's key); ``noop`` accepts
 every attach and records nothing.  A dynamic port group (1.111) is
 deleted when its VIF is detached; ironic-lite makes none itself (Ironic's
-trait based networking does, with neutron).  The caller holds the node's lock; the
-port writes are fenced by it (``task.fenced``).
+trait based networking does, with neutron).  The caller holds the node's
+lock; the port writes are fenced by it (``task.fenced``).
 """
 
 import oslo_messaging as messaging

@@ -158,7 +158,7 @@ def test_node_ident_refusals(client, node):
     resp = client.post_json('/v1/ports', {'address': mac,
                                           'node_ident': 'bad name'})
     utils.refused_400(resp, 'Expected a logical name or UUID but '
-                                   'received bad name.')
+                            'received bad name.')
     # Not a field of a port: a patch gives both, which the schema refuses.
     port = _port(client, node).json
     resp = client.patch_json('/v1/ports/' + port['uuid'], [
@@ -215,7 +215,7 @@ def test_physical_network_of_a_port_in_a_group_from_1_102(client, node):
     patch = [{'op': 'replace', 'path': '/physical_network', 'value': 'p1'}]
     resp = client.patch_json(url, patch, version='1.102')
     utils.refused_400(resp, 'physical_network cannot be changed '
-                                   'while the port belongs to a portgroup.')
+                            'while the port belongs to a portgroup.')
     assert objects.Port.get_by_uuid(None, port['uuid']).physical_network \
         is None
     # Before 1.102 the group has no network of its own: its lone port may.
