@@ -43,7 +43,7 @@ def _write(context, obj, purpose, action, check=None, after=None):
         attempt = obj.obj_clone()
         if check is not None:
             check(context)
-        before = attempt.obj_clone()
+        before = attempt.obj_clone() if after is not None else None
         getattr(attempt, action)(context)
         if after is not None:
             after(context, before)

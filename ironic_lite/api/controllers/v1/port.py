@@ -26,9 +26,9 @@ from ironic_lite.common import utils as common_utils
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
-# The vtep keys (OVN VTEP switches) are known at every version, as in
-# Ironic's schema; a port is created with them only at 1.90-1.104, and
-# shown with them only there (ports.py: OVN_VTEP_KEYS).
+# The vtep keys of local_link_connection (OVN VTEP switches) are known at
+# every version, as in Ironic's schema; a port is created with them only
+# at 1.90-1.104, and shown with them only there (ovn_vtep_served).
 OVN_VTEP_KEYS = ('vtep-logical-switch', 'vtep-physical-switch')
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
             'network_type') + OVN_VTEP_KEYS

@@ -50,7 +50,6 @@ FIELD_MIN_VERSION = {
     'dynamic_portgroup': mv.MINOR_111_DYNAMIC_PORTGROUP,
 }
 DEFAULT_LIST_FIELDS = ('uuid', 'address', 'name')
-
 INVALID_SORT_KEYS = ('extra', 'internal_info', 'properties')
 
 
