@@ -28,8 +28,6 @@ LITE_ONLY = {'nodes': ('reservation_token',), 'ports': ('shard',),
 IRONIC_ONLY = {
     'nodes': (('firmware_interface', sa.String(255)),
               ('disable_power_off', sa.Integer)),
-    'ports': (('name', sa.String(255)),
-              ('available_for_dynamic_portgroup', sa.Integer)),
     'node_history': (('duration_seconds', sa.Integer),),
 }
 

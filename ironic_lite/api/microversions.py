@@ -180,11 +180,41 @@ VERSIONS = [
     (87, 'MINOR_87_SERVICE',
      '"service" verb with service_steps (from active, service hold and '
      'service failed), the servicing states, node.service_step'),
+    (88, 'MINOR_88_PORT_NAME',
+     'port.name (unique; a port is looked up by name too, at every '
+     'version)'),
+    (90, 'MINOR_90_OVN_VTEP',
+     'port local_link_connection vtep-logical-switch and '
+     'vtep-physical-switch (OVN VTEP switches; served until 1.104)'),
+    (94, 'MINOR_94_PORT_NODENAME',
+     'port create with node_ident (the node by UUID or name) instead of '
+     'node_uuid'),
+    (97, 'MINOR_97_PORT_DESCRIPTION',
+     'port.description (port list ?description_contains= at every '
+     'version, as Ironic)'),
+    (99, 'MINOR_99_PORT_PORTGROUP_CONDUCTOR_GROUP_FILTER',
+     'port and port group list ?conductor_groups= (served at every '
+     'version, as Ironic: this only records it)'),
+    (100, 'MINOR_100_PORT_VENDOR', 'port.vendor'),
+    (101, 'MINOR_101_PORT_CATEGORY', 'port.category'),
+    (102, 'MINOR_102_PORTGROUP_PHYSICAL_NETWORK',
+     'portgroup.physical_network, which its ports follow (a port\'s own '
+     'can no longer be changed while it is in a port group)'),
+    (103, 'MINOR_103_PORTGROUP_CATEGORY', 'portgroup.category'),
     (104, 'MINOR_104_NODE_INSTANCE_NAME',
      'node.instance_name (settable), node list ?instance_name='),
+    (105, 'MINOR_105_REMOVE_OVN_VTEP',
+     'the OVN vtep switches of 1.90 removed (a port is created with them '
+     'no more; a local_link_connection with them shows as {})'),
+    (106, 'MINOR_106_PORTGROUP_SHARD',
+     'port group list ?shard= (ironic-lite serves it from 1.82: see '
+     'doc/source/api/differences.rst)'),
     (108, 'MINOR_108_SERVICE_DISABLE_RAMDISK',
      'disable_ramdisk with the "service" verb'),
     (110, 'MINOR_110_DEPLOYWAIT_ABORT', '"abort" from "wait call-back"'),
+    (111, 'MINOR_111_DYNAMIC_PORTGROUP',
+     'port.available_for_dynamic_portgroup, portgroup.dynamic_portgroup '
+     '(read-only)'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -314,10 +344,6 @@ MINOR_MAX_VERSION = VERSIONS[-1][0]
 MAX_VERSION = (BASE_VERSION, MINOR_MAX_VERSION)
 MAX_VERSION_STRING = '%d.%d' % MAX_VERSION
 
-# For reference (upstream versions.py): 1.99 port/portgroup
-# ?conductor_groups= (which Ironic does not gate: served here, as there,
-# at every version), 1.106 portgroup ?shard= (ironic-lite accepts that one from 1.82: see
-# doc/source/api/differences.rst).
 
 # /v1/shards (GET only) needs 1.82: below that GET is a 404 and any other
 # method a 405, both "The API version does not allow shards".

@@ -181,6 +181,10 @@ class PortgroupAlreadyExists(Conflict):
     _msg_fmt = 'A portgroup with UUID %(uuid)s already exists.'
 
 
+class PortDuplicateName(Conflict):
+    _msg_fmt = 'A port with name %(name)s already exists.'
+
+
 class PortgroupDuplicateName(Conflict):
     _msg_fmt = 'A portgroup with name %(name)s already exists.'
 

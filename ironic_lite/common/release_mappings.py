@@ -64,8 +64,8 @@ RELEASE_MAPPING = {
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
             'Node': ['1.4'],
-            'Port': ['1.0'],
-            'Portgroup': ['1.0'],
+            'Port': ['1.1'],
+            'Portgroup': ['1.1'],
             'Chassis': ['1.0'],
             'Conductor': ['1.0'],
             'Service': ['1.1'],

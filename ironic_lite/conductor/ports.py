@@ -11,12 +11,14 @@ import oslo_messaging as messaging
 
 from ironic_lite.common import exception
 from ironic_lite.conductor import task_manager
+from ironic_lite import objects
 
 # Errors the writes may raise, answered to the API as they are.
 _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.Conflict, exception.InvalidParameterValue,
              exception.MACAlreadyExists,
-             exception.PortAlreadyExists, exception.PortNotFound,
+             exception.PortAlreadyExists, exception.PortDuplicateName,
+             exception.PortNotFound,
              exception.PortgroupAlreadyExists,
              exception.PortgroupDuplicateName,
              exception.PortgroupMACAlreadyExists,
@@ -24,11 +26,12 @@ _EXPECTED = (exception.NodeLocked, exception.NodeNotFound,
              exception.ObjectVersionTooNew)
 
 
-def _write(context, obj, purpose, action, check=None):
+def _write(context, obj, purpose, action, check=None, after=None):
     """``obj.<action>(context)`` (create, save or destroy) as under the
     node's lock (``task_manager.write_unless_locked``), after ``check``
-    (context) if given, in the same transaction; returns the object
-    written.
+    (context) if given and before ``after`` (context, the object as it
+    was before the write) if given, in the same transaction; returns the
+    object written.
 
     The transaction runs again from the start after a deadlock or a
     dropped connection, possibly after the object was written and marked
@@ -40,7 +43,10 @@ def _write(context, obj, purpose, action, check=None):
         attempt = obj.obj_clone()
         if check is not None:
             check(context)
+        before = attempt.obj_clone() if after is not None else None
         getattr(attempt, action)(context)
+        if after is not None:
+            after(context, before)
         return attempt
     return task_manager.write_unless_locked(context, obj.node_id, write,
                                             purpose)
@@ -69,7 +75,8 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_portgroup(self, context, portgroup_obj):
-        return _write(context, portgroup_obj, 'port group update', 'save')
+        return _write(context, portgroup_obj, 'port group update', 'save',
+                      after=objects.Port.follow_portgroup_network)
 
     @messaging.expected_exceptions(*_EXPECTED)
     def destroy_portgroup(self, context, portgroup):

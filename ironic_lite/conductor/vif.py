@@ -3,8 +3,10 @@ interfaces.
 
 ``flat`` records a VIF on a free port group or port of the node, in its
 ``internal_info['tenant_vif_port_id']`` (Ironic's key); ``noop`` accepts
-every attach and records nothing.  The caller holds the node's lock; the
-port writes are fenced by it (``task.fenced``).
+every attach and records nothing.  A dynamic port group (1.111) is
+deleted when its VIF is detached; ironic-lite makes none itself (Ironic's
+trait based networking does, with neutron).  The caller holds the node's
+lock; the port writes are fenced by it (``task.fenced``).
 """
 
 import oslo_messaging as messaging
@@ -92,6 +94,17 @@ def vif_attach(task, vif_info):
     task.fenced(target.save)
 
 
+def _teardown_dynamic(task, group):
+    """A dynamic port group (API 1.111: made by a network flow for one
+    VIF) goes with its VIF, as in Ironic: its ports leave it, then it is
+    deleted."""
+    for port in objects.Port.list(task.context,
+                                  filters={'portgroup_id': group.id}):
+        port.portgroup_id = None
+        port.save(task.context)
+    group.destroy(task.context)
+
+
 def vif_detach(task, vif_id):
     if task.node.network_interface == 'noop':
         return
@@ -103,7 +116,10 @@ def vif_detach(task, vif_id):
             extra = dict(obj.extra or {})
             if extra.pop('vif_port_id', None) is not None:
                 obj.extra = extra
-            task.fenced(obj.save)
+            if getattr(obj, 'dynamic_portgroup', False):
+                task.fenced(lambda: _teardown_dynamic(task, obj))
+            else:
+                task.fenced(obj.save)
             return
     raise exception.VifNotAttached(vif=vif_id, node=task.node.uuid)
 

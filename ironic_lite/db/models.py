@@ -12,7 +12,7 @@ import orjson
 from oslo_db.sqlalchemy import models as oslo_models
 from oslo_utils import timeutils
 from sqlalchemy import BigInteger, Boolean, Column, DateTime, ForeignKey
-from sqlalchemy import Index, Integer, text
+from sqlalchemy import Index, Integer, text, true
 from sqlalchemy import String, Text, UniqueConstraint
 from sqlalchemy.dialects import mysql
 from sqlalchemy import orm
@@ -327,6 +327,11 @@ class Portgroup(Base):
     # The node's shard, kept by triggers
     # (db/child_shards.py); not a field of the object.
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
+    # Release 6.0 (API 1.102, 1.103, 1.111), Ironic's columns.
+    physical_network = Column(String(64), nullable=True)
+    category = Column(String(80), nullable=True)
+    # Made by a network flow for a VIF, not by the API (always false here).
+    dynamic_portgroup = Column(Boolean, nullable=True, default=False)
 
 
 class Port(Base):
@@ -334,6 +339,9 @@ class Port(Base):
     __table_args__ = _table_args(
         UniqueConstraint('address', name='uniq_ports0address'),
         UniqueConstraint('uuid', name='uniq_ports0uuid'),
+        # Ironic's uniq_ports0name, made as a unique index (added to a
+        # live table, built concurrently on PostgreSQL: see b6d2f1a9c4e3).
+        Index('uniq_ports0name', 'name', unique=True),
         Index('ports_node_id_idx', 'node_id'),
         Index('ports_portgroup_id_idx', 'portgroup_id'),
         # A page of the ports of a conductor group's or a
@@ -361,6 +369,15 @@ class Port(Base):
     # The node's shard, kept by triggers
     # (db/child_shards.py); not a field of the object.
     shard = Column(CASE_SENSITIVE_STRING_255, nullable=True)
+    # Release 6.0 (API 1.88-1.111), Ironic's columns: a unique name (byte
+    # for byte, as port group names), free text and whether the port may
+    # join a dynamic port group (true unless said otherwise).
+    name = Column(CASE_SENSITIVE_STRING_255, nullable=True)
+    description = Column(String(255), nullable=True)
+    vendor = Column(String(32), nullable=True)
+    category = Column(String(80), nullable=True)
+    available_for_dynamic_portgroup = Column(
+        Boolean, nullable=False, server_default=true(), default=True)
 
 
 

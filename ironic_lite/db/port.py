@@ -2,6 +2,7 @@
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
+from ironic_lite.db import exact
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
 
@@ -13,6 +14,10 @@ def _port_query(session, filters=None):
     for key in ('node_id', 'portgroup_id', 'address', 'physical_network'):
         if filters.get(key) is not None:
             query = query.filter(getattr(models.Port, key) == filters[key])
+    if filters.get('description_contains'):
+        query = query.filter(
+            models.Port.description.contains(filters['description_contains'],
+                                             autoescape=True))
     condition = db_node.owned_by_nodes(session, models.Port, filters)
     if condition is not None:
         query = query.filter(condition)
@@ -54,6 +59,16 @@ def get_port_by_address(address):
     return _get_port('address', address)
 
 
+def get_port_by_name(name):
+    """The port of a name (1.88), byte for byte as port group names."""
+    with api.reader() as session:
+        row = (session.query(models.Port)
+               .filter(exact.equals(models.Port.name, name)).one_or_none())
+        if row is None:
+            raise exception.PortNotFound(port=name)
+        return row
+
+
 def get_node_ids_by_port_addresses(addresses):
     """The ids of the nodes with a port of one of ``addresses``, at most
     two (one is the answer, two mean several): one statement, however
@@ -67,8 +82,11 @@ def get_node_ids_by_port_addresses(addresses):
 
 
 def _raise_duplicate(err, values):
-    if 'address' in api.duplicate_columns(err):
+    columns = api.duplicate_columns(err)
+    if 'address' in columns:
         raise exception.MACAlreadyExists(mac=values.get('address'))
+    if 'name' in columns:
+        raise exception.PortDuplicateName(name=values.get('name'))
     raise exception.PortAlreadyExists(uuid=values.get('uuid'))
 
 

@@ -10,7 +10,9 @@ from ironic_lite.objects import portgroup as portgroup_obj
 @base.IronicObjectRegistry.register
 class Port(base.CrudMixin, base.IronicObject):
     # Version 1.0: initial version (release 1.0)
-    VERSION = '1.0'
+    # Version 1.1: add name, description, vendor, category and
+    #              available_for_dynamic_portgroup (release 6.0)
+    VERSION = '1.1'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -24,6 +26,12 @@ class Port(base.CrudMixin, base.IronicObject):
         'internal_info': fields.FlexibleDictField(nullable=True),
         'physical_network': fields.StringField(nullable=True),
         'is_smartnic': fields.BooleanField(nullable=True, default=False),
+        # API 1.88, 1.97, 1.100, 1.101 and 1.111.
+        'name': fields.StringField(nullable=True),
+        'description': fields.StringField(nullable=True),
+        'vendor': fields.StringField(nullable=True),
+        'category': fields.StringField(nullable=True),
+        'available_for_dynamic_portgroup': fields.BooleanField(default=True),
     })
 
     field_history = {
@@ -31,6 +39,8 @@ class Port(base.CrudMixin, base.IronicObject):
                 'address', 'extra', 'local_link_connection', 'portgroup_id',
                 'pxe_enabled', 'internal_info', 'physical_network',
                 'is_smartnic'),
+        '1.1': ('name', 'description', 'vendor', 'category',
+                'available_for_dynamic_portgroup'),
     }
 
     _db_create = staticmethod(db_port.create_port)
@@ -55,6 +65,11 @@ class Port(base.CrudMixin, base.IronicObject):
                                    db_port.get_port_by_uuid(uuid))
 
     @classmethod
+    def get_by_name(cls, context, name):
+        return cls._from_db_object(context, cls(),
+                                   db_port.get_port_by_name(name))
+
+    @classmethod
     def list(cls, context, limit=None, marker=None, sort_key=None,
              sort_dir=None, filters=None):
         rows = db_port.get_port_list(filters=filters, limit=limit,
@@ -67,6 +82,20 @@ class Port(base.CrudMixin, base.IronicObject):
         filters = dict(kwargs.pop('filters', None) or {}, node_id=node_id)
         return cls.list(context, filters=filters, **kwargs)
 
+    @classmethod
+    def follow_portgroup_network(cls, context, portgroup):
+        """Give ``portgroup``'s new physical network (API 1.102) to its
+        ports, after its write and in its transaction, as Ironic's
+        update_portgroup_physical_network does; nothing when the group's
+        network is not among its changes."""
+        if 'physical_network' not in portgroup.obj_what_changed():
+            return
+        for port in cls.list(context,
+                             filters={'portgroup_id': portgroup.id}):
+            if port.physical_network != portgroup.physical_network:
+                port.physical_network = portgroup.physical_network
+                port.save(context)
+
     def check_physnet(self, context):
         """Conflict (409) unless this port, about to be written, is on the
         physical network of the other ports of its port group.
@@ -74,7 +103,8 @@ class Port(base.CrudMixin, base.IronicObject):
         Ironic's rule (its conductor's ``validate_port_physnet`` on a port
         create or update): the ports of one group are bonded on one
         network, so they all carry the same ``physical_network`` (``None``
-        included); checked only when the port's group or network changes.
+        included), the group's own when it has one and no other port
+        (1.102); checked only when the port's group or network changes.
         Called by whoever writes the port: the conductor, in the write's
         transaction, or the API while pinned below RPC 1.3.
         """
@@ -86,9 +116,12 @@ class Port(base.CrudMixin, base.IronicObject):
         physnets = {p.physical_network for p in self.list(
             context, filters={'portgroup_id': self.portgroup_id})
             if p.id != own_id}
+        group = portgroup_obj.Portgroup.get(context, self.portgroup_id)
+        if not physnets and group.physical_network is not None:
+            # A group without other ports, with its own network (1.102).
+            physnets = {group.physical_network}
         if not physnets:
             return
-        group = portgroup_obj.Portgroup.get(context, self.portgroup_id)
         if len(physnets) > 1:
             # Only rows written before the rule was enforced.
             raise exception.Conflict(

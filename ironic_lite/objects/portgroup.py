@@ -9,7 +9,9 @@ from ironic_lite.objects import fields
 @base.IronicObjectRegistry.register
 class Portgroup(base.CrudMixin, base.IronicObject):
     # Version 1.0: initial version (release 1.0)
-    VERSION = '1.0'
+    # Version 1.1: add physical_network, category and dynamic_portgroup
+    #              (release 6.0)
+    VERSION = '1.1'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -22,12 +24,18 @@ class Portgroup(base.CrudMixin, base.IronicObject):
         'standalone_ports_supported': fields.BooleanField(),
         'mode': fields.StringField(nullable=True),
         'properties': fields.FlexibleDictField(nullable=True),
+        # API 1.102, 1.103 and 1.111.
+        'physical_network': fields.StringField(nullable=True),
+        'category': fields.StringField(nullable=True),
+        'dynamic_portgroup': fields.BooleanField(nullable=True,
+                                                 default=False),
     })
 
     field_history = {
         '1.0': ('created_at', 'updated_at', 'id', 'uuid', 'name', 'node_id',
                 'address', 'extra', 'internal_info',
                 'standalone_ports_supported', 'mode', 'properties'),
+        '1.1': ('physical_network', 'category', 'dynamic_portgroup'),
     }
 
     _db_create = staticmethod(db_portgroup.create_portgroup)

@@ -47,7 +47,7 @@ SET_FIELDS = ('traits',)
 #   microversions (physical_network 1.102, category 1.103,
 #   dynamic_portgroup 1.111) whatever the version asked: its list skips
 #   the hiding the other port group answers do.  Compared where both
-#   have them: ironic-lite has none of these.
+#   show them: ironic-lite hides them below their versions.
 # * a chassis's "nodes" links come as a list in a list (a stray comma in
 #   its chassis controller); compared unwrapped.
 LEAKED_FIELDS = {'/v1/portgroups?': ('physical_network', 'category',

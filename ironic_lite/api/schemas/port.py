@@ -5,14 +5,23 @@ from ironic_lite.api import schemas as s
 from ironic_lite.api import query as v
 
 FIELDS = {
-    'address': s.TEXT, 'node_uuid': s.TEXT, 'uuid': s.TEXT,
+    'address': s.TEXT, 'node_uuid': ('string',), 'uuid': s.TEXT,
     'extra': s.DICT, 'local_link_connection': s.DICT, 'pxe_enabled': s.BOOL,
     'portgroup_uuid': s.TEXT, 'physical_network': s.TEXT,
     'is_smartnic': s.BOOL,
+    # 1.88, 1.97, 1.100, 1.101, 1.111 (api/controllers/v1/port.py).
+    'name': s.TEXT, 'description': s.TEXT, 'vendor': s.TEXT,
+    'category': s.TEXT, 'available_for_dynamic_portgroup': ('boolean',),
+    # 1.94: the node by UUID or name, instead of node_uuid.
+    'node_ident': ('string',),
 }
-# Ironic's PORT_VALIDATOR_EXTRA (args.uuid), in its order.
-BODY = s.body('ports', FIELDS, required=('address', 'node_uuid'),
-              uuids=('node_uuid', 'portgroup_uuid', 'uuid'))
+# Ironic's PORT_SCHEMA: an address, and the node as node_uuid or as
+# node_ident (one of them); then its PORT_VALIDATOR_EXTRA (args.uuid), in
+# its order.
+BODY = dict(s.body('ports', FIELDS, required=('address',),
+                   uuids=('node_uuid', 'portgroup_uuid', 'uuid')),
+            oneOf=[{'required': ['node_ident']},
+                   {'required': ['node_uuid']}])
 PATCH_ALLOWED = frozenset(FIELDS) - {'uuid'}
 READ_ONLY = ('uuid', 'internal_info', 'created_at', 'updated_at', 'links')
 
@@ -35,4 +44,7 @@ LIST_QUERY = s.PAGING + (
             doc="the shards of the ports' nodes (not with node, "
                 "node_uuid or portgroup)"),
     CONDUCTOR_GROUPS,
+    # Ironic takes it at every version, as the description (1.97).
+    v.Param('description_contains',
+            doc='ports whose description contains this text'),
 )

@@ -8,13 +8,16 @@ FIELDS = {
     'node_uuid': s.TEXT, 'address': s.TEXT, 'name': s.TEXT,
     'extra': s.DICT, 'mode': s.TEXT, 'properties': s.DICT,
     'standalone_ports_supported': s.BOOL, 'uuid': s.TEXT,
+    # 1.102, 1.103 (api/controllers/v1/portgroup.py); dynamic_portgroup
+    # (1.111) is read-only, as in Ironic's schema.
+    'physical_network': s.TEXT, 'category': s.TEXT,
 }
 # Ironic's PORTGROUP_VALIDATOR_EXTRA (args.uuid), in its order.
 BODY = s.body('portgroups', FIELDS, required=('node_uuid',),
               uuids=('node_uuid', 'uuid'))
 PATCH_ALLOWED = frozenset(FIELDS) - {'uuid'}
 READ_ONLY = ('uuid', 'internal_info', 'created_at', 'updated_at', 'links',
-             'ports')
+             'ports', 'dynamic_portgroup')
 SINCE = mv.PORTGROUP_MIN_VERSION
 
 LIST_QUERY = s.PAGING + (
@@ -22,6 +25,8 @@ LIST_QUERY = s.PAGING + (
     v.Param('address', doc='MAC address'),
     s.fields_param(since=SINCE),
     s.detail_param(),
+    # Ironic's 1.106; here with the rest of the shards (1.82), see
+    # doc/source/api/differences.rst.
     v.Param('shard', v.LIST, since=mv.MINOR_82_NODE_SHARD,
             gate=v.GATE_VERSION,
             doc="the shards of the port groups' nodes (not with node)"),

@@ -55,3 +55,26 @@ def test_noop_vif_accepts_and_records_nothing(rpc_api, context, make_node):
     assert rpc_api.vif_list(context, node) == []
     assert objects.Port.get(context, port.uuid).internal_info == {}
     rpc_api.vif_detach(context, node, 'vif-n')
+
+
+def test_a_dynamic_port_group_goes_with_its_vif(rpc_api, context,
+                                                make_node):
+    """1.111: a dynamic port group (made for one VIF by Ironic's trait
+    based networking; here only imported or written by hand) is deleted
+    when its VIF is detached, its ports freed; a plain group stays."""
+    node = make_node(network_interface='flat')
+    dynamic = objects.Portgroup(context, node_id=node.id, name='dyn',
+                                dynamic_portgroup=True,
+                                internal_info={'tenant_vif_port_id': 'v1'})
+    dynamic.create()
+    port = _port(context, node, '52:54:00:00:03:01',
+                 portgroup_id=dynamic.id)
+    plain = objects.Portgroup(context, node_id=node.id, name='plain',
+                              internal_info={'tenant_vif_port_id': 'v2'})
+    plain.create()
+    rpc_api.vif_detach(context, node, 'v1')
+    with pytest.raises(exception.PortgroupNotFound):
+        objects.Portgroup.get(context, dynamic.uuid)
+    assert objects.Port.get(context, port.uuid).portgroup_id is None
+    rpc_api.vif_detach(context, node, 'v2')
+    assert objects.Portgroup.get(context, plain.uuid).internal_info == {}

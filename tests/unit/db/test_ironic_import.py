@@ -98,6 +98,13 @@ def test_versions_are_ironic_lite_s_and_the_shard_reaches_the_ports(
     # A column both have (parent_node, from 1.83) is carried as it was.
     assert objects.Node.get_by_id(ir_context.get_admin_context(),
                                   7).parent_node == ironic_db.N2
+    # So are a port's name and dynamic port group flag (1.88, 1.111).
+    ctx = ir_context.get_admin_context()
+    port, other = (objects.Port.get(ctx, i) for i in (3, 6))
+    assert (port.name, port.available_for_dynamic_portgroup) == (
+        'eth0', True)
+    assert (other.name, other.available_for_dynamic_portgroup) == (
+        None, False)
 
 
 def test_new_rows_get_ids_past_the_imported_ones(any_db, source):
@@ -118,8 +125,9 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     assert report.revision == ironic_db.REVISION
     assert report.dropped[('nodes', 'firmware_interface')] == 1
     assert report.dropped[('nodes', 'disable_power_off')] == 1
-    assert report.dropped[('ports', 'name')] == 1
-    assert report.dropped[('ports', 'available_for_dynamic_portgroup')] == 1
+    # Columns both have from 6.0 (the port fields of 1.88-1.111).
+    assert ('ports', 'name') not in report.dropped
+    assert ('ports', 'available_for_dynamic_portgroup') not in report.dropped
     assert report.dropped[('node_history', 'duration_seconds')] == 1
     assert report.not_copied == {'alembic_version': 1, 'conductors': 1,
                                  'node_tags': 1}

@@ -21,8 +21,8 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
     'Service': '1.1-e5dc67121d798b9350e20910efdf4df8',
     'Node': '1.4-10417ed2aa3587fc3ffea7a525e28e13',
-    'Port': '1.0-0cb9202a4ec442e8c0d87a324155eaaf',
-    'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
+    'Port': '1.1-b636166cc0cdcbbdd73436ca4a3d182a',
+    'Portgroup': '1.1-4672abb2869a28e8a921b7a0747541e7',
     'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',
     'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     # Allocations (release 4.0).

@@ -16,6 +16,7 @@ from ironic_lite.api.controllers.v1 import portgroup_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import writer
+from ironic_lite.api import microversions as mv
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import port as schema
@@ -25,8 +26,12 @@ from ironic_lite.common import utils as common_utils
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 
+# The vtep keys of local_link_connection (OVN VTEP switches) are known at
+# every version, as in Ironic's schema; a port is created with them only
+# at 1.90-1.104, and shown with them only there (ovn_vtep_served).
+OVN_VTEP_KEYS = ('vtep-logical-switch', 'vtep-physical-switch')
 LLC_KEYS = ('port_id', 'switch_id', 'switch_info', 'hostname',
-            'network_type')
+            'network_type') + OVN_VTEP_KEYS
 # The filters of a port or port group list repeated in its ``next`` link
 # (Ironic repeats none): a consumer of a shard or of conductor groups
 # (networking-baremetal) stays in them on the next page.
@@ -48,9 +53,13 @@ FIELD_MIN_VERSION = {
     'portgroup_uuid': 24,
     'physical_network': 34,
     'is_smartnic': 53,
-    # local_link_connection may carry 'network_type' from 64.
-    # Not until after 1.82: name 88, description 97, vendor 100,
-    # category 101.
+    # local_link_connection may carry 'network_type' from 64, and the
+    # OVN vtep keys at 1.90-1.104 only (OVN_VTEP_KEYS).
+    'name': mv.MINOR_88_PORT_NAME,
+    'description': mv.MINOR_97_PORT_DESCRIPTION,
+    'vendor': mv.MINOR_100_PORT_VENDOR,
+    'category': mv.MINOR_101_PORT_CATEGORY,
+    'available_for_dynamic_portgroup': mv.MINOR_111_DYNAMIC_PORTGROUP,
 }
 DEFAULT_LIST_FIELDS = ('uuid', 'address')
 INVALID_SORT_KEYS = ('extra', 'internal_info', 'local_link_connection')
@@ -63,6 +72,20 @@ def _check_llc(llc):
             err='Schema error for port: Additional properties are not '
                 'allowed in local_link_connection (%s)'
                 % ', '.join(sorted(unknown)))
+    # Ironic's dependentRequired: both vtep switches or neither.
+    for key, other in (OVN_VTEP_KEYS, reversed(OVN_VTEP_KEYS)):
+        if key in (llc or {}) and other not in llc:
+            raise exception.InvalidParameterValue(
+                err='Schema error for port: %r is a dependency of %r'
+                    % (other, key))
+
+
+def ovn_vtep_served(current):
+    """Whether the OVN vtep switches of local_link_connection are
+    served at minor version ``current``: from 1.90, until 1.105 removed
+    them."""
+    return (mv.MINOR_90_OVN_VTEP <= current
+            < mv.MINOR_105_REMOVE_OVN_VTEP)
 
 
 def to_object_values(values, ctx):
@@ -77,8 +100,16 @@ def to_object_values(values, ctx):
             err='physical_network is longer than 64 characters')
     _check_llc(values.get('local_link_connection'))
     node = None
-    if 'node_uuid' in values:
+    if 'node_ident' in values:
+        # 1.94: the node by UUID or name, instead of node_uuid (one of
+        # them, the schema says).
+        ident = values.pop('node_ident')
+        if ident and not utils.allows(mv.MINOR_94_PORT_NODENAME):
+            raise exception.NotAcceptable()
+        node = resource.get_parent_node(ctx, ident, by_name=True)
+    elif 'node_uuid' in values:
         node = resource.get_parent_node(ctx, values.pop('node_uuid'))
+    if node is not None:
         values['node_id'] = node.id
     if 'portgroup_uuid' in values:
         pg_uuid = values.pop('portgroup_uuid')
@@ -97,9 +128,10 @@ def to_object_values(values, ctx):
                     err='Port can not be added to a portgroup belonging to '
                         'a different node.')
             values['portgroup_id'] = pg.id
-    for name in ('pxe_enabled', 'is_smartnic'):
+    for name, default in (('pxe_enabled', True), ('is_smartnic', False),
+                          ('available_for_dynamic_portgroup', True)):
         if name in values and values[name] is None:
-            values[name] = name == 'pxe_enabled'
+            values[name] = default
     return values
 
 
@@ -114,6 +146,10 @@ def render(port, fields=None, caches=None):
         'pxe_enabled': port.pxe_enabled,
         'physical_network': port.physical_network,
         'is_smartnic': bool(port.is_smartnic),
+        'name': port.name, 'description': port.description,
+        'vendor': port.vendor, 'category': port.category,
+        'available_for_dynamic_portgroup':
+            port.available_for_dynamic_portgroup,
         'created_at': resource.isotime(port.created_at),
         'updated_at': resource.isotime(port.updated_at),
         'links': link.self_and_bookmark_at(resource.request_url(caches),
@@ -127,6 +163,10 @@ def render(port, fields=None, caches=None):
     if resource.shows(fields, 'portgroup_uuid', table, current):
         body['portgroup_uuid'] = resource.portgroup_uuid(
             port.portgroup_id, caches)
+    if (not ovn_vtep_served(current) and any(
+            k in body['local_link_connection'] for k in OVN_VTEP_KEYS)):
+        # As Ironic: the whole connection shown empty outside 1.90-1.104.
+        body['local_link_connection'] = {}
     body = utils.hide_fields(body, table, current)
     return utils.select_fields(body, fields) if fields else body
 
@@ -172,11 +212,11 @@ class PortsController(resource.ResourceController):
         self.portgroup_ident = portgroup_ident
 
     def get_object(self, ident):
-        """The port of a UUID.  Ironic also looks a name up (ports have
-        names from 1.88, none at the versions served here: a 404)."""
-        if not uuidutils.is_uuid_like(ident):
-            raise exception.PortNotFound(port=ident)
-        return objects.Port.get_by_uuid(pecan.request.context, ident)
+        """The port of a UUID or a name (names from 1.88; as Ironic, a
+        name finds its port at every version)."""
+        if uuidutils.is_uuid_like(ident):
+            return objects.Port.get_by_uuid(pecan.request.context, ident)
+        return objects.Port.get_by_name(pecan.request.context, ident)
 
     def list_filters(self, params):
         ctx = pecan.request.context
@@ -210,9 +250,15 @@ class PortsController(resource.ResourceController):
         return resource.next_params(params, NEXT_FILTERS)
 
     def new_object(self, ctx, values):
+        values = dict(values)
+        llc = values.get('local_link_connection') or {}
+        if (isinstance(llc, dict) and 'vtep-logical-switch' in llc
+                and not ovn_vtep_served(utils.minor())):
+            raise exception.NotAcceptable()
         values = to_object_values(values, ctx)
         values.setdefault('pxe_enabled', True)
         values.setdefault('is_smartnic', False)
+        values.setdefault('available_for_dynamic_portgroup', True)
         values.setdefault('uuid', uuidutils.generate_uuid())
         return objects.Port(ctx, **values)
 
@@ -222,6 +268,16 @@ class PortsController(resource.ResourceController):
 
     def check_write(self, ctx, obj):
         obj.check_physnet(ctx)
+
+    def check_changes(self, obj, changes, new_doc):
+        super().check_changes(obj, changes, new_doc)
+        # From 1.102 a port group has its own physical network, which its
+        # ports follow (conductor/ports.py): theirs is not changed alone.
+        if ('physical_network' in changes and new_doc.get('portgroup_uuid')
+                and utils.allows(mv.MINOR_102_PORTGROUP_PHYSICAL_NETWORK)):
+            raise exception.Invalid(
+                'physical_network cannot be changed while the port belongs '
+                'to a portgroup.')
 
 
 # Routes of the handlers PortsController inherits.

@@ -44,7 +44,10 @@ FIELD_MIN_VERSION = {
     'mode': 26,        # defaults to [DEFAULT]default_portgroup_mode,
                        # which is 'active-backup'
     'properties': 26,
-    # Not until after 1.82: physical_network 102, category 103.
+    'physical_network': mv.MINOR_102_PORTGROUP_PHYSICAL_NETWORK,
+    'category': mv.MINOR_103_PORTGROUP_CATEGORY,
+    # Read-only: true for a group a network flow made for a VIF.
+    'dynamic_portgroup': mv.MINOR_111_DYNAMIC_PORTGROUP,
 }
 DEFAULT_LIST_FIELDS = ('uuid', 'address', 'name')
 INVALID_SORT_KEYS = ('extra', 'internal_info', 'properties')
@@ -79,6 +82,8 @@ def render(pg, fields=None, caches=None):
         'extra': pg.extra or {}, 'internal_info': pg.internal_info or {},
         'mode': pg.mode, 'properties': pg.properties or {},
         'standalone_ports_supported': pg.standalone_ports_supported,
+        'physical_network': pg.physical_network, 'category': pg.category,
+        'dynamic_portgroup': bool(pg.dynamic_portgroup),
         'created_at': resource.isotime(pg.created_at),
         'updated_at': resource.isotime(pg.updated_at),
         'links': link.self_and_bookmark_at(resource.request_url(caches),
@@ -152,12 +157,24 @@ class PortgroupsController(resource.ResourceController):
         values = to_object_values(values, ctx, 'create')
         values.setdefault('mode', CONF.api.default_portgroup_mode)
         values.setdefault('standalone_ports_supported', True)
+        values.setdefault('dynamic_portgroup', False)
         values.setdefault('uuid', uuidutils.generate_uuid())
         return objects.Portgroup(ctx, **values)
 
     def apply_changes(self, ctx, obj, changes):
         for name, value in to_object_values(changes, ctx, 'update').items():
             setattr(obj, name, value)
+
+    def write(self, action, ctx, obj):
+        """Written here rather than by the conductor (pinned below RPC
+        1.3): the group's ports follow its network as the conductor's
+        write makes them (conductor/ports.py), after it."""
+        before = obj.obj_clone() if action == 'update' else None
+        written = super().write(action, ctx, obj)
+        if before is not None and not self.RES.writer.sends(
+                pecan.request.rpcapi, action):
+            objects.Port.follow_portgroup_network(ctx, before)
+        return written
 
 
 SINCE = mv.PORTGROUP_MIN_VERSION

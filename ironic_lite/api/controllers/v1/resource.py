@@ -52,12 +52,24 @@ def request_node(node_id):
     return node
 
 
-def get_parent_node(ctx, node_uuid):
-    """The node a new port/port group belongs to; 400 when unknown."""
+def get_parent_node(ctx, node_uuid, by_name=False):
+    """The node a new port/port group belongs to; 400 when unknown.
+
+    :param by_name: also a node name (a port's ``node_ident``, 1.94), as
+        Ironic's get_rpc_node: an identifier that is neither a UUID nor a
+        valid name is its 400 "Expected a logical name or UUID ...".
+    """
     try:
-        if node_uuid is None or not uuidutils.is_uuid_like(node_uuid):
+        if node_uuid is None:
             raise exception.NodeNotFound(node=node_uuid)
-        node = objects.Node.get_by_uuid(ctx, node_uuid)
+        if uuidutils.is_uuid_like(node_uuid):
+            node = objects.Node.get_by_uuid(ctx, node_uuid)
+        elif not by_name:
+            raise exception.NodeNotFound(node=node_uuid)
+        elif not utils.is_valid_logical_name(node_uuid):
+            raise exception.InvalidUuidOrName(name=node_uuid)
+        else:
+            node = objects.Node.get_by_name(ctx, node_uuid)
     except exception.NodeNotFound:
         raise exception.NodeNotFound(node=node_uuid, code=400)
     remember_node(node)
@@ -345,6 +357,8 @@ class ResourceController(patch_flow.PatchFlow):
         """
         if params.get('address'):
             filters['address'] = params['address'].lower()
+        if params.get('description_contains'):
+            filters['description_contains'] = params['description_contains']
         shards = shard.query_filter(params)
         if shards is not None:
             filters['shard'] = shards
