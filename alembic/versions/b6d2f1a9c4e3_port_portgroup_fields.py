@@ -16,7 +16,7 @@ MySQL/MariaDB build it in place without blocking writes.  Frozen: this
 SQL is the revision's own.
 
 Revision ID: b6d2f1a9c4e3
-Revises: f9a3c6e2d8b4
+Revises: c3e8a5f1d7b9
 Create Date: 2026-11-29
 
 """
@@ -27,7 +27,7 @@ from sqlalchemy.dialects import mysql
 
 # revision identifiers, used by Alembic.
 revision = 'b6d2f1a9c4e3'
-down_revision = 'f9a3c6e2d8b4'
+down_revision = 'c3e8a5f1d7b9'
 
 INDEX = 'uniq_ports0name'
 NAME = sa.String(255).with_variant(

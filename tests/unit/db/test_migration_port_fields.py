@@ -6,7 +6,7 @@ import sqlalchemy as sa
 
 from tests.unit.db import test_migrations as helpers
 
-BEFORE = 'f9a3c6e2d8b4'
+BEFORE = 'c3e8a5f1d7b9'
 REVISION = 'b6d2f1a9c4e3'
 
 
