@@ -177,6 +177,11 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (89, 'MINOR_89_ATTACH_DETACH_VMEDIA',
+     'POST and DELETE /v1/nodes/<n>/vmedia (attach and detach a virtual '
+     'media device)'),
+    (93, 'MINOR_93_GET_VMEDIA',
+     'GET /v1/nodes/<n>/vmedia (the virtual media devices)'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep

@@ -288,6 +288,16 @@ POLICIES += [
      'Update Deploy Template records', 'PATCH ' + _T),
 ]
 
+# Virtual media (API 1.89, GET 1.93), Ironic's rules and defaults.
+POLICIES += [
+    ('baremetal:node:vmedia:attach', SYSTEM_OR_PROJECT_MEMBER,
+     'Attach a virtual media device to a node', 'POST %s/vmedia' % _N),
+    ('baremetal:node:vmedia:detach', SYSTEM_OR_PROJECT_MEMBER,
+     'Detach a virtual media device from a node', 'DELETE %s/vmedia' % _N),
+    ('baremetal:node:vmedia:get', SYSTEM_OR_PROJECT_READER,
+     'Get virtual media device details from a node', 'GET %s/vmedia' % _N),
+]
+
 # The ramdisk agent's API (1.22), public as in Ironic: no credentials,
 # so no scope (the agent proves itself with its token).
 POLICIES += [

@@ -58,7 +58,8 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.11',
+        # RPC 1.12: virtual media (conductor/rpcapi_vmedia.py).
+        'rpc': '1.12',
         # Skip-level: 4.0 rolls to this code directly.
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],

@@ -36,6 +36,7 @@ from ironic_lite.conductor import rpcapi_rescue
 from ironic_lite.conductor import rpcapi_traits
 from ironic_lite.conductor import rpcapi_vendor
 from ironic_lite.conductor import rpcapi_vif
+from ironic_lite.conductor import rpcapi_vmedia
 from ironic_lite.conductor import rpcapi_volume
 from ironic_lite.objects import base as objects_base
 
@@ -44,7 +45,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.11'
+RPC_API_VERSION = '1.12'
 
 
 def conductor_for(context, node):
@@ -66,7 +67,7 @@ class ConductorAPI(rpcapi_power.PowerCalls,
                    rpcapi_boot_mode.BootModeCalls,
                    rpcapi_indicators.IndicatorsCalls,
                    rpcapi_raid.RaidCalls, rpcapi_vendor.VendorCalls,
-                   rpcapi_agent.AgentCalls):
+                   rpcapi_agent.AgentCalls, rpcapi_vmedia.VmediaCalls):
     """Client side of the conductor RPC API.
 
     API version history (append only; RPC_API_VERSION is the last line):
@@ -106,6 +107,9 @@ class ConductorAPI(rpcapi_power.PowerCalls,
     |          /v1/heartbeat and /v1/lookup; rpcapi_agent.py).
     |    1.11 - continue_inspection (the agent's inspection data:
     |          /v1/continue_inspection; rpcapi_agent.py).
+    |    1.12 - get_virtual_media, attach_virtual_media,
+    |          detach_virtual_media (/v1/nodes/<n>/vmedia, API 1.89 and
+    |          1.93; rpcapi_vmedia.py).
     """
 
 
