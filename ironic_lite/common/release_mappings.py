@@ -85,6 +85,8 @@ RELEASE_MAPPING = {
             'NodeHistory': ['1.0'],
             # Release 5.0: inspection data (API 1.81): DB only.
             'NodeInventory': ['1.0'],
+            # Inspection rules (API 1.96): DB only.
+            'InspectionRule': ['1.0'],
         },
     },
     # Cut 2026-11-27: real hardware (the redfish hardware type, the
