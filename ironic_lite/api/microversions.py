@@ -182,6 +182,9 @@ VERSIONS = [
      'media device)'),
     (93, 'MINOR_93_GET_VMEDIA',
      'GET /v1/nodes/<n>/vmedia (the virtual media devices)'),
+    (96, 'MINOR_96_INSPECTION_RULES',
+     '/v1/inspection_rules (rules applied to the node at each '
+     'inspection)'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep

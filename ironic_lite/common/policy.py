@@ -298,6 +298,22 @@ POLICIES += [
      'Get virtual media device details from a node', 'GET %s/vmedia' % _N),
 ]
 
+# Inspection rules (API 1.96), Ironic's rules and defaults.
+_IR = '/inspection_rules/{rule_id}'
+POLICIES += [
+    ('baremetal:inspection_rule:get', SYSTEM_READER,
+     'Get inspection rule(s)', 'GET /inspection_rules, GET ' + _IR),
+    ('baremetal:inspection_rule:list_all', SYSTEM_READER,
+     'Retrieve all inspection_rule records', 'GET /inspection_rules'),
+    ('baremetal:inspection_rule:create', SYSTEM_ADMIN,
+     'Create inspection rule', 'POST /inspection_rules'),
+    ('baremetal:inspection_rule:update', SYSTEM_ADMIN,
+     'Update an inspection rule', 'PATCH ' + _IR),
+    ('baremetal:inspection_rule:delete', SYSTEM_ADMIN,
+     'Delete an inspection rule',
+     'DELETE /inspection_rules, DELETE ' + _IR),
+]
+
 # The ramdisk agent's API (1.22), public as in Ironic: no credentials,
 # so no scope (the agent proves itself with its token).
 POLICIES += [

@@ -46,11 +46,6 @@ ABSENT = {
     'baremetal:runbook:update:owner': _PAST_SERVED % '1.92',
     'baremetal:runbook:use': _PAST_SERVED % '1.92',
     'baremetal:node:update:disable_power_off': _PAST_SERVED % '1.95',
-    'baremetal:inspection_rule:get': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:list_all': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:create': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:update': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:delete': _PAST_SERVED % '1.96',
 }
 
 # Ironic's scope types where they are not ['system', 'project'].
