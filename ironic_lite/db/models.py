@@ -540,6 +540,7 @@ class InspectionRule(Base):
     actions = Column(JSONEncodedList, nullable=False)
     version = Column(String(15), nullable=True)
 
+
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
 TEXT_MAX_BYTES = 65535

@@ -24,7 +24,7 @@ def _media(context, node):
 
 
 def test_attach_get_and_detach_on_fake_hardware(context, rpc_api,
-                                               make_node, wait_node):
+                                                make_node, wait_node):
     node = make_node(last_error='an older failure')
     assert _media(context, node) == {'CD': (False, ''),
                                      'Floppy': (False, ''),
