@@ -104,3 +104,14 @@ def test_pinned_to_5_0_not_served(client, node, rpcapi, config_pin):
     # At the newest version the pinned release serves, no such path.
     assert client.post_json(_vmedia('node-0'), body).status_int == 404
     assert rpcapi.calls[-1][0] == 'create_node'
+
+
+def test_a_json_body_of_delete_is_ignored_as_ironic(client, node, rpcapi):
+    # openstacksdk sends the device types in a JSON body, which Ironic
+    # does not read (pecan passes the query string only): all detached.
+    resp = client.app.delete_json(_vmedia('node-0'),
+                                  {'device_types': 'cdrom'},
+                                  headers=client._headers(None, None),
+                                  expect_errors=True)
+    assert resp.status_int == 204, resp.text
+    assert rpcapi.calls[-1] == ('detach_virtual_media', node['uuid'], None)
