@@ -111,6 +111,11 @@ def test_sensitive_rules_hide_their_operations(client):
     ({'actions': ACTIONS, 'priority': 10000},
      'Priority must be between 0 and 9999 for user-defined rules.'),
     ({'actions': ACTIONS, 'priority': -1}, 'less than the minimum of 0'),
+    # Ironic's newer schema messages: no noun, no string for a number.
+    ({'actions': ACTIONS, 'priority': '7'},
+     "Schema error: '7' is not of type 'integer'"),
+    ({'actions': ACTIONS, 'conditions': None},
+     "Schema error: None is not of type 'array'"),
     ({'actions': ACTIONS, 'description': 'x' * 256}, 'is too long'),
     ({'actions': ACTIONS, 'scope': 'x'},
      'Additional properties are not allowed'),

@@ -68,7 +68,7 @@ RES = resource.Resource(
     FIELD_MIN_VERSION, writer=writer.Writer(),
     default_fields=DEFAULT_LIST_FIELDS,
     invalid_sort_keys=INVALID_SORT_KEYS, body_schema=schema.BODY,
-    patch_allowed=schema.PATCH_ALLOWED, schema_noun='inspection_rule')
+    patch_allowed=schema.PATCH_ALLOWED, schema_noun='patch')
 
 
 class InspectionRulesController(resource.ResourceController):
@@ -144,13 +144,14 @@ ROUTES = [
     R('GET', '/v1/inspection_rules', H.get_all, query=schema.LIST_QUERY,
       since=SINCE, older=READ_GATE, unknown=q.UNKNOWN_SCHEMA,
       doc='list inspection rules'),
+    # Ironic's newer validation: "Schema error: ..." (no noun).
     R('POST', '/v1/inspection_rules', H.post, body={SINCE: schema.BODY},
-      what='inspection_rule', since=SINCE, older=WRITE_GATE,
+      since=SINCE, older=WRITE_GATE,
       doc='create an inspection rule'),
     R('GET', T, H.get_one, query=(schemas.fields_param(since=SINCE),),
       since=SINCE, older=READ_GATE, unknown=q.UNKNOWN_SCHEMA,
       path_args=IDENT_ARG, doc='show an inspection rule'),
-    R('PATCH', T, H.patch, body={SINCE: schema.PATCH}, what='patch',
+    R('PATCH', T, H.patch, body={SINCE: schema.PATCH},
       read_only=schema.READ_ONLY, since=SINCE, older=WRITE_GATE,
       path_args=IDENT_ARG, doc='update an inspection rule (JSON patch)'),
     R('DELETE', T, H.delete, since=SINCE, older=WRITE_GATE,
