@@ -185,9 +185,10 @@ def set_plugin_data(task, path, value, plugin_data):
 
 def extend_plugin_data(task, path, value, plugin_data, unique=False):
     try:
-        current = _nested(plugin_data, path) or []
-        _update_nested(plugin_data, path, current)
-        # Read it back: a masked view hands out views of what it holds.
+        if not _nested(plugin_data, path):
+            _update_nested(plugin_data, path, [])
+        # Read through the view: a new list is never a view (one stored
+        # in the plugin data could not be written as JSON).
         current = _nested(plugin_data, path)
         if not unique or value not in current:
             current.append(value)

@@ -3,6 +3,8 @@ on a locked node, the order and masking of the rules, the built-in rules
 file, and the rules applied by an in-band (agent) and an out-of-band
 inspection."""
 
+import json
+
 import pytest
 
 from ironic_lite.common import exception
@@ -86,6 +88,8 @@ def test_plugin_data_actions(context, conductor, make_node):
     plugin_data = {'gone': {'k': 1}, 'stay': 2}
     _node, plugin_data = _apply(context, node, plugin_data=plugin_data)
     assert plugin_data == {'a': {'b': 1}, 'list': ['x'], 'stay': 2}
+    # Plain data, as stored (no view of the masked data left in it).
+    assert json.loads(json.dumps(plugin_data)) == plugin_data
 
 
 def test_port_actions(context, conductor, make_node):
