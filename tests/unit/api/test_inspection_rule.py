@@ -164,7 +164,12 @@ def test_versions_and_bad_uuid(client):
     assert client.get(URL, version='1.95').status_int == 404
     assert client.post_json(URL, {'actions': ACTIONS},
                             version='1.95').status_int == 405
-    resp = client.get(URL + '/nope')
+    # Ironic's parameter schema (GET, DELETE), its args.uuid (PATCH).
+    for resp in (client.get(URL + '/nope'), client.delete(URL + '/nope')):
+        assert resp.status_int == 400
+        assert utils.faultstring(resp) == (
+            "Schema error: 'nope' is not a 'uuid'")
+    resp = client.patch_json(URL + '/nope', [])
     assert resp.status_int == 400
     assert utils.faultstring(resp) == (
         'Expected UUID for inspection_rule_uuid: nope')

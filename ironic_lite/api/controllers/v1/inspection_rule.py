@@ -133,7 +133,18 @@ T = '/v1/inspection_rules/{rule_uuid}'
 _TOO_OLD = 'The API version does not allow inspection rules'
 READ_GATE = routes.Gate(404, _TOO_OLD, other_methods=405)
 WRITE_GATE = routes.Gate(405, _TOO_OLD, other_methods=405)
-IDENT_ARG = {'rule_uuid': utils.uuid_arg('inspection_rule_uuid')}
+
+
+def _schema_uuid(value):
+    """Ironic's parameter schema of GET and DELETE (format uuid)."""
+    if not uuidutils.is_uuid_like(value):
+        raise exception.InvalidParameterValue(
+            err="Schema error: '%s' is not a 'uuid'" % value)
+
+
+IDENT_ARG = {'rule_uuid': _schema_uuid}
+# PATCH: Ironic's args.uuid runs first.
+PATCH_IDENT_ARG = {'rule_uuid': utils.uuid_arg('inspection_rule_uuid')}
 
 # Its place in the route table and the API reference (route_table.py).
 API_REFERENCE_ORDER = 153
@@ -153,7 +164,8 @@ ROUTES = [
       path_args=IDENT_ARG, doc='show an inspection rule'),
     R('PATCH', T, H.patch, body={SINCE: schema.PATCH},
       read_only=schema.READ_ONLY, since=SINCE, older=WRITE_GATE,
-      path_args=IDENT_ARG, doc='update an inspection rule (JSON patch)'),
+      path_args=PATCH_IDENT_ARG,
+      doc='update an inspection rule (JSON patch)'),
     R('DELETE', T, H.delete, since=SINCE, older=WRITE_GATE,
       path_args=IDENT_ARG, doc='delete an inspection rule'),
 ]
