@@ -199,5 +199,12 @@ def fleet(engine):
     insert(engine, 'node_inventory', {
         'id': 1, 'node_id': 7, 'inventory_data': {'cpu': {'count': 8}},
         'plugin_data': {}, 'version': '1.0'})
+    insert(engine, 'inspection_rules', {
+        'id': 1, 'uuid': 'f3000000-0000-0000-0000-000000000001',
+        'priority': 5, 'description': 'arch', 'sensitive': False,
+        'phase': 'main', 'scope': None,
+        'conditions': [{'op': 'is-true', 'args': {'value': True}}],
+        'actions': [{'op': 'add-trait', 'args': {'name': 'CUSTOM_A'}}],
+        'version': '1.1'})
     insert(engine, 'conductors', {'id': 3, 'hostname': 'c1'})
     insert(engine, 'node_tags', {'node_id': 7, 'tag': 'blue'})

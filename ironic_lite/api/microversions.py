@@ -183,12 +183,20 @@ VERSIONS = [
     (88, 'MINOR_88_PORT_NAME',
      'port.name (unique; a port is looked up by name too, at every '
      'version)'),
+    (89, 'MINOR_89_ATTACH_DETACH_VMEDIA',
+     'POST and DELETE /v1/nodes/<n>/vmedia (attach and detach a virtual '
+     'media device)'),
     (90, 'MINOR_90_OVN_VTEP',
      'port local_link_connection vtep-logical-switch and '
      'vtep-physical-switch (OVN VTEP switches; served until 1.104)'),
+    (93, 'MINOR_93_GET_VMEDIA',
+     'GET /v1/nodes/<n>/vmedia (the virtual media devices)'),
     (94, 'MINOR_94_PORT_NODENAME',
      'port create with node_ident (the node by UUID or name) instead of '
      'node_uuid'),
+    (96, 'MINOR_96_INSPECTION_RULES',
+     '/v1/inspection_rules (rules applied to the node at each '
+     'inspection)'),
     (97, 'MINOR_97_PORT_DESCRIPTION',
      'port.description (port list ?description_contains= at every '
      'version, as Ironic)'),

@@ -501,3 +501,33 @@ class NodeInventoryNotFound(NotFound):
 
 class InvalidNodeInventory(Invalid):
     _msg_fmt = 'Inventory for node %(node)s is invalid: %(reason)s'
+
+
+# -- inspection rules (API 1.96), Ironic's -----------------------------------
+
+class InspectionRuleAlreadyExists(Conflict):
+    _msg_fmt = 'A rule with UUID %(uuid)s already exists.'
+
+
+class InspectionRuleNotFound(NotFound):
+    _msg_fmt = 'Rule %(rule)s could not be found.'
+
+
+class InspectionRuleValidationFailure(Invalid):
+    """A rule's operator arguments do not fit it (Ironic answers 500;
+    a 400 here: doc/source/api/differences.rst)."""
+    _msg_fmt = 'Inspection rule validation failed. Reason: %(reason)s'
+
+
+class InspectionRuleExecutionFailure(HardwareInspectionFailure):
+    _msg_fmt = 'Inspection rule execution failed. Reason: %(reason)s'
+
+
+class RuleActionExecutionFailure(InspectionRuleExecutionFailure):
+    _msg_fmt = ('Inspection rule action execution failed. '
+                'Reason: %(reason)s')
+
+
+class RuleConditionCheckFailure(InspectionRuleExecutionFailure):
+    _msg_fmt = ('Inspection rule condition check failed. '
+                'Reason: %(reason)s')

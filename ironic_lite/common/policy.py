@@ -293,6 +293,32 @@ POLICIES += [
      'Update Deploy Template records', 'PATCH ' + _T),
 ]
 
+# Virtual media (API 1.89, GET 1.93), Ironic's rules and defaults.
+POLICIES += [
+    ('baremetal:node:vmedia:attach', SYSTEM_OR_PROJECT_MEMBER,
+     'Attach a virtual media device to a node', 'POST %s/vmedia' % _N),
+    ('baremetal:node:vmedia:detach', SYSTEM_OR_PROJECT_MEMBER,
+     'Detach a virtual media device from a node', 'DELETE %s/vmedia' % _N),
+    ('baremetal:node:vmedia:get', SYSTEM_OR_PROJECT_READER,
+     'Get virtual media device details from a node', 'GET %s/vmedia' % _N),
+]
+
+# Inspection rules (API 1.96), Ironic's rules and defaults.
+_IR = '/inspection_rules/{rule_id}'
+POLICIES += [
+    ('baremetal:inspection_rule:get', SYSTEM_READER,
+     'Get inspection rule(s)', 'GET /inspection_rules, GET ' + _IR),
+    ('baremetal:inspection_rule:list_all', SYSTEM_READER,
+     'Retrieve all inspection_rule records', 'GET /inspection_rules'),
+    ('baremetal:inspection_rule:create', SYSTEM_ADMIN,
+     'Create inspection rule', 'POST /inspection_rules'),
+    ('baremetal:inspection_rule:update', SYSTEM_ADMIN,
+     'Update an inspection rule', 'PATCH ' + _IR),
+    ('baremetal:inspection_rule:delete', SYSTEM_ADMIN,
+     'Delete an inspection rule',
+     'DELETE /inspection_rules, DELETE ' + _IR),
+]
+
 # The ramdisk agent's API (1.22), public as in Ironic: no credentials,
 # so no scope (the agent proves itself with its token).
 POLICIES += [

@@ -58,7 +58,9 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        'rpc': '1.12',
+        # RPC 1.12: servicing (conductor/rpcapi_servicing.py); 1.13:
+        # virtual media (conductor/rpcapi_vmedia.py).
+        'rpc': '1.13',
         # Skip-level: 4.0 rolls to this code directly.
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
@@ -84,6 +86,8 @@ RELEASE_MAPPING = {
             'NodeHistory': ['1.0'],
             # Release 5.0: inspection data (API 1.81): DB only.
             'NodeInventory': ['1.0'],
+            # Inspection rules (API 1.96): DB only.
+            'InspectionRule': ['1.0'],
         },
     },
     # Cut 2026-11-27: real hardware (the redfish hardware type, the

@@ -10,6 +10,11 @@ An in-band one (``agent``) boots the ramdisk and leaves the node in
 ``inspect wait``; the agent's data (``POST /v1/continue_inspection``,
 RPC 1.11) resumes it: ``continue_inspection`` has the interface process
 the data (its hooks create the ports) and stores it.
+
+Either way the inspection rules (API 1.96, ``inspection_rules.py``) are
+applied to the node with the data found: after the agent's data is
+processed and before it is stored, after the out-of-band data and ports
+are stored (Ironic's order for each).
 """
 
 from oslo_log import log as logging
@@ -18,6 +23,7 @@ from oslo_utils import timeutils
 from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import inspection_rules
 from ironic_lite.conductor import task_manager
 from ironic_lite import objects
 
@@ -35,7 +41,13 @@ def inspect_hardware(task):
     task.driver.power.validate(task)
     new_state = task.driver.inspect.inspect_hardware(task)
     if new_state == states.MANAGEABLE:
-        _store(task, getattr(task, 'inspection_data', None))
+        data = getattr(task, 'inspection_data', None)
+        _store(task, data)
+        if data:
+            # As Ironic's redfish inspection: the rules once the data
+            # and the ports are stored.
+            inspection_rules.apply_rules(task, data.get('inventory') or {},
+                                         data.get('plugin_data') or {})
         node.inspection_finished_at = timeutils.utcnow()
         task.process_event('done')
         LOG.info('Successfully inspected node %s', node.uuid)
@@ -88,6 +100,8 @@ def continue_inspection(task, inventory, plugin_data):
     plugin_data = dict(plugin_data or {})
     try:
         task.driver.inspect.continue_inspection(task, inventory, plugin_data)
+        # The rules may change the plugin data before it is stored.
+        inspection_rules.apply_rules(task, inventory, plugin_data)
         # Logs can be huge; Ironic stores them apart (here: not at all).
         plugin_data.pop('logs', None)
         task.fenced(lambda: objects.NodeInventory(

@@ -40,6 +40,7 @@ from ironic_lite.conductor import traits
 from ironic_lite.conductor import utils
 from ironic_lite.conductor import vendor
 from ironic_lite.conductor import vif
+from ironic_lite.conductor import vmedia
 from ironic_lite.conductor import volume
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
@@ -101,6 +102,7 @@ class ConductorManager(power.PowerMixin, provisioning.ProvisioningMixin,
                        indicators.IndicatorsMixin, raid.RaidMixin,
                        vendor.VendorMixin, agent.AgentMixin,
                        servicing.ServicingMixin,
+                       vmedia.VmediaMixin,
                        base_manager.BaseConductorManager):
     """Ironic's conductor RPC API (see ``rpcapi.ConductorAPI``)."""
 

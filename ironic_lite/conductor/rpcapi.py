@@ -37,6 +37,7 @@ from ironic_lite.conductor import rpcapi_servicing
 from ironic_lite.conductor import rpcapi_traits
 from ironic_lite.conductor import rpcapi_vendor
 from ironic_lite.conductor import rpcapi_vif
+from ironic_lite.conductor import rpcapi_vmedia
 from ironic_lite.conductor import rpcapi_volume
 from ironic_lite.objects import base as objects_base
 
@@ -45,7 +46,7 @@ CONF = conf.CONF
 # The one definition of the RPC API version; the manager's Target imports
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
-RPC_API_VERSION = '1.12'
+RPC_API_VERSION = '1.13'
 
 
 def conductor_for(context, node):
@@ -68,7 +69,8 @@ class ConductorAPI(rpcapi_power.PowerCalls,
                    rpcapi_indicators.IndicatorsCalls,
                    rpcapi_raid.RaidCalls, rpcapi_vendor.VendorCalls,
                    rpcapi_agent.AgentCalls,
-                   rpcapi_servicing.ServicingCalls):
+                   rpcapi_servicing.ServicingCalls,
+                   rpcapi_vmedia.VmediaCalls):
     """Client side of the conductor RPC API.
 
     API version history (append only; RPC_API_VERSION is the last line):
@@ -110,6 +112,9 @@ class ConductorAPI(rpcapi_power.PowerCalls,
     |          /v1/continue_inspection; rpcapi_agent.py).
     |    1.12 - do_node_service (servicing an active node, API 1.87;
     |          rpcapi_servicing.py).
+    |    1.13 - get_virtual_media, attach_virtual_media,
+    |          detach_virtual_media (/v1/nodes/<n>/vmedia, API 1.89 and
+    |          1.93; rpcapi_vmedia.py).
     """
 
 

@@ -9,6 +9,7 @@ from ironic_lite.conf import conductor
 from ironic_lite.conf import database
 from ironic_lite.conf import default
 from ironic_lite.conf import healthcheck
+from ironic_lite.conf import inspection_rules
 from ironic_lite.conf import json_rpc
 from ironic_lite.conf import metrics
 from ironic_lite.conf import redfish
@@ -20,6 +21,7 @@ api.register_opts(CONF)
 conductor.register_opts(CONF)
 database.register_opts(CONF)
 healthcheck.register_opts(CONF)
+inspection_rules.register_opts(CONF)
 json_rpc.register_opts(CONF)
 metrics.register_opts(CONF)
 redfish.register_opts(CONF)

@@ -10,6 +10,7 @@ from ironic_lite.conf import api
 from ironic_lite.conf import conductor
 from ironic_lite.conf import default
 from ironic_lite.conf import healthcheck
+from ironic_lite.conf import inspection_rules
 from ironic_lite.conf import json_rpc
 from ironic_lite.conf import metrics
 from ironic_lite.conf import redfish
@@ -22,6 +23,7 @@ def list_opts():
         ('conductor', conductor.opts),
         ('fake', conductor.fake_opts),
         ('healthcheck', healthcheck.opts),
+        ('inspection_rules', inspection_rules.opts),
         ('json_rpc', json_rpc.list_opts()),
         ('metrics', metrics.opts),
         ('redfish', redfish.opts),

@@ -540,6 +540,28 @@ class NodeInventory(Base):
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     version = Column(String(15), nullable=True)
 
+
+class InspectionRule(Base):
+    """An inspection rule (API 1.96): conditions on what inspection
+    found, actions on the node when they hold (Ironic's table)."""
+    __tablename__ = 'inspection_rules'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_inspection_rules0uuid'),
+        Index('inspection_rule_scope_idx', 'scope'),
+        Index('inspection_rule_phase_idx', 'phase'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36), nullable=False)
+    priority = Column(Integer, nullable=False, default=0)
+    description = Column(String(255), nullable=True)
+    scope = Column(String(255), nullable=True)
+    sensitive = Column(Boolean, default=False)
+    phase = Column(String(16), nullable=True, default='main')
+    conditions = Column(JSONEncodedList, nullable=True)
+    actions = Column(JSONEncodedList, nullable=False)
+    version = Column(String(15), nullable=True)
+
+
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
 TEXT_MAX_BYTES = 65535

@@ -142,6 +142,22 @@ class ManagementInterface(BaseInterface):
         """The state of an indicator of a component."""
         _unsupported(task, 'get_indicator_state')
 
+    # -- virtual media (API 1.89, 1.93) ------------------------------------
+
+    def get_virtual_media(self, task):
+        """[{'media_types': [...], 'inserted': bool, 'image': url}] of
+        the node's virtual media devices."""
+        _unsupported(task, 'get_virtual_media')
+
+    def attach_virtual_media(self, task, device_type, image_url):
+        """Insert ``image_url`` into the ``device_type`` device (``disk``,
+        ``cdrom`` or ``floppy``)."""
+        _unsupported(task, 'attach_virtual_media')
+
+    def detach_virtual_media(self, task, device_types=None):
+        """Eject the ``device_types`` devices (all when None)."""
+        _unsupported(task, 'detach_virtual_media')
+
 
 def _unsupported(task, extension):
     raise exception.UnsupportedDriverExtension(driver=task.node.driver,

@@ -72,6 +72,39 @@ class FakeManagement(fake_management.FakeModesAndIndicators,
         stored = (task.node.driver_internal_info or {}).get(self._KEY)
         return dict(stored or {'boot_device': 'pxe', 'persistent': False})
 
+    # Virtual media: {device_type: image URL} of what is attached, in
+    # driver_internal_info (saved by the caller), read back as a BMC
+    # reports its devices.
+    _VMEDIA_KEY = 'fake_vmedia'
+    _VMEDIA_TYPES = {'cdrom': 'CD', 'disk': 'USBStick', 'floppy': 'Floppy'}
+
+    def _vmedia(self, task):
+        return dict((task.node.driver_internal_info or {}).get(
+            self._VMEDIA_KEY) or {})
+
+    def _set_vmedia(self, task, attached):
+        info = dict(task.node.driver_internal_info or {})
+        info[self._VMEDIA_KEY] = attached
+        task.node.driver_internal_info = info
+
+    def get_virtual_media(self, task):
+        attached = self._vmedia(task)
+        return [{'media_types': [media_type],
+                 'inserted': device in attached,
+                 'image': attached.get(device, '')}
+                for device, media_type in sorted(self._VMEDIA_TYPES.items())]
+
+    def attach_virtual_media(self, task, device_type, image_url):
+        self._set_vmedia(task, dict(self._vmedia(task),
+                                    **{device_type: image_url}))
+
+    def detach_virtual_media(self, task, device_types=None):
+        attached = self._vmedia(task)
+        for device in (self._VMEDIA_TYPES if device_types is None
+                       else device_types):
+            attached.pop(device, None)
+        self._set_vmedia(task, attached)
+
 
 class FakeInspect(base.InspectInterface):
     def inspect_hardware(self, task):

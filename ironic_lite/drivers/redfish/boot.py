@@ -15,6 +15,7 @@ import sushy
 from ironic_lite.common import exception
 from ironic_lite.drivers import base
 from ironic_lite.drivers.redfish import utils
+from ironic_lite.drivers.redfish import vmedia
 
 LOG = logging.getLogger(__name__)
 
@@ -54,39 +55,12 @@ def deploy_media_url(node):
     return url
 
 
-def _cd_devices(task, system):
-    """The system's (else its first manager's) virtual CD devices."""
-    with utils.sushy_errors(task.node):
-        try:
-            collection = system.virtual_media
-        except sushy.exceptions.MissingAttributeError:
-            collection = None
-        if collection is None and system.managers:
-            collection = system.managers[0].virtual_media
-        members = collection.get_members() if collection else []
-        return [m for m in members
-                if sushy.VIRTUAL_MEDIA_CD in (m.media_types or [])]
-
-
 def insert_cd(task, url):
-    system = utils.get_system(task.node)
-    devices = _cd_devices(task, system)
-    if not devices:
-        raise exception.RedfishError(
-            error='No virtual media CD device found on node %s'
-                  % task.node.uuid)
-    with utils.sushy_errors(task.node):
-        if devices[0].inserted:
-            devices[0].eject_media()
-        devices[0].insert_media(url, inserted=True, write_protected=True)
+    vmedia.insert(task, url, sushy.VIRTUAL_MEDIA_CD)
 
 
 def eject_cd(task):
-    system = utils.get_system(task.node)
-    for device in _cd_devices(task, system):
-        with utils.sushy_errors(task.node):
-            if device.inserted:
-                device.eject_media()
+    vmedia.eject(task, sushy.VIRTUAL_MEDIA_CD)
 
 
 class RedfishVirtualMediaBoot(base.BootInterface):

@@ -16,6 +16,7 @@ from ironic_lite.common import exception
 from ironic_lite import conf
 from ironic_lite.drivers import base
 from ironic_lite.drivers.redfish import utils
+from ironic_lite.drivers.redfish import vmedia
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -217,3 +218,19 @@ class RedfishManagement(base.ManagementInterface):
         system = utils.get_system(task.node)
         with utils.sushy_errors(task.node):
             system.reset_system(sushy.RESET_NMI)
+
+    # -- virtual media (API 1.89, 1.93) -----------------------------------
+
+    def get_virtual_media(self, task):
+        return vmedia.describe(task)
+
+    def attach_virtual_media(self, task, device_type, image_url):
+        vmedia.insert(task, image_url,
+                      vmedia.DEVICE_MEDIA_TYPES[device_type])
+
+    def detach_virtual_media(self, task, device_types=None):
+        if device_types is None:
+            vmedia.eject(task)
+            return
+        for device_type in device_types:
+            vmedia.eject(task, vmedia.DEVICE_MEDIA_TYPES[device_type])

@@ -463,6 +463,34 @@ class FakeConductorAPI(object):
         current.provision_state = 'manageable'
         current.save()
 
+    # -- RPC 1.13: virtual media, the conductor's own worker code, at once
+
+    def get_virtual_media(self, context, node):
+        self.check_can_send('1.13', 'Reading the virtual media')
+        task = self._task(node, lock=False)
+        return task.driver.interface(task.node, 'management') \
+            .get_virtual_media(task)
+
+    def attach_virtual_media(self, context, node, device_type, image_url,
+                             image_download_source='local'):
+        from ironic_lite.conductor import vmedia
+        self.check_can_send('1.13', 'Attaching virtual media')
+        self.calls.append(('attach_virtual_media', node.uuid, device_type,
+                           image_url, image_download_source))
+        task = self._task(node)
+        task.driver.interface(task.node, 'management').validate(task)
+        task.node.last_error = None
+        vmedia.attach(task, device_type, image_url)
+
+    def detach_virtual_media(self, context, node, device_types=None):
+        from ironic_lite.conductor import vmedia
+        self.check_can_send('1.13', 'Detaching virtual media')
+        self.calls.append(('detach_virtual_media', node.uuid, device_types))
+        task = self._task(node)
+        task.driver.interface(task.node, 'management').validate(task)
+        task.node.last_error = None
+        vmedia.detach(task, device_types)
+
     # -- RPC 1.9: RAID and vendor passthru, the conductor's own code on an
     # in-process task (an asynchronous vendor method runs at once) --------
 

@@ -83,6 +83,7 @@ class World(object):
         self.values['allocation'] = self.allocation()
         self.values['allocated_node'] = self.allocated_node()
         self.values['template'] = self.template()
+        self.values['rule'] = self.rule()
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -103,6 +104,11 @@ class World(object):
             'name': 'CUSTOM_T%s' % uuid.uuid4().hex.upper(),
             'steps': [{'interface': 'deploy', 'step': 'deploy',
                        'args': {}, 'priority': 0}]})
+
+    def rule(self):
+        # An inspection rule (API 1.96).
+        return self._post('/v1/inspection_rules', {
+            'actions': [{'op': 'log', 'args': {'msg': 'acl'}}]})
 
     def child(self, collection):
         return self._post('/v1/' + collection, self.fill(
@@ -213,6 +219,8 @@ class World(object):
             fresh['fresh_chassis'] = self.chassis()
         if '{fresh_template}' in text:
             fresh['fresh_template'] = self.template()
+        if '{fresh_rule}' in text:
+            fresh['fresh_rule'] = self.rule()
         for name in ('port', 'portgroup'):
             if '{fresh_%s}' % name in text:
                 fresh['fresh_' + name] = self.child(name + 's')

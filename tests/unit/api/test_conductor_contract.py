@@ -469,3 +469,22 @@ def test_boot_mode_secure_boot_and_indicators(backend):
     resp = backend.put_json(url + '/states/boot_mode', {'target': 'bios'})
     assert resp.status_int == 409, resp.text
     assert settled(backend, node)['boot_mode'] == 'uefi'
+
+
+def test_virtual_media(backend):
+    """RPC 1.13: attach, read and detach, the same from both."""
+    node = create(backend)
+    url = '%s/%s/vmedia' % (NODES, node)
+    image = 'http://192.0.2.1/boot.iso'
+    resp = backend.post_json(url, {'device_type': 'cdrom',
+                                   'image_url': image})
+    assert resp.status_int == 204, resp.text
+    settled(backend, node, last_error=None)
+    inserted = [m for m in backend.get(url).json if m['inserted']]
+    assert inserted == [{'media_types': ['CD'], 'inserted': True,
+                         'image': image}]
+    assert backend.delete(url + '?device_types=cdrom').status_int == 204
+    settled(backend, node)
+    assert not any(m['inserted'] for m in backend.get(url).json)
+    resp = backend.delete(url + '?device_types=usb')
+    assert resp.status_int == 400, resp.text

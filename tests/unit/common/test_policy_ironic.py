@@ -35,9 +35,6 @@ ABSENT = {
     'baremetal:events:post': ('POST /v1/events (1.54) is not implemented '
                               '(doc/source/api/differences.rst)'),
     'baremetal:node:firmware:get': _PAST_SERVED % '1.86',
-    'baremetal:node:vmedia:attach': _PAST_SERVED % '1.89',
-    'baremetal:node:vmedia:detach': _PAST_SERVED % '1.89',
-    'baremetal:node:vmedia:get': _PAST_SERVED % '1.89',
     'baremetal:runbook:get': _PAST_SERVED % '1.92',
     'baremetal:runbook:list': _PAST_SERVED % '1.92',
     'baremetal:runbook:list_all': _PAST_SERVED % '1.92',
@@ -48,11 +45,6 @@ ABSENT = {
     'baremetal:runbook:update:owner': _PAST_SERVED % '1.92',
     'baremetal:runbook:use': _PAST_SERVED % '1.92',
     'baremetal:node:update:disable_power_off': _PAST_SERVED % '1.95',
-    'baremetal:inspection_rule:get': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:list_all': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:create': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:update': _PAST_SERVED % '1.96',
-    'baremetal:inspection_rule:delete': _PAST_SERVED % '1.96',
 }
 
 # Ironic's scope types where they are not ['system', 'project'].

@@ -226,6 +226,10 @@ NEW_METHODS = [
     ('1.10', lambda api, ctx, node: api.get_node_with_token(ctx, node)),
     ('1.11', lambda api, ctx, node: api.continue_inspection(
         ctx, node, {'interfaces': []})),
+    ('1.12', lambda api, ctx, node: api.do_node_service(
+        ctx, node, [{'interface': 'power', 'step': 'reboot'}])),
+    ('1.13', lambda api, ctx, node: api.attach_virtual_media(
+        ctx, node, 'cdrom', 'http://192.0.2.1/boot.iso')),
 ]
 
 

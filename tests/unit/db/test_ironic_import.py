@@ -70,6 +70,10 @@ def test_every_row_is_read_by_ironic_lite_as_ironic_had_it(any_db, source):
     template = objects.DeployTemplate.get_by_name(ctx, 'CUSTOM_RAID')
     assert [(s['interface'], s['step'], s['priority'])
             for s in template.steps] == [('raid', 'apply_configuration', 10)]
+    rule = objects.InspectionRule.get_by_uuid(
+        ctx, 'f3000000-0000-0000-0000-000000000001')
+    assert (rule.priority, rule.sensitive, rule.actions) == (
+        5, False, [{'op': 'add-trait', 'args': {'name': 'CUSTOM_A'}}])
     [event] = objects.NodeHistory.list_by_node_id(ctx, 7)
     assert (event.event, event.severity, event.user) == ('boom', 'ERROR',
                                                          'u1')

@@ -37,6 +37,7 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'BIOSSettingList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     'NodeHistory': '1.0-9b576c6481071e7f7eac97317fa29418',
     'NodeInventory': '1.0-97692fec24e20ab02022b9db54e8f539',
+    'InspectionRule': '1.0-517185d327442696e408781343c2b83f',
 }
 
 
