@@ -222,9 +222,17 @@ def test_ports_of_a_group_share_their_physical_network(backend):
     same = _physnet_port(backend, node, '52:54:00:00:00:02', 'a',
                          group['uuid'])
     assert same.status_int == 201, same.text
-    resp = backend.patch_json('/v1/ports/' + same.json['uuid'], [
-        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
+    # Before 1.102 the conductor's rule decides (409); from 1.102 the API
+    # refuses any change of a grouped port's own network (400).
+    change = [{'op': 'replace', 'path': '/physical_network', 'value': 'b'}]
+    resp = backend.patch_json('/v1/ports/' + same.json['uuid'], change,
+                              version='1.101')
     assert resp.status_int == 409, resp.text
+    resp = backend.patch_json('/v1/ports/' + same.json['uuid'], change)
+    assert resp.status_int == 400, resp.text
+    assert utils.faultstring(resp) == (
+        'physical_network cannot be changed while the port belongs to a '
+        'portgroup.')
     other = _physnet_port(backend, node, '52:54:00:00:00:03', 'b').json
     resp = backend.patch_json('/v1/ports/' + other['uuid'], [
         {'op': 'replace', 'path': '/portgroup_uuid',
@@ -240,8 +248,11 @@ def test_the_only_port_of_a_group_may_change_network(backend):
     group = backend.post_json('/v1/portgroups', {'node_uuid': node}).json
     port = _physnet_port(backend, node, '52:54:00:00:00:01', 'a',
                          group['uuid']).json
+    # Before 1.102 (from then on a grouped port's network follows its
+    # group's: see test_ports_of_a_group_share_their_physical_network).
     resp = backend.patch_json('/v1/ports/' + port['uuid'], [
-        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}])
+        {'op': 'replace', 'path': '/physical_network', 'value': 'b'}],
+        version='1.101')
     assert resp.status_int == 200, resp.text
     assert resp.json['physical_network'] == 'b'
 
