@@ -63,7 +63,7 @@ RELEASE_MAPPING = {
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
-            'Node': ['1.3'],
+            'Node': ['1.4'],
             'Port': ['1.0'],
             'Portgroup': ['1.0'],
             'Chassis': ['1.0'],
@@ -84,6 +84,9 @@ RELEASE_MAPPING = {
             'NodeHistory': ['1.0'],
             # Release 5.0: inspection data (API 1.81): DB only.
             'NodeInventory': ['1.0'],
+            # Release 6.0: firmware components (API 1.86): DB only.
+            'FirmwareComponent': ['1.0'],
+            'FirmwareComponentList': ['1.0'],
         },
     },
     # Cut 2026-11-27: real hardware (the redfish hardware type, the

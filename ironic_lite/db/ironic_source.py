@@ -46,6 +46,7 @@ TABLES = (
     ('node_history', 'NodeHistory'),
     ('bios_settings', 'BIOSSetting'),
     ('node_inventory', 'NodeInventory'),
+    ('firmware_information', 'FirmwareComponent'),
 )
 
 # Columns a conductor owns: a lock or the conductor that last handled the

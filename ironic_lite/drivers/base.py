@@ -339,6 +339,33 @@ def get_deploy_steps(interface):
             for name in sorted(marks)]
 
 
+# -- firmware (release 6.0, API 1.86) --------------------------------------
+
+class FirmwareInterface(BaseInterface):
+    """Ironic's firmware interface: the node's firmware components and
+    their update.
+
+    ``get_firmware_components`` reports what the hardware runs, a list of
+    dicts with ``component`` (``bios``, ``bmc``...), ``current_version``
+    and the optional ``vendor``, ``model`` and ``serial_number``; the
+    conductor stores them (``conductor/firmware.py``) when the node is
+    verified and inspected and after the ``update`` step.  ``update`` is
+    a clean, deploy and service step of priority 0 (run only when asked
+    for) taking Ironic's ``settings``: a list of ``{"component", "url"}``
+    (and an optional ``wait``, seconds).
+    """
+
+    interface_type = 'firmware'
+
+    @abc.abstractmethod
+    def get_firmware_components(self, task):
+        """The node's firmware components (see the class docstring)."""
+
+    @abc.abstractmethod
+    def update(self, task, settings):
+        """Flash the components of ``settings`` from their URLs."""
+
+
 # -- RAID and vendor passthru (RPC 1.9) -------------------------------------
 
 class RAIDInterface(BaseInterface):

@@ -12,6 +12,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
+from ironic_lite.drivers import fake_firmware
 from ironic_lite.drivers import fake_management
 from ironic_lite.drivers import steps
 from ironic_lite.drivers import storage
@@ -104,6 +105,7 @@ class FakeHardware(base.HardwareType):
         # ``ramdisk``: the generic deploy that waits for the agent's
         # heartbeat (drivers/ramdisk.py).
         'deploy': ['fake', 'ramdisk'],
+        'firmware': ['fake', 'no-firmware'],
         # ``agent``: in-band inspection (drivers/agent_inspect.py).
         'inspect': ['fake', 'agent', 'no-inspect'],
         'management': ['fake'],
@@ -132,6 +134,7 @@ class FakeHardware(base.HardwareType):
         self.bios = FakeBIOS()
         self.raid = FakeRAID()
         self.vendor = FakeVendor()
+        self.firmware = fake_firmware.FakeFirmware()
 
 
 # -- rescue, console, clean and deploy steps ---------------------------------

@@ -34,7 +34,9 @@ class Node(base.CrudMixin, base.IronicObject):
     # Version 1.1: add shard (release 2.0)
     # Version 1.2: add traits (release 3.0)
     # Version 1.3: add parent_node (release 6.0)
-    VERSION = '1.3'
+    # Version 1.4: add firmware_interface, disable_power_off and health
+    #              (release 6.0)
+    VERSION = '1.4'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -83,6 +85,12 @@ class Node(base.CrudMixin, base.IronicObject):
         'shard': fields.StringField(nullable=True),
         # The UUID of the node this one is a child of (API 1.83).
         'parent_node': fields.StringField(nullable=True),
+        # Never powered off (API 1.95): reboots instead where a flow would.
+        'disable_power_off': fields.BooleanField(nullable=True,
+                                                 default=False),
+        # The Redfish Status.Health of the node's system (OK, Warning,
+        # Critical) as the power sync last read it, or None (API 1.109).
+        'health': fields.StringField(nullable=True),
         # Rows of node_traits, not a column: loaded by the lookups, written
         # only through TraitList/Trait (never by save).
         'traits': fields.ObjectField('TraitList', nullable=True),
@@ -114,6 +122,7 @@ class Node(base.CrudMixin, base.IronicObject):
         '1.1': ('shard',),
         '1.2': ('traits',),
         '1.3': ('parent_node',),
+        '1.4': ('firmware_interface', 'disable_power_off', 'health'),
     }
 
     # The version of the child object each version of Node carries (see

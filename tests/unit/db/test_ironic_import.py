@@ -95,9 +95,12 @@ def test_versions_are_ironic_lite_s_and_the_shard_reaches_the_ports(
         'allocations': {objects.Allocation.VERSION},
         'bios_settings': {objects.BIOSSetting.VERSION}}
     assert port_shard == 's1'
-    # A column both have (parent_node, from 1.83) is carried as it was.
-    assert objects.Node.get_by_id(ir_context.get_admin_context(),
-                                  7).parent_node == ironic_db.N2
+    # A column both have (parent_node, from 1.83; firmware_interface,
+    # disable_power_off and health, release 6.0) is carried as it was.
+    node = objects.Node.get_by_id(ir_context.get_admin_context(), 7)
+    assert (node.parent_node, node.firmware_interface,
+            node.disable_power_off, node.health) == (
+        ironic_db.N2, 'no-firmware', True, 'Warning')
 
 
 def test_new_rows_get_ids_past_the_imported_ones(any_db, source):
@@ -116,8 +119,8 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     fleet(engine)
     report = ironic_import.import_database(url, ENABLED, io.StringIO())
     assert report.revision == ironic_db.REVISION
-    assert report.dropped[('nodes', 'firmware_interface')] == 1
-    assert report.dropped[('nodes', 'disable_power_off')] == 1
+    assert report.dropped[('nodes', 'service_step')] == 1
+    assert report.dropped[('nodes', 'instance_name')] == 1
     assert report.dropped[('ports', 'name')] == 1
     assert report.dropped[('ports', 'available_for_dynamic_portgroup')] == 1
     assert report.dropped[('node_history', 'duration_seconds')] == 1
@@ -132,7 +135,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     assert report.not_enabled == {('driver', 'ipmi'): 1}
     assert report.source_versions['nodes'] == {'1.44': 3}
     text = '\n'.join(report.lines())
-    assert 'nodes.firmware_interface: 1' in text
+    assert 'nodes.service_step: 1' in text
     assert 'node_tags: 1' in text
     assert 'nodes: 1.44 x3' in text
     assert 'conductors: 1 (registered again' in text

@@ -20,10 +20,12 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Chassis': '1.0-d656e039fd8ae9f34efc232ab3980905',
     'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
     'Service': '1.1-e5dc67121d798b9350e20910efdf4df8',
-    'Node': '1.3-7e7fdaa2c2bb01153ad567c9f1081cb7',
+    'Node': '1.4-794ae2d8bf1e626be1ec1d602e64bf09',
     'Port': '1.0-0cb9202a4ec442e8c0d87a324155eaaf',
     'Portgroup': '1.0-71923a81a86743b313b190f5c675e258',
     'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',
+    'FirmwareComponent': '1.0-7ecd119471acde3f5964a0b8dfafcb3b',
+    'FirmwareComponentList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     # Allocations (release 4.0).
     'Allocation': '1.0-38937f2854722f1057ec667b12878708',
