@@ -177,6 +177,15 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (86, 'MINOR_86_FIRMWARE_INTERFACE',
+     'node.firmware_interface, driver default_firmware_interface and '
+     'enabled_firmware_interfaces, GET /v1/nodes/<n>/firmware'),
+    (95, 'MINOR_95_DISABLE_POWER_OFF',
+     'node.disable_power_off (power off refused, reboots instead)'),
+    (109, 'MINOR_109_NODE_HEALTH',
+     'node.health (read only: the BMC\'s health of the system)'),
+    (114, 'MINOR_114_FIRMWARE_IDENTITY',
+     'vendor, model and serial_number of firmware components'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -415,13 +424,15 @@ NODE_FIELD_MIN_VERSION = {
     'secure_boot': 75,
     'shard': 82,       # free-form string (max 255) or null = unsharded
     'parent_node': 83,  # the parent's UUID, or null for a top-level node
+    'firmware_interface': MINOR_86_FIRMWARE_INTERFACE,
+    'disable_power_off': MINOR_95_DISABLE_POWER_OFF,
+    'health': MINOR_109_NODE_HEALTH,  # OK, Warning, Critical or null
     # Sub-resource links: lists of {href, rel} for self and bookmark.
     # Emitted only when ?fields= is not given.
     'ports': 1,        # sub-resource link
     'states': 14,      # sub-resource link
     'portgroups': 24,  # sub-resource link
     'volume': 32,      # sub-resource link
-    # Not until after 1.83, for reference: firmware_interface 86.
 }
 
 # Keys that are links to sub-resources rather than data fields.
@@ -471,6 +482,7 @@ DRIVER_INTERFACE_MIN_VERSION = {
     'storage': 33,
     'rescue': 38,
     'bios': 40,
+    'firmware': MINOR_86_FIRMWARE_INTERFACE,
 }
 # The driver query parameters' versions: api/schemas/driver.py.
 # The versions of paths (and of /v1's list of resources): the ``since``

@@ -18,6 +18,7 @@ from oslo_utils import timeutils
 from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import firmware
 from ironic_lite.conductor import task_manager
 from ironic_lite import objects
 
@@ -36,6 +37,8 @@ def inspect_hardware(task):
     new_state = task.driver.inspect.inspect_hardware(task)
     if new_state == states.MANAGEABLE:
         _store(task, getattr(task, 'inspection_data', None))
+        # As Ironic's inspection (release 6.0).
+        firmware.cache_firmware_components_quietly(task)
         node.inspection_finished_at = timeutils.utcnow()
         task.process_event('done')
         LOG.info('Successfully inspected node %s', node.uuid)

@@ -21,7 +21,7 @@ IDENTITY_COLUMNS = ('vendor', 'model', 'serial_number')
 _OF_NODE = (sa.select(models.FirmwareComponent)
             .where(models.FirmwareComponent.node_id
                    == sa.bindparam('node_id'))
-            .order_by(models.FirmwareComponent.component))
+            .order_by(models.FirmwareComponent.id))
 
 
 def _rows(session, node_id):
@@ -29,7 +29,7 @@ def _rows(session, node_id):
 
 
 def get_firmware_component_list(node_id):
-    """The node's components, by name."""
+    """The node's components, in the order they were first stored."""
     with api.reader() as session:
         return _rows(session, node_id)
 

@@ -56,7 +56,8 @@ class FirmwareComponentList(ovo_base.ObjectListBase, base.IronicObject):
 
     @classmethod
     def get_by_node_id(cls, context, node_id):
-        """The node's components, by name."""
+        """The node's components, in the order they were first
+        stored (Ironic's)."""
         found = cls(context)
         found.objects = FirmwareComponent._from_db_object_list(
             context, db_firmware.get_firmware_component_list(node_id))

@@ -34,7 +34,6 @@ ABSENT = {
         'off, on top of deprecated rules ironic-lite does not register'),
     'baremetal:events:post': ('POST /v1/events (1.54) is not implemented '
                               '(doc/source/api/differences.rst)'),
-    'baremetal:node:firmware:get': _PAST_SERVED % '1.86',
     'baremetal:node:set_provision_state:service_steps': _PAST_SERVED % '1.87',
     'baremetal:node:vmedia:attach': _PAST_SERVED % '1.89',
     'baremetal:node:vmedia:detach': _PAST_SERVED % '1.89',
@@ -48,7 +47,6 @@ ABSENT = {
     'baremetal:runbook:update:public': _PAST_SERVED % '1.92',
     'baremetal:runbook:update:owner': _PAST_SERVED % '1.92',
     'baremetal:runbook:use': _PAST_SERVED % '1.92',
-    'baremetal:node:update:disable_power_off': _PAST_SERVED % '1.95',
     'baremetal:inspection_rule:get': _PAST_SERVED % '1.96',
     'baremetal:inspection_rule:list_all': _PAST_SERVED % '1.96',
     'baremetal:inspection_rule:create': _PAST_SERVED % '1.96',

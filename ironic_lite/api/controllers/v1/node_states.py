@@ -115,6 +115,10 @@ class NodeStatesController(object):
             raise exception.InvalidStateRequested(
                 action=target, node=self.node_ident,
                 state=node.provision_state)
+        if target in ('power off', 'soft power off') and getattr(
+                node, 'disable_power_off', False):
+            # Ironic's answer for a node that must stay on (1.95).
+            raise exception.PowerStateFailure(pstate=target)
         pecan.request.rpcapi.change_node_power_state(
             pecan.request.context, node, target, timeout=timeout)
         return _accepted(self.node_ident)
