@@ -547,6 +547,7 @@ class FirmwareComponent(Base):
     serial_number = Column(String(255), nullable=True)
     version = Column(String(15), nullable=True)
 
+
 # The largest value a Text column (and so a JSON-encoded dict or list) can
 # hold on every supported backend: MariaDB's TEXT, in bytes of UTF-8.
 TEXT_MAX_BYTES = 65535

@@ -126,6 +126,12 @@ class ManagementInterface(BaseInterface):
         """Turn UEFI secure boot on (True) or off (False)."""
         _unsupported(task, 'set_secure_boot_state')
 
+    def get_node_health(self, task):
+        """The hardware's health as the BMC reports it: ``OK``,
+        ``Warning``, ``Critical`` (``common/states.py`` HEALTH_STATES) or
+        None when it does not say (Ironic 1.109)."""
+        _unsupported(task, 'get_node_health')
+
     # -- indicators (LEDs) ------------------------------------------------
 
     def get_supported_indicators(self, task, component=None):

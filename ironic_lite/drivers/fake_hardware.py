@@ -14,6 +14,7 @@ from ironic_lite import conf
 from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_firmware
 from ironic_lite.drivers import fake_management
+from ironic_lite.drivers import power_flow
 from ironic_lite.drivers import steps
 from ironic_lite.drivers import storage
 
@@ -49,7 +50,7 @@ class FakeDeploy(base.DeployInterface):
         task.driver.power.set_power_state(task, states.POWER_ON)
 
     def tear_down(self, task):
-        task.driver.power.set_power_state(task, states.POWER_OFF)
+        power_flow.power_off_or_reboot(task)
 
 
 class FakeManagement(fake_management.FakeModesAndIndicators,

@@ -16,7 +16,7 @@ from ironic_lite.objects import node_history
 LOG = logging.getLogger(__name__)
 
 # The changes that may make a node history event (objects/node_history.py).
-_HISTORY_FIELDS = frozenset(('provision_state', 'last_error'))
+_HISTORY_FIELDS = frozenset(('provision_state', 'last_error', 'health'))
 
 # The texts a BMC, an agent or a driver may write: bounded to [DEFAULT]
 # log_in_db_max_size and scrubbed of credentials on every write (Ironic
