@@ -5,6 +5,7 @@ BiosVersion, the manager's FirmwareVersion and Model), and the system's
 Status.Health read by the power state sync.
 """
 
+from openstack import connection
 import pytest
 
 from tests.functional import procs
@@ -69,3 +70,20 @@ def test_firmware_components_and_health(api, emulator):
         for e in api('GET', '/v1/nodes/%s/history?detail=true'
                      % uuid)[1]['history']), timeout=timeouts.HANG,
         what='the health event')
+
+
+def test_openstacksdk_calls(api, emulator):
+    """openstacksdk's own functional test of 1.86 (test_list_firmware),
+    as the SDK calls it, and the SDK's listing of a redfish node's
+    components."""
+    sdk = connection.Connection(auth_type='none',
+                                auth={'endpoint': api.service.base})
+    node = sdk.baremetal.create_node(driver='fake-hardware',
+                                     firmware_interface='no-firmware')
+    assert node.firmware_interface == 'no-firmware'
+    assert sdk.baremetal.list_node_firmware(node) == {'firmware': []}
+    redfish = rf.enroll(api, emulator_mod.driver_info(emulator))
+    assert rf.manage(api, redfish['uuid'])['provision_state'] == (
+        'manageable')
+    listed = sdk.baremetal.list_node_firmware(redfish['uuid'])['firmware']
+    assert {c['component'] for c in listed} == {'bios', 'bmc'}
