@@ -87,3 +87,23 @@ def test_openstacksdk_calls(api, emulator):
         'manageable')
     listed = sdk.baremetal.list_node_firmware(redfish['uuid'])['firmware']
     assert {c['component'] for c in listed} == {'bios', 'bmc'}
+
+
+def test_baremetal_cli(api, emulator, cli_env):
+    """The unmodified ``baremetal`` CLI: firmware list, and a node that
+    must stay on refusing a power off."""
+    node = rf.enroll(api, emulator_mod.driver_info(emulator))
+    uuid = node['uuid']
+    assert rf.manage(api, uuid)['provision_state'] == 'manageable'
+    listed = procs.baremetal(api.service, cli_env, 'node', 'firmware',
+                             'list', uuid)
+    assert listed and {c.get('component') for c in listed} == {
+        'bios', 'bmc'}, listed
+    procs.baremetal(api.service, cli_env, 'node', 'set', uuid,
+                    '--disable-power-off', expect_json=False)
+    shown = procs.baremetal(api.service, cli_env, 'node', 'show', uuid,
+                            '--fields', 'disable_power_off')
+    assert shown['disable_power_off'] is True
+    err = procs.baremetal(api.service, cli_env, 'node', 'power', 'off',
+                          uuid, expect_ok=False)
+    assert 'Failed to set node power state to power off.' in err
