@@ -26,8 +26,6 @@ LITE_ONLY = {'nodes': ('reservation_token',), 'ports': ('shard',),
 
 # Some of the columns only Ironic has (ironic-lite drops them, counted).
 IRONIC_ONLY = {
-    'nodes': (('firmware_interface', sa.String(255)),
-              ('disable_power_off', sa.Integer)),
     'node_history': (('duration_seconds', sa.Integer),),
 }
 
@@ -134,7 +132,9 @@ def fleet(engine):
               reservation='ironic-conductor-1', conductor_affinity=3,
               deploy_interface='fake', resource_class='gold',
               firmware_interface='no-firmware', parent_node=N2,
-              disable_power_off=True, allocation_id=5),
+              disable_power_off=True, health='Warning',
+              service_step={'step': 'update'}, instance_name='vm-1',
+              allocation_id=5),
         _node(8, N2, provision_state='deploy complete', driver='ipmi'),
         _node(9, N3, provision_state='deploying', maintenance=True,
               maintenance_reason='cable'))
@@ -206,5 +206,9 @@ def fleet(engine):
         'conditions': [{'op': 'is-true', 'args': {'value': True}}],
         'actions': [{'op': 'add-trait', 'args': {'name': 'CUSTOM_A'}}],
         'version': '1.1'})
+    insert(engine, 'firmware_information', {
+        'id': 1, 'node_id': 7, 'component': 'bios', 'initial_version': '1.0',
+        'current_version': '1.1', 'last_version_flashed': '1.1',
+        'vendor': 'Contoso', 'created_at': WHEN, 'version': '1.2'})
     insert(engine, 'conductors', {'id': 3, 'hostname': 'c1'})
     insert(engine, 'node_tags', {'node_id': 7, 'tag': 'blue'})

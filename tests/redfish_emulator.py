@@ -8,8 +8,8 @@ is skipped, or fails when CI=true (``tests.conftest.unavailable``).
 
 The fake driver of sushy-tools 2.x has no processors, memory or BIOS: the
 config file (Python, executed by the emulator) gives its systems two x86-64
-CPUs, 4 GiB of memory and a few BIOS attributes, and makes a power change
-take one second instead of up to eleven.
+CPUs, 4 GiB of memory, a few BIOS attributes and a BIOS version, and
+makes a power change take one second instead of up to eleven.
 """
 
 import base64
@@ -25,6 +25,7 @@ from tests.functional import procs
 
 SYSTEM_UUID = '27946b59-9e44-4fa7-8e91-f3527a1ef094'
 NIC_MAC = '00:5c:52:31:3a:9c'
+BIOS_VERSION = 'U30 v2.54'
 USERNAME = 'bmc-admin'
 PASSWORD = 'bmc-s3cret-Pa55'
 
@@ -63,6 +64,9 @@ fakedriver.FakeDriver.get_processors = lambda self, identity: [
     {{'id': 'CPU%d' % n, 'socket': 'CPU %d' % n, 'model': 'Emulated',
       'vendor': 'Sushy', 'cores': 1, 'threads': 1}} for n in range(2)]
 fakedriver.FakeDriver.get_bios = _get_bios
+# The system's BiosVersion (a firmware component, API 1.86).
+fakedriver.FakeDriver.get_versions = lambda self, identity: {{
+    'BiosVersion': {bios_version!r}}}
 fakedriver.FakeDriver.set_bios = _set_bios
 fakedriver.FakeDriver.reset_bios = _reset_bios
 # Power changes apply after one second (the driver draws 1 to 11).
@@ -97,7 +101,7 @@ def start(directory, port=None):
         f.write(_CONFIG.format(
             state=os.path.join(directory, 'state'),
             auth=_htpasswd(os.path.join(directory, 'htpasswd')),
-            uuid=SYSTEM_UUID, mac=NIC_MAC))
+            uuid=SYSTEM_UUID, mac=NIC_MAC, bios_version=BIOS_VERSION))
     port = port or procs.free_port()
     log_path = os.path.join(directory, 'emulator.log')
     log = open(log_path, 'ab')

@@ -177,6 +177,9 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (86, 'MINOR_86_FIRMWARE_INTERFACE',
+     'node.firmware_interface, driver default_firmware_interface and '
+     'enabled_firmware_interfaces, GET /v1/nodes/<n>/firmware'),
     (87, 'MINOR_87_SERVICE',
      '"service" verb with service_steps (from active, service hold and '
      'service failed), the servicing states, node.service_step'),
@@ -194,6 +197,8 @@ VERSIONS = [
     (94, 'MINOR_94_PORT_NODENAME',
      'port create with node_ident (the node by UUID or name) instead of '
      'node_uuid'),
+    (95, 'MINOR_95_DISABLE_POWER_OFF',
+     'node.disable_power_off (power off refused, reboots instead)'),
     (96, 'MINOR_96_INSPECTION_RULES',
      '/v1/inspection_rules (rules applied to the node at each '
      'inspection)'),
@@ -219,10 +224,14 @@ VERSIONS = [
      'doc/source/api/differences.rst)'),
     (108, 'MINOR_108_SERVICE_DISABLE_RAMDISK',
      'disable_ramdisk with the "service" verb'),
+    (109, 'MINOR_109_NODE_HEALTH',
+     'node.health (read only: the BMC\'s health of the system)'),
     (110, 'MINOR_110_DEPLOYWAIT_ABORT', '"abort" from "wait call-back"'),
     (111, 'MINOR_111_DYNAMIC_PORTGROUP',
      'port.available_for_dynamic_portgroup, portgroup.dynamic_portgroup '
      '(read-only)'),
+    (114, 'MINOR_114_FIRMWARE_IDENTITY',
+     'vendor, model and serial_number of firmware components'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
@@ -459,13 +468,15 @@ NODE_FIELD_MIN_VERSION = {
     'parent_node': 83,  # the parent's UUID, or null for a top-level node
     'service_step': MINOR_87_SERVICE,   # as clean_step
     'instance_name': MINOR_104_NODE_INSTANCE_NAME,
+    'firmware_interface': MINOR_86_FIRMWARE_INTERFACE,
+    'disable_power_off': MINOR_95_DISABLE_POWER_OFF,
+    'health': MINOR_109_NODE_HEALTH,  # OK, Warning, Critical or null
     # Sub-resource links: lists of {href, rel} for self and bookmark.
     # Emitted only when ?fields= is not given.
     'ports': 1,        # sub-resource link
     'states': 14,      # sub-resource link
     'portgroups': 24,  # sub-resource link
     'volume': 32,      # sub-resource link
-    # Not until after 1.83, for reference: firmware_interface 86.
 }
 
 # Keys that are links to sub-resources rather than data fields.
@@ -516,6 +527,7 @@ DRIVER_INTERFACE_MIN_VERSION = {
     'storage': 33,
     'rescue': 38,
     'bios': 40,
+    'firmware': MINOR_86_FIRMWARE_INTERFACE,
 }
 # The driver query parameters' versions: api/schemas/driver.py.
 # The versions of paths (and of /v1's list of resources): the ``since``

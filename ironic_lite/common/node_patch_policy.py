@@ -30,6 +30,7 @@ NODE_UPDATE_FIELD_RULES = {
     'retired_reason': 'baremetal:node:update:retired',
     'shard': 'baremetal:node:update:shard',
     'parent_node': 'baremetal:node:update:parent_node',
+    'disable_power_off': 'baremetal:node:update:disable_power_off',
 }
 for _field in interfaces.INTERFACE_FIELDS:
     NODE_UPDATE_FIELD_RULES[_field] = NODE_UPDATE_FIELD_RULES['driver']

@@ -98,6 +98,9 @@ POLICIES = [
     ('baremetal:node:update:parent_node', SYSTEM_MEMBER,
      'Update the parent_node of a Node (make it a child node of another, '
      'or a top-level node again)', 'PATCH ' + _N),
+    ('baremetal:node:update:disable_power_off', SYSTEM_ADMIN,
+     'Governs if power off can be disabled via the API clients.',
+     'PATCH ' + _N),
     ('baremetal:node:delete', SYSTEM_ADMIN, 'Delete Node records',
      'DELETE ' + _N),
     ('baremetal:node:get_states', SYSTEM_OR_PROJECT_READER,
@@ -175,6 +178,10 @@ POLICIES = [
     ('baremetal:node:history:get', SYSTEM_OR_OWNER_READER,
      'Filter to allow operators to retrieve history records for a node.',
      'GET %s/history, GET %s/history/{event_ident}' % (_N, _N)),
+    # Firmware components (1.86).
+    ('baremetal:node:firmware:get', SYSTEM_OR_PROJECT_READER,
+     'Retrieve Node Firmware components information',
+     'GET %s/firmware' % _N),
     ('baremetal:shards:get', SYSTEM_READER,
      'Retrieve the shards of the nodes and how many nodes each has',
      'GET /shards'),

@@ -65,7 +65,7 @@ RELEASE_MAPPING = {
         'rolls_from': ['5.0', '4.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
-            'Node': ['1.4'],
+            'Node': ['1.5'],
             'Port': ['1.1'],
             'Portgroup': ['1.1'],
             'Chassis': ['1.0'],
@@ -88,6 +88,9 @@ RELEASE_MAPPING = {
             'NodeInventory': ['1.0'],
             # Inspection rules (API 1.96): DB only.
             'InspectionRule': ['1.0'],
+            # Release 6.0: firmware components (API 1.86): DB only.
+            'FirmwareComponent': ['1.0'],
+            'FirmwareComponentList': ['1.0'],
         },
     },
     # Cut 2026-11-27: real hardware (the redfish hardware type, the

@@ -63,6 +63,8 @@ ADOPTION = 'adoption'
 CONSOLE = 'console'
 VERIFY = 'verify'
 POWER = 'power'
+# A change of the hardware's health (release 6.0, API 1.109).
+MONITORING = 'monitoring'
 
 VERBS = {
     'active': 'deploy',
@@ -125,6 +127,13 @@ SOFT_POWER_OFF = 'soft power off'
 
 POWER_STATES = (POWER_ON, POWER_OFF, REBOOT, SOFT_REBOOT, SOFT_POWER_OFF)
 """Every value ``PUT /v1/nodes/<id>/states/power`` may ask for."""
+
+# The power actions a node with ``disable_power_off`` (API 1.95) refuses.
+POWER_OFF_STATES = (POWER_OFF, SOFT_POWER_OFF)
+
+# A node's ``health`` (API 1.109), Ironic's HealthState values; None:
+# unknown.
+HEALTH_STATES = ('OK', 'Warning', 'Critical')
 
 
 def power_target(new_state):

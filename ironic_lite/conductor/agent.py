@@ -30,6 +30,7 @@ from ironic_lite.conductor import inspection
 from ironic_lite.conductor import servicing
 from ironic_lite.conductor import task_manager
 from ironic_lite.conductor import utils
+from ironic_lite.drivers import power_flow
 from ironic_lite import objects
 
 CONF = conf.CONF
@@ -249,8 +250,7 @@ def _fail_timed_out(task):
         k: v for k, v in (node.driver_internal_info or {}).items()
         if k not in deployments.AGENT_TOKEN_KEYS}
     try:
-        task.driver.power.set_power_state(task, states.POWER_OFF)
-        node.power_state = states.POWER_OFF
+        power_flow.power_off_unless_disabled(task)
     except Exception as err:
         LOG.warning('Could not power off node %s after its deploy timed '
                     'out: %s', node.uuid, err)

@@ -8,6 +8,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.conductor import bios
+from ironic_lite.conductor import firmware
 from ironic_lite.conductor import steps
 from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import fake_hardware
@@ -178,6 +179,7 @@ def _run_step(task, step):
         raise exception.InvalidParameterValue(
             err='the step returned an unexpected value: %s' % (result,))
     bios.after_step(task, step)
+    firmware.after_step(task, step)
 
 
 class CleaningMixin(object):

@@ -6,6 +6,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite.conductor import bios
 from ironic_lite.conductor import cleaning
+from ironic_lite.conductor import firmware
 from ironic_lite.conductor import phase_secrets
 from ironic_lite.conductor import steps as conductor_steps
 from ironic_lite.drivers import steps as drivers_steps
@@ -107,6 +108,7 @@ def _execute(task, step):
     try:
         result = drivers_steps.execute_step(interface, task, step)
         bios.after_step(task, step)
+        firmware.after_step(task, step)
         return result
     except exception.NodeLockLost:
         raise

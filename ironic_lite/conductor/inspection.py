@@ -23,6 +23,7 @@ from oslo_utils import timeutils
 from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.conductor import firmware
 from ironic_lite.conductor import inspection_rules
 from ironic_lite.conductor import task_manager
 from ironic_lite import objects
@@ -48,6 +49,8 @@ def inspect_hardware(task):
             # and the ports are stored.
             inspection_rules.apply_rules(task, data.get('inventory') or {},
                                          data.get('plugin_data') or {})
+        # As Ironic's inspection (release 6.0).
+        firmware.cache_firmware_components_quietly(task)
         node.inspection_finished_at = timeutils.utcnow()
         task.process_event('done')
         LOG.info('Successfully inspected node %s', node.uuid)

@@ -9,7 +9,7 @@ from ironic_lite.conductor import task_manager
 from ironic_lite.drivers import base as drivers_base
 
 # What ``GET /v1/nodes/<n>/validate`` reports (Ironic: every interface but
-# vendor; firmware only from API 1.86).
+# vendor, at every microversion: firmware too).
 VALIDATED_INTERFACES = tuple(i for i in drivers_base.ALL_INTERFACES
                              if i != 'vendor')
 

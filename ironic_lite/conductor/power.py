@@ -37,6 +37,11 @@ def node_power_action(task, new_state, timeout=None):
         # Ironic's: a soft action may take the OS a while.
         timeout = timeout or CONF.conductor.soft_power_off_timeout
     try:
+        if new_state in states.POWER_OFF_STATES and node.disable_power_off:
+            # Ironic's refusal (API 1.95): the node must stay on.
+            LOG.error('Refusing to power off node %s with disable_power_off '
+                      'flag set', node.uuid)
+            raise exception.PowerStateFailure(pstate=new_state)
         if new_state == states.REBOOT:
             power.reboot(task, timeout=timeout)
         elif new_state == states.SOFT_REBOOT:
@@ -201,9 +206,14 @@ def _sync_one(task):
     actual = _read_power_state(task)
     if actual is None:
         return
-    # As Ironic's sync: the boot mode and secure boot state are read too.
+    # As Ironic's sync: the boot mode and secure boot state are read too,
+    # and the hardware's health.
     boot_mode.node_cache_boot_mode(task)
-    if node.power_state is None:
+    node_cache_health(task)
+    if node.power_state is None or (actual != node.power_state
+                                    and node.disable_power_off):
+        # A node that must stay on is never switched by the sync (as
+        # Ironic's): its state is recorded as found.
         LOG.info('Node %s power state is now known: %s', node.uuid, actual)
         node.power_state = actual
         node.save()
@@ -211,6 +221,36 @@ def _sync_one(task):
         LOG.warning('Node %s is %s, expected %s: setting it back', node.uuid,
                     actual, node.power_state)
         task.driver.power.set_power_state(task, node.power_state)
+
+
+def node_cache_health(task):
+    """Store the hardware's health as the node's management interface
+    reads it (API 1.109), when it changed: Ironic's
+    ``node_cache_health``.  A driver that cannot tell is skipped; a
+    failure is logged, the stored health stays."""
+    if not CONF.conductor.enable_health_monitoring:
+        return
+    node = task.node
+    try:
+        health = task.driver.management.get_node_health(task)
+    except exception.UnsupportedDriverExtension:
+        return
+    except Exception as err:
+        LOG.warning('Could not retrieve health status for node %s: %s',
+                    node.uuid, messages.safe(err, *messages.node_secrets(
+                        node)))
+        return
+    if health is not None and health not in states.HEALTH_STATES:
+        LOG.warning("Node %s reports invalid health value '%s', ignoring",
+                    node.uuid, health)
+        return
+    if health == node.health:
+        return
+    if health in ('Warning', 'Critical'):
+        LOG.warning('Node %s health status indicates a problem: health=%s',
+                    node.uuid, health)
+    node.health = health
+    node.save()
 
 
 class PowerMixin(object):

@@ -7,6 +7,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import messages
 from ironic_lite.common import states
 from ironic_lite.conductor import hash_ring
+from ironic_lite.drivers import power_flow
 
 LOG = logging.getLogger(__name__)
 
@@ -145,8 +146,8 @@ def check_update_flags(node_obj, delta, state):
 
 def _power_off_quietly(task):
     try:
-        task.driver.power.set_power_state(task, states.POWER_OFF)
-        task.node.power_state = states.POWER_OFF
+        # As Ironic's: a node that must stay on is left as it is.
+        power_flow.power_off_unless_disabled(task)
     except Exception as err:
         LOG.warning('Could not power off node %s after a failure: %s',
                     task.node.uuid, err)

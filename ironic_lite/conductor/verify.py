@@ -4,6 +4,7 @@ from oslo_log import log as logging
 
 from ironic_lite.conductor import bios
 from ironic_lite.conductor import boot_mode
+from ironic_lite.conductor import firmware
 
 LOG = logging.getLogger(__name__)
 
@@ -23,5 +24,6 @@ def do_node_verify(task):
     boot_mode.node_cache_boot_mode(task)
     # As Ironic caches them when verifying (node_update_cache).
     bios.cache_bios_settings_quietly(task)
+    firmware.cache_firmware_components_quietly(task)
     task.process_event('done')
     LOG.info('Successfully verified node %s', node.uuid)

@@ -151,6 +151,12 @@ opts = [
                     'reads of a node\'s power state in a row after which '
                     'the node is put in maintenance (fault "power '
                     'failure").'),
+    cfg.BoolOpt('enable_health_monitoring', default=True, mutable=True,
+                help='Read the health of each node\'s hardware from its '
+                     'BMC during the power state sync (redfish: the '
+                     'system\'s Status.Health) and store it in the node\'s '
+                     'health field (API 1.109); a change is recorded in the '
+                     'node\'s history (Ironic\'s option).'),
     cfg.IntOpt('power_state_change_timeout', default=60, min=2,
                mutable=True,
                help='Seconds to wait for hardware (redfish) to reach the '

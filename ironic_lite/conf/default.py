@@ -143,6 +143,9 @@ ENABLED_DEFAULTS = {
     'boot': ['ipxe', 'pxe', 'redfish-virtual-media', 'fake'],
     'console': ['no-console'],
     'deploy': ['autodetect', 'direct', 'ramdisk', 'bootc', 'fake'],
+    # Ironic's default (release 6.0, API 1.86): a node gets "fake" or
+    # "redfish" only where the operator enables it.
+    'firmware': ['no-firmware'],
     'inspect': ['no-inspect', 'redfish', 'fake'],
     'management': None,
     'network': ['flat', 'noop'],

@@ -37,6 +37,17 @@ opts = [
                help='Seconds to wait for a boot mode change to show on the '
                     'BMC (some apply it only at the next boot); 0 does not '
                     'wait.'),
+    # Ironic's names and defaults; the firmware interface's update step
+    # (release 6.0) waits in its worker for the BMC's update task.
+    cfg.IntOpt('firmware_update_bmc_timeout', min=0, default=300,
+               help='Seconds the firmware update step waits for the BMC '
+                    'to finish updating its own firmware (a setting\'s '
+                    '"wait" overrides it).'),
+    cfg.IntOpt('firmware_update_reboot_delay', min=0, default=300,
+               help='Seconds the firmware update step waits for the BMC '
+                    'to finish updating the firmware of another component '
+                    '(the BIOS; a setting\'s "wait" overrides it) before '
+                    'it goes on -- rebooting the node after a BIOS image.'),
 ]
 
 

@@ -47,6 +47,7 @@ TABLES = (
     ('bios_settings', 'BIOSSetting'),
     ('node_inventory', 'NodeInventory'),
     ('inspection_rules', 'InspectionRule'),
+    ('firmware_information', 'FirmwareComponent'),
 )
 
 # Columns a conductor owns: a lock or the conductor that last handled the

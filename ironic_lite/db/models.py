@@ -267,6 +267,13 @@ class Node(Base):
     # (1.104).  Ironic's columns.
     service_step = Column(JSONEncodedDict)
     instance_name = Column(String(255), nullable=True)
+    # Release 6.0 (Ironic's columns): the firmware interface (1.86), a
+    # node that must never be powered off (1.95) and the Redfish health
+    # of its system as the power sync last read it (1.109).
+    firmware_interface = Column(String(255), nullable=True)
+    disable_power_off = Column(Boolean, nullable=True, default=False,
+                               server_default='0')
+    health = Column(String(32), nullable=True)
 
 
 class NodeTrait(Base):
@@ -559,6 +566,24 @@ class InspectionRule(Base):
     phase = Column(String(16), nullable=True, default='main')
     conditions = Column(JSONEncodedList, nullable=True)
     actions = Column(JSONEncodedList, nullable=False)
+class FirmwareComponent(Base):
+    """A firmware component of a node (bios, bmc...) with its versions,
+    as its firmware interface last reported them (release 6.0, API 1.86;
+    vendor, model and serial_number 1.114): Ironic's table."""
+    __tablename__ = 'firmware_information'
+    __table_args__ = _table_args(
+        UniqueConstraint('node_id', 'component',
+                         name='uniq_nodecomponent0node_id0component'))
+
+    id = Column(Integer, primary_key=True, nullable=False)
+    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=False)
+    component = Column(String(255), nullable=False)
+    initial_version = Column(String(255), nullable=False)
+    current_version = Column(String(255), nullable=True)
+    last_version_flashed = Column(String(255), nullable=True)
+    vendor = Column(String(255), nullable=True)
+    model = Column(String(255), nullable=True)
+    serial_number = Column(String(255), nullable=True)
     version = Column(String(15), nullable=True)
 
 

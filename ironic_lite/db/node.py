@@ -10,6 +10,7 @@ from ironic_lite.db import allocation as db_allocation
 from ironic_lite.db import api
 from ironic_lite.db import bios as db_bios
 from ironic_lite.db import exact
+from ironic_lite.db import firmware as db_firmware
 from ironic_lite.db import inventory as db_inventory
 from ironic_lite.db import models
 from ironic_lite.db import node_history as db_history
@@ -411,6 +412,7 @@ def _delete_children(session, row):
     session.query(models.VolumeConnector).filter_by(node_id=row.id).delete()
     session.query(models.VolumeTarget).filter_by(node_id=row.id).delete()
     db_bios.delete_for_node(session, row.id)
+    db_firmware.delete_for_node(session, row.id)
     db_history.delete_for_node(session, row.id)
     db_inventory.delete_for_node(session, row.id)
 

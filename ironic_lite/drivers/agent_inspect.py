@@ -21,6 +21,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite.drivers import base
 from ironic_lite.drivers import inspection_hooks
+from ironic_lite.drivers import power_flow
 from ironic_lite.drivers import ramdisk
 
 LOG = logging.getLogger(__name__)
@@ -67,11 +68,6 @@ def _set_lookup_addresses(node, addresses):
     node.driver_internal_info = info
 
 
-def _power(task, power_state):
-    task.driver.power.set_power_state(task, power_state)
-    task.node.power_state = power_state
-
-
 class AgentInspect(base.InspectInterface):
     """In-band inspection by the agent of the ramdisk."""
 
@@ -89,9 +85,9 @@ class AgentInspect(base.InspectInterface):
             params['ipa-inspection-callback-url'] = (
                 params['ipa-api-url'].rstrip('/') + CALLBACK_PATH)
         try:
-            _power(task, states.POWER_OFF)
+            power_flow.power_off_unless_disabled(task)
             task.driver.boot.prepare_ramdisk(task, params)
-            _power(task, states.POWER_ON)
+            power_flow.power_on_or_reboot(task)
         except Exception as exc:
             LOG.exception('Unable to start managed inspection for node %s',
                           node.uuid)
@@ -121,7 +117,7 @@ class AgentInspect(base.InspectInterface):
         power the node off (errors logged: the outcome stands)."""
         _set_lookup_addresses(task.node, None)
         for step in (task.driver.boot.clean_up_ramdisk,
-                     lambda t: _power(t, states.POWER_OFF)):
+                     power_flow.power_off_or_reboot):
             try:
                 step(task)
             except Exception:

@@ -126,6 +126,12 @@ class ManagementInterface(BaseInterface):
         """Turn UEFI secure boot on (True) or off (False)."""
         _unsupported(task, 'set_secure_boot_state')
 
+    def get_node_health(self, task):
+        """The hardware's health as the BMC reports it: ``OK``,
+        ``Warning``, ``Critical`` (``common/states.py`` HEALTH_STATES) or
+        None when it does not say (Ironic 1.109)."""
+        _unsupported(task, 'get_node_health')
+
     # -- indicators (LEDs) ------------------------------------------------
 
     def get_supported_indicators(self, task, component=None):
@@ -353,6 +359,33 @@ def get_deploy_steps(interface):
             marks[name] = marked
     return [dict(marks[name], interface=interface.interface_type, step=name)
             for name in sorted(marks)]
+
+
+# -- firmware (release 6.0, API 1.86) --------------------------------------
+
+class FirmwareInterface(BaseInterface):
+    """Ironic's firmware interface: the node's firmware components and
+    their update.
+
+    ``get_firmware_components`` reports what the hardware runs, a list of
+    dicts with ``component`` (``bios``, ``bmc``...), ``current_version``
+    and the optional ``vendor``, ``model`` and ``serial_number``; the
+    conductor stores them (``conductor/firmware.py``) when the node is
+    verified and inspected and after the ``update`` step.  ``update`` is
+    a clean, deploy and service step of priority 0 (run only when asked
+    for) taking Ironic's ``settings``: a list of ``{"component", "url"}``
+    (and an optional ``wait``, seconds).
+    """
+
+    interface_type = 'firmware'
+
+    @abc.abstractmethod
+    def get_firmware_components(self, task):
+        """The node's firmware components (see the class docstring)."""
+
+    @abc.abstractmethod
+    def update(self, task, settings):
+        """Flash the components of ``settings`` from their URLs."""
 
 
 # -- RAID and vendor passthru (RPC 1.9) -------------------------------------

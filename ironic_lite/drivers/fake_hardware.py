@@ -12,7 +12,9 @@ from ironic_lite.common import exception
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
+from ironic_lite.drivers import fake_firmware
 from ironic_lite.drivers import fake_management
+from ironic_lite.drivers import power_flow
 from ironic_lite.drivers import steps
 from ironic_lite.drivers import storage
 
@@ -48,7 +50,7 @@ class FakeDeploy(base.DeployInterface):
         task.driver.power.set_power_state(task, states.POWER_ON)
 
     def tear_down(self, task):
-        task.driver.power.set_power_state(task, states.POWER_OFF)
+        power_flow.power_off_or_reboot(task)
 
 
 class FakeManagement(fake_management.FakeModesAndIndicators,
@@ -137,6 +139,7 @@ class FakeHardware(base.HardwareType):
         # ``ramdisk``: the generic deploy that waits for the agent's
         # heartbeat (drivers/ramdisk.py).
         'deploy': ['fake', 'ramdisk'],
+        'firmware': ['fake', 'no-firmware'],
         # ``agent``: in-band inspection (drivers/agent_inspect.py).
         'inspect': ['fake', 'agent', 'no-inspect'],
         'management': ['fake'],
@@ -165,6 +168,7 @@ class FakeHardware(base.HardwareType):
         self.bios = FakeBIOS()
         self.raid = FakeRAID()
         self.vendor = FakeVendor()
+        self.firmware = fake_firmware.FakeFirmware()
 
 
 # -- rescue, console, clean and deploy steps ---------------------------------

@@ -26,6 +26,7 @@ from oslo_log import log as logging
 from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
+from ironic_lite.drivers import power_flow
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
@@ -40,11 +41,6 @@ def ramdisk_params():
     return params
 
 
-def _power(task, power_state):
-    task.driver.power.set_power_state(task, power_state)
-    task.node.power_state = power_state
-
-
 class RamdiskDeploy(base.DeployInterface):
     """Deploy by booting the agent's ramdisk and waiting for its
     heartbeat."""
@@ -56,11 +52,11 @@ class RamdiskDeploy(base.DeployInterface):
         task.driver.boot.validate(task)
 
     def deploy(self, task):
-        _power(task, states.POWER_OFF)
+        power_flow.power_off_unless_disabled(task)
         # The boot interface sets the device the ramdisk boots from (the
         # network, a virtual CD), as Ironic's boot interfaces do.
         task.driver.boot.prepare_ramdisk(task, ramdisk_params())
-        _power(task, states.POWER_ON)
+        power_flow.power_on_or_reboot(task)
         LOG.info('Node %s boots the deploy ramdisk; waiting for its '
                  'agent to heartbeat', task.node.uuid)
         return states.DEPLOYWAIT
@@ -75,4 +71,4 @@ class RamdiskDeploy(base.DeployInterface):
     def tear_down(self, task):
         # The tear down flow has cleaned the instance's boot set-up up
         # (``boot.clean_up_instance``) before it calls this.
-        _power(task, states.POWER_OFF)
+        power_flow.power_off_or_reboot(task)

@@ -6,6 +6,7 @@ def register_all():
     __import__('ironic_lite.objects.chassis')
     __import__('ironic_lite.objects.conductor')
     __import__('ironic_lite.objects.deploy_template')
+    __import__('ironic_lite.objects.firmware')
     __import__('ironic_lite.objects.inspection_rule')
     __import__('ironic_lite.objects.inventory')
     __import__('ironic_lite.objects.node')

@@ -16,7 +16,7 @@ from ironic_lite.objects import node_history
 LOG = logging.getLogger(__name__)
 
 # The changes that may make a node history event (objects/node_history.py).
-_HISTORY_FIELDS = frozenset(('provision_state', 'last_error'))
+_HISTORY_FIELDS = frozenset(('provision_state', 'last_error', 'health'))
 
 # The texts a BMC, an agent or a driver may write: bounded to [DEFAULT]
 # log_in_db_max_size and scrubbed of credentials on every write (Ironic
@@ -35,7 +35,9 @@ class Node(base.CrudMixin, base.IronicObject):
     # Version 1.2: add traits (release 3.0)
     # Version 1.3: add parent_node (release 6.0)
     # Version 1.4: add service_step, instance_name (release 6.0)
-    VERSION = '1.4'
+    # Version 1.5: add firmware_interface, disable_power_off and health
+    #              (release 6.0)
+    VERSION = '1.5'
 
     fields = dict(base.IronicObject.fields, **{
         'id': fields.IntegerField(),
@@ -88,6 +90,12 @@ class Node(base.CrudMixin, base.IronicObject):
         'service_step': fields.FlexibleDictField(nullable=True),
         # The instance's name, set by its user (API 1.104).
         'instance_name': fields.StringField(nullable=True),
+        # Never powered off (API 1.95): reboots instead where a flow would.
+        'disable_power_off': fields.BooleanField(nullable=True,
+                                                 default=False),
+        # The Redfish Status.Health of the node's system (OK, Warning,
+        # Critical) as the power sync last read it, or None (API 1.109).
+        'health': fields.StringField(nullable=True),
         # Rows of node_traits, not a column: loaded by the lookups, written
         # only through TraitList/Trait (never by save).
         'traits': fields.ObjectField('TraitList', nullable=True),
@@ -120,6 +128,7 @@ class Node(base.CrudMixin, base.IronicObject):
         '1.2': ('traits',),
         '1.3': ('parent_node',),
         '1.4': ('service_step', 'instance_name'),
+        '1.5': ('firmware_interface', 'disable_power_off', 'health'),
     }
 
     # The version of the child object each version of Node carries (see

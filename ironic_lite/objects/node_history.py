@@ -144,4 +144,12 @@ def events_for_update(node, row, values):
         if target:
             text += ' (target: %s)' % target
         return [_event(node, row, values, 'INFO', text)]
+    if 'health' in values and values['health'] != row.health:
+        # Ironic's event of a health change (API 1.109).
+        event = _event(node, row, values, 'INFO',
+                       "Node health status changed: health='%s' "
+                       "(previously '%s')" % (values['health'] or 'None',
+                                              row.health or 'None'))
+        event['event_type'] = states.MONITORING
+        return [event]
     return []

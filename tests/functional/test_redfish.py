@@ -63,12 +63,13 @@ class Recorder(object):
         return status, parsed
 
 
-def start_service(directory, **conductor):
-    """ironic-lite with the redfish type enabled; its answers recorded."""
+def start_service(directory, default=None, **conductor):
+    """ironic-lite with the redfish type enabled; its answers recorded
+    (``default``: more [DEFAULT] options)."""
     port = procs.free_port()
     config = procs.write_config(os.path.join(directory, 'ironic.conf'), {
-        'DEFAULT': {'state_path': os.path.join(directory, 'state'),
-                    'host': conftest.CONDUCTOR_HOST},
+        'DEFAULT': dict({'state_path': os.path.join(directory, 'state'),
+                         'host': conftest.CONDUCTOR_HOST}, **(default or {})),
         'api': {'host_ip': '127.0.0.1', 'port': port},
         'conductor': dict({'heartbeat_interval': 1,
                            'enabled_hardware_types': 'fake-hardware,redfish',

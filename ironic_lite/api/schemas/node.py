@@ -11,7 +11,8 @@ from ironic_lite.objects import base as objects_base
 CREATE_FIELDS = dict(
     {name: s.TEXT for name in interfaces.INTERFACE_FIELDS},
     automated_clean=s.BOOL, chassis_uuid=s.TEXT, conductor_group=s.TEXT,
-    console_enabled=s.BOOL, description=s.TEXT, driver=s.TEXT,
+    console_enabled=s.BOOL, description=s.TEXT, disable_power_off=s.BOOL,
+    driver=s.TEXT,
     driver_info=s.DICT, extra=s.DICT, instance_info=s.DICT,
     instance_name=s.TEXT, instance_uuid=s.TEXT, lessee=s.TEXT,
     maintenance=s.BOOL, name=s.TEXT,

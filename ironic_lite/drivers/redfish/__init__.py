@@ -8,6 +8,7 @@ from ironic_lite.drivers import ramdisk
 from ironic_lite.drivers import storage
 from ironic_lite.drivers.redfish import bios
 from ironic_lite.drivers.redfish import boot
+from ironic_lite.drivers.redfish import firmware
 from ironic_lite.drivers.redfish import inspect
 from ironic_lite.drivers.redfish import management
 from ironic_lite.drivers.redfish import power
@@ -45,6 +46,7 @@ class RedfishHardware(base.HardwareType):
         'boot': ['redfish-virtual-media'],
         'console': ['no-console'],
         'deploy': ['ramdisk'],
+        'firmware': ['redfish', 'no-firmware'],
         'inspect': ['redfish', 'agent', 'no-inspect'],
         'management': ['redfish'],
         'network': ['flat', 'noop'],
@@ -64,6 +66,7 @@ class RedfishHardware(base.HardwareType):
         self.inspect = inspect.RedfishInspect()
         self.boot = boot.RedfishVirtualMediaBoot()
         self.bios = bios.RedfishBIOS()
+        self.firmware = firmware.RedfishFirmware()
         self.storage = storage.NodeStorage()
         self.deploy = ramdisk.RamdiskDeploy()
         self.clean = RedfishClean()

@@ -13,6 +13,7 @@ from oslo_log import log as logging
 import sushy
 
 from ironic_lite.common import exception
+from ironic_lite.common import states
 from ironic_lite import conf
 from ironic_lite.drivers import base
 from ironic_lite.drivers.redfish import utils
@@ -178,6 +179,16 @@ class RedfishManagement(base.ManagementInterface):
         with utils.sushy_errors(task.node):
             if bool(secure_boot.enabled) != bool(state):
                 secure_boot.set_enabled(bool(state))
+
+    def get_node_health(self, task):
+        """The system's ``Status.Health`` (Ironic's: the health of the
+        system only, not rolled up), or None."""
+        system = utils.get_system(task.node)
+        with utils.sushy_errors(task.node):
+            status = system.status
+            health = status.health if status is not None else None
+        health = getattr(health, 'value', health)
+        return health if health in states.HEALTH_STATES else None
 
     # -- indicators -------------------------------------------------------
 

@@ -88,12 +88,18 @@ class RedfishPower(base.PowerInterface):
         _reset(task, system, power_state, timeout)
 
     def reboot(self, task, timeout=None):
-        """A hard reboot: off (when on), then on."""
+        """A hard reboot: off (when on), then on; a node that must stay on
+        (``disable_power_off``, API 1.95) is restarted without being
+        powered off, as Ironic's."""
         system = utils.get_system(task.node)
+        next_state = states.POWER_ON
         if GET_POWER_STATE_MAP.get(system.power_state) == states.POWER_ON:
-            _reset(task, system, states.POWER_OFF, timeout)
+            if getattr(task.node, 'disable_power_off', False):
+                next_state = states.REBOOT
+            else:
+                _reset(task, system, states.POWER_OFF, timeout)
         management.restore_boot_device(task, system)
-        _reset(task, system, states.POWER_ON, timeout)
+        _reset(task, system, next_state, timeout)
 
     def get_supported_power_states(self, task):
         return list(SET_POWER_STATE_MAP)

@@ -87,9 +87,9 @@ def test_manual_clean(client, node, rpcapi):
 
 
 @pytest.mark.parametrize('steps, message', [
-    ([{'interface': 'firmware', 'step': 'update'}],
-     "Invalid clean_steps: 'firmware' is not one of ['vendor', 'power', "
-     "'management', 'deploy', 'bios', 'raid']"),
+    ([{'interface': 'inspect', 'step': 'update'}],
+     "Invalid clean_steps: 'inspect' is not one of ['vendor', 'power', "
+     "'management', 'firmware', 'deploy', 'bios', 'raid']"),
     ([{'interface': 'bios'}], "Invalid clean_steps: 'step' is a required "
                               "property"),
     ([{'interface': 'bios', 'step': ''}],

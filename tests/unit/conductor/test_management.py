@@ -11,7 +11,8 @@ from ironic_lite import objects
 def test_validate_driver_interfaces(rpc_api, context, make_node):
     node = make_node(bios_interface='no-bios')
     result = rpc_api.validate_driver_interfaces(context, node)
-    assert set(result) == {'bios', 'boot', 'console', 'deploy', 'inspect',
+    assert set(result) == {'bios', 'boot', 'console', 'deploy', 'firmware',
+                           'inspect',
                            'management', 'network', 'power', 'raid',
                            'rescue', 'storage'}
     assert result['power'] == {'result': True}

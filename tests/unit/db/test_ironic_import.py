@@ -99,11 +99,16 @@ def test_versions_are_ironic_lite_s_and_the_shard_reaches_the_ports(
         'allocations': {objects.Allocation.VERSION},
         'bios_settings': {objects.BIOSSetting.VERSION}}
     assert port_shard == 's1'
-    # A column both have (parent_node, from 1.83) is carried as it was.
-    assert objects.Node.get_by_id(ir_context.get_admin_context(),
-                                  7).parent_node == ironic_db.N2
-    # So are a port's name and dynamic port group flag (1.88, 1.111).
+    # A column both have (parent_node, from 1.83; the columns of release
+    # 6.0) is carried as it was.
     ctx = ir_context.get_admin_context()
+    node = objects.Node.get_by_id(ctx, 7)
+    assert (node.parent_node, node.firmware_interface,
+            node.disable_power_off, node.health, node.service_step,
+            node.instance_name) == (
+        ironic_db.N2, 'no-firmware', True, 'Warning', {'step': 'update'},
+        'vm-1')
+    # So are a port's name and dynamic port group flag (1.88, 1.111).
     port, other = (objects.Port.get(ctx, i) for i in (3, 6))
     assert (port.name, port.available_for_dynamic_portgroup) == (
         'eth0', True)
@@ -127,11 +132,13 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     fleet(engine)
     report = ironic_import.import_database(url, ENABLED, io.StringIO())
     assert report.revision == ironic_db.REVISION
-    assert report.dropped[('nodes', 'firmware_interface')] == 1
-    assert report.dropped[('nodes', 'disable_power_off')] == 1
-    # Columns both have from 6.0 (the port fields of 1.88-1.111).
-    assert ('ports', 'name') not in report.dropped
-    assert ('ports', 'available_for_dynamic_portgroup') not in report.dropped
+    # Columns both have from 6.0.
+    for column in (('nodes', 'firmware_interface'),
+                   ('nodes', 'disable_power_off'), ('nodes', 'health'),
+                   ('nodes', 'service_step'), ('nodes', 'instance_name'),
+                   ('ports', 'name'),
+                   ('ports', 'available_for_dynamic_portgroup')):
+        assert column not in report.dropped
     assert report.dropped[('node_history', 'duration_seconds')] == 1
     assert report.not_copied == {'alembic_version': 1, 'conductors': 1,
                                  'node_tags': 1}
@@ -144,7 +151,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     assert report.not_enabled == {('driver', 'ipmi'): 1}
     assert report.source_versions['nodes'] == {'1.44': 3}
     text = '\n'.join(report.lines())
-    assert 'nodes.firmware_interface: 1' in text
+    assert 'nodes.service_step: 1' in text
     assert 'node_tags: 1' in text
     assert 'nodes: 1.44 x3' in text
     assert 'conductors: 1 (registered again' in text

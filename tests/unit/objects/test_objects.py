@@ -20,10 +20,12 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     'Chassis': '1.0-d656e039fd8ae9f34efc232ab3980905',
     'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
     'Service': '1.1-e5dc67121d798b9350e20910efdf4df8',
-    'Node': '1.4-10417ed2aa3587fc3ffea7a525e28e13',
+    'Node': '1.5-4ab5f8253936bcdf5dace35c7905fc00',
     'Port': '1.1-b636166cc0cdcbbdd73436ca4a3d182a',
     'Portgroup': '1.1-4672abb2869a28e8a921b7a0747541e7',
     'Trait': '1.0-1d5be7db66a34b700ecab498599f9273',
+    'FirmwareComponent': '1.0-7ecd119471acde3f5964a0b8dfafcb3b',
+    'FirmwareComponentList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     'TraitList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
     # Allocations (release 4.0).
     'Allocation': '1.0-38937f2854722f1057ec667b12878708',

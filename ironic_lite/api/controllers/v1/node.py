@@ -74,7 +74,8 @@ def _normalize(values, action):
     if 'conductor_group' in values:
         values['conductor_group'] = (values['conductor_group']
                                      or '').lower()
-    for name in ('maintenance', 'protected', 'console_enabled'):
+    for name in ('maintenance', 'protected', 'console_enabled',
+                 'disable_power_off'):
         if name in values and values[name] is None:
             values[name] = False
     return values
@@ -258,7 +259,9 @@ class NodesController(patch_flow.PatchFlow):
         _check_name(values.get('name'),
                     "Cannot create node with invalid name '%s'")
         values = _normalize(values, 'create')
-        values.setdefault('uuid', uuidutils.generate_uuid())
+        if not values.get('uuid'):
+            # Absent or null (Ironic's test): a new one.
+            values['uuid'] = uuidutils.generate_uuid()
         values.setdefault('conductor_group', '')
         values['provision_state'] = (
             'enroll' if utils.allows(mv.MINOR_11_ENROLL_STATE)

@@ -22,7 +22,7 @@ RESERVED_NAMES = ('maintenance', 'management', 'states', 'vendor_passthru',
 # these> is a plain 404 (never a node lookup).
 SUBCONTROLLER_NAMES = ('ports', 'portgroups', 'vifs', 'volume', 'traits',
                        'bios', 'allocation', 'history', 'inventory',
-                       'children')
+                       'children', 'firmware')
 
 
 def get_node(ident):

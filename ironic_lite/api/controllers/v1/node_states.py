@@ -120,6 +120,9 @@ class NodeStatesController(object):
             raise exception.InvalidStateRequested(
                 action=target, node=self.node_ident,
                 state=node.provision_state)
+        if target in states.POWER_OFF_STATES and node.disable_power_off:
+            # Ironic's answer for a node that must stay on (1.95).
+            raise exception.PowerStateFailure(pstate=target)
         pecan.request.rpcapi.change_node_power_state(
             pecan.request.context, node, target, timeout=timeout)
         return _accepted(self.node_ident)
