@@ -566,6 +566,9 @@ class InspectionRule(Base):
     phase = Column(String(16), nullable=True, default='main')
     conditions = Column(JSONEncodedList, nullable=True)
     actions = Column(JSONEncodedList, nullable=False)
+    version = Column(String(15), nullable=True)
+
+
 class FirmwareComponent(Base):
     """A firmware component of a node (bios, bmc...) with its versions,
     as its firmware interface last reported them (release 6.0, API 1.86;
