@@ -462,6 +462,60 @@ class DeployTemplateStep(Base):
     version = Column(String(15), nullable=True)
 
 
+# -- runbooks (API 1.92, traits 1.112) -------------------------------------
+
+class Runbook(Base):
+    """A named list of clean (or service) steps that a node with a
+    matching trait may run (``runbook`` of the provision verbs)."""
+    __tablename__ = 'runbooks'
+    __table_args__ = _table_args(
+        UniqueConstraint('uuid', name='uniq_runbooks0uuid'),
+        UniqueConstraint('name', name='uniq_runbooks0name'))
+
+    id = Column(Integer, primary_key=True)
+    uuid = Column(String(36))
+    name = Column(String(255), nullable=False)
+    description = Column(String(255), nullable=True)
+    public = Column(Boolean, default=False)
+    owner = Column(String(255), nullable=True)
+    disable_ramdisk = Column(Boolean, default=False)
+    extra = Column(JSONEncodedDict)
+    version = Column(String(15), nullable=True)
+    steps = orm.relationship('RunbookStep', lazy='selectin',
+                             order_by='RunbookStep.id',
+                             cascade='all, delete-orphan')
+    traits = orm.relationship('RunbookTrait', lazy='selectin',
+                              order_by='RunbookTrait.trait',
+                              cascade='all, delete-orphan')
+
+
+class RunbookStep(Base):
+    """One step of a runbook (its own table, as Ironic's)."""
+    __tablename__ = 'runbook_steps'
+    __table_args__ = _table_args(
+        Index('runbook_id', 'runbook_id'),
+        Index('runbook_steps_interface_idx', 'interface'),
+        Index('runbook_steps_step_idx', 'step'))
+
+    id = Column(Integer, primary_key=True)
+    runbook_id = Column(Integer, ForeignKey('runbooks.id'), nullable=False)
+    interface = Column(String(255), nullable=False)
+    step = Column(String(255), nullable=False)
+    args = Column(JSONEncodedDict, nullable=False)
+    order = Column(Integer, nullable=False)
+    version = Column(String(15), nullable=True)
+
+
+class RunbookTrait(Base):
+    """A trait of a runbook (1.112): a node with one of them may run it."""
+    __tablename__ = 'runbook_traits'
+    __table_args__ = _table_args(Index('runbook_traits_idx', 'trait'))
+
+    runbook_id = Column(Integer, ForeignKey('runbooks.id'),
+                        primary_key=True, nullable=False)
+    trait = Column(String(255), primary_key=True, nullable=False)
+    version = Column(String(15), nullable=True)
+
 
 # -- BIOS settings and node history (API 1.40/1.74, 1.78) ------------------
 
@@ -505,6 +559,13 @@ class NodeHistory(Base):
     user = Column(String(64), nullable=True)
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     version = Column(String(15), nullable=True)
+    # Release 6.0 (API 1.113, 1.115): the caller's project, the state the
+    # event left the node in, its target and how long the previous state
+    # lasted.
+    project = Column(String(80), nullable=True)
+    state = Column(String(255), nullable=True)
+    target_provision_state = Column(String(255), nullable=True)
+    duration_seconds = Column(Integer, nullable=True)
 
 
 class NodeInventory(Base):
