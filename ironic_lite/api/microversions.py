@@ -177,6 +177,12 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (113, 'MINOR_113_NODE_HISTORY_PROJECT',
+     'node history events (detailed) show the project of the request that '
+     'made them'),
+    (115, 'MINOR_115_NODE_HISTORY_FIELDS',
+     'node history events (detailed) show state, target_provision_state '
+     'and duration_seconds (the time spent in the previous state)'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep
