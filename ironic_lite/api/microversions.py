@@ -177,6 +177,13 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (92, 'MINOR_92_RUNBOOKS',
+     '/v1/runbooks (named lists of clean steps a node with a matching '
+     'trait may run), "runbook" of the clean verb'),
+    (112, 'MINOR_112_RUNBOOK_TRAITS',
+     'runbook traits (/v1/runbooks/<r>/traits; a node with one of them '
+     'may run the runbook), runbook description, runbook names of any '
+     'RFC 3986 unreserved characters'),
     (113, 'MINOR_113_NODE_HISTORY_PROJECT',
      'node history events (detailed) show the project of the request that '
      'made them'),

@@ -126,11 +126,12 @@ class NodeStatesController(object):
             raise exception.InvalidParameterValue(
                 err='"target" is a required property of the body.')
         target = body['target']
-        if body.get('clean_steps'):
+        # Steps of a runbook are the runbook's rule's (runbook_use).
+        if body.get('clean_steps') and not body.get('runbook'):
             ctx = pecan.request.context
             policy.authorize('baremetal:node:set_provision_state:clean_steps',
                              policy.node_target(node, ctx), ctx)
-        node_provision.check_provision_request(node, target, body)
+        body = node_provision.check_provision_request(node, target, body)
         rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
         if target in ('active', 'deploy', 'rebuild'):
             node_provision.check_deploy_steps(body.get('deploy_steps'))
