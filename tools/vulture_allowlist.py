@@ -88,6 +88,7 @@ MINOR_114_FIRMWARE_IDENTITY
 bios_interface
 boot_interface
 console_interface
+duration_seconds  # NodeHistory's column; objects/node_history.py writes it
 inspect_interface
 _.inspection_finished_at  # column; set by conductor/inspection.py
 _.inspection_started_at  # column; set by conductor/inspection.py

@@ -463,10 +463,8 @@ class DeployTemplateStep(Base):
 
 
 # -- runbooks (API 1.92, traits 1.112) -------------------------------------
-
 class Runbook(Base):
-    """A named list of clean (or service) steps that a node with a
-    matching trait may run (``runbook`` of the provision verbs)."""
+    """Clean steps a node with a matching trait may run (1.92)."""
     __tablename__ = 'runbooks'
     __table_args__ = _table_args(
         UniqueConstraint('uuid', name='uniq_runbooks0uuid'),
@@ -542,8 +540,7 @@ class BIOSSetting(Base):
 
 
 class NodeHistory(Base):
-    """One event of a node's history: an error or a provision state
-    change, written with the node update that made it."""
+    """An event of a node's history: an error or a state change."""
     __tablename__ = 'node_history'
     __table_args__ = _table_args(
         UniqueConstraint('uuid', name='uniq_history0uuid'),
@@ -559,10 +556,7 @@ class NodeHistory(Base):
     user = Column(String(64), nullable=True)
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     version = Column(String(15), nullable=True)
-    # Release 6.0 (API 1.113, 1.115): the caller's project, the state the
-    # event left the node in, its target and how long the previous state
-    # lasted.
-    project = Column(String(80), nullable=True)
+    project = Column(String(80), nullable=True)  # 6.0: 1.113, 1.115
     state = Column(String(255), nullable=True)
     target_provision_state = Column(String(255), nullable=True)
     duration_seconds = Column(Integer, nullable=True)

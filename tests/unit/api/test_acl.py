@@ -83,6 +83,7 @@ class World(object):
         self.values['allocation'] = self.allocation()
         self.values['allocated_node'] = self.allocated_node()
         self.values['template'] = self.template()
+        self.values['runbook'] = self.runbook()
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -103,6 +104,13 @@ class World(object):
             'name': 'CUSTOM_T%s' % uuid.uuid4().hex.upper(),
             'steps': [{'interface': 'deploy', 'step': 'deploy',
                        'args': {}, 'priority': 0}]})
+
+    def runbook(self):
+        # Release 6.0: a runbook of the owner project (1.92).
+        return self._post('/v1/runbooks', {
+            'name': 'acl-%s' % uuid.uuid4().hex, 'owner': PROJECTS['owner'],
+            'steps': [{'interface': 'deploy', 'step': 'erase_devices',
+                       'args': {}, 'order': 0}]})
 
     def child(self, collection):
         return self._post('/v1/' + collection, self.fill(
@@ -213,6 +221,8 @@ class World(object):
             fresh['fresh_chassis'] = self.chassis()
         if '{fresh_template}' in text:
             fresh['fresh_template'] = self.template()
+        if '{fresh_runbook}' in text:
+            fresh['fresh_runbook'] = self.runbook()
         for name in ('port', 'portgroup'):
             if '{fresh_%s}' % name in text:
                 fresh['fresh_' + name] = self.child(name + 's')

@@ -34,7 +34,7 @@ def test_every_resource_of_v1_is_found_in_the_package():
     assert set(route_table.RESOURCES) == {
         'chassis', 'nodes', 'ports', 'portgroups', 'volume', 'lookup',
         'heartbeat', 'conductors', 'shards', 'drivers', 'allocations',
-        'deploy_templates', 'continue_inspection'}
+        'deploy_templates', 'continue_inspection', 'runbooks'}
 
 
 def test_modules_are_placed_by_their_order_not_their_name():
