@@ -177,6 +177,9 @@ VERSIONS = [
     (85, 'MINOR_85_UNHOLD_VERB',
      '"unhold" verb (from "clean hold" and "deploy hold", where the "hold" '
      'clean or deploy step leaves a node)'),
+    (91, 'MINOR_91_DOT_JSON',
+     'a final ".json" of a node or port group name in a path is part of '
+     'the name (below 1.91 it is dropped)'),
     (92, 'MINOR_92_RUNBOOKS',
      '/v1/runbooks (named lists of clean steps a node with a matching '
      'trait may run), "runbook" of the clean verb'),
