@@ -183,6 +183,9 @@ VERSIONS = [
     (92, 'MINOR_92_RUNBOOKS',
      '/v1/runbooks (named lists of clean steps a node with a matching '
      'trait may run), "runbook" of the clean verb'),
+    (98, 'MINOR_98_SUPPORT_SPECIAL_CHAR_IN_ATTRIBUTES',
+     'the field a PATCH path names is read with RFC 6901\'s escapes '
+     '(~0, ~1) decoded (deeper keys, /extra/a~1b, at every version)'),
     (112, 'MINOR_112_RUNBOOK_TRAITS',
      'runbook traits (/v1/runbooks/<r>/traits; a node with one of them '
      'may run the runbook), runbook description, runbook names of any '
