@@ -186,6 +186,9 @@ VERSIONS = [
     (98, 'MINOR_98_SUPPORT_SPECIAL_CHAR_IN_ATTRIBUTES',
      'the field a PATCH path names is read with RFC 6901\'s escapes '
      '(~0, ~1) decoded (deeper keys, /extra/a~1b, at every version)'),
+    (107, 'MINOR_107_X_OPENSTACK_REQUEST_ID',
+     'the request id in X-OpenStack-Request-Id as well as '
+     'OpenStack-Request-Id (on every response, whatever the version)'),
     (112, 'MINOR_112_RUNBOOK_TRAITS',
      'runbook traits (/v1/runbooks/<r>/traits; a node with one of them '
      'may run the runbook), runbook description, runbook names of any '
