@@ -25,7 +25,6 @@ from ironic_lite.api.controllers.v1 import writer
 from ironic_lite.api import body_schema
 from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
-from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import runbook as schema

@@ -49,12 +49,12 @@ def check_node_may_run(node, runbook):
             'Runbook %s has no traits configured. Please ask an '
             'administrator to add traits to the runbook.' % runbook.uuid)
     if not runbook_traits & node_traits:
+        values = {'node': node.uuid, 'traits': sorted(runbook_traits)}
         raise exception.InvalidParameterValue(
             "This runbook has not been approved for use on this node "
             "%(node)s. The node does not have any of the runbook's traits "
             "%(traits)s. Please ask an administrator to add a matching "
-            "trait to your node." % {'node': node.uuid,
-                                      'traits': sorted(runbook_traits)})
+            "trait to your node." % values)
 
 
 def resolve(node, ident):
