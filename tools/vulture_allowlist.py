@@ -16,6 +16,7 @@
 _.on_error  # hooks.py
 _.on_route  # hooks.py
 _.charset  # api/middleware.py: webob's response attribute
+compat_headers  # api/middleware.py: read by oslo.middleware's RequestId
 
 # -- api/microversions.py: the ordered list of every microversion, kept
 #    whole as the API's history --

@@ -46,6 +46,11 @@ TABLES = (
     ('node_history', 'NodeHistory'),
     ('bios_settings', 'BIOSSetting'),
     ('node_inventory', 'NodeInventory'),
+    # Release 6.0: runbooks; steps and traits carry their runbook's
+    # version (db/runbook.py).
+    ('runbooks', 'Runbook'),
+    ('runbook_steps', 'Runbook'),
+    ('runbook_traits', 'Runbook'),
 )
 
 # Columns a conductor owns: a lock or the conductor that last handled the
