@@ -441,8 +441,9 @@ def test_import_ironic_prints_the_summary_and_exits_0(db, capsys, tmp_path):
         'ERROR: nothing imported: the ironic-lite database is not empty '
         '(chassis, nodes, node_traits, portgroups, ports, allocations, '
         'deploy_templates, deploy_template_steps, volume_connectors, '
-        'volume_targets, node_history, bios_settings, node_inventory hold '
-        'rows): an import goes into a new database only']
+        'volume_targets, node_history, bios_settings, node_inventory, '
+        'runbooks, runbook_steps, runbook_traits hold rows): an import goes '
+        'into a new database only']
 
 
 def test_import_ironic_that_fails_exits_1_without_a_traceback(
