@@ -26,7 +26,7 @@ LITE_ONLY = {'nodes': ('reservation_token',), 'ports': ('shard',),
 
 # Some of the columns only Ironic has (ironic-lite drops them, counted).
 IRONIC_ONLY = {
-    'node_history': (('duration_seconds', sa.Integer),),
+    'node_history': (('extra_ironic_field', sa.Integer),),
 }
 
 
@@ -178,6 +178,15 @@ def fleet(engine):
         'id': 1, 'deploy_template_id': 1, 'interface': 'raid',
         'step': 'apply_configuration', 'args': {'raid_config': {}},
         'priority': 10, 'version': '1.2'})
+    insert(engine, 'runbooks', {
+        'id': 1, 'uuid': 'e1000000-0000-0000-0000-000000000001',
+        'name': 'wipe.disks', 'description': 'erase', 'public': 1,
+        'owner': None, 'disable_ramdisk': 0, 'extra': {}, 'version': '1.2'})
+    insert(engine, 'runbook_steps', {
+        'id': 1, 'runbook_id': 1, 'interface': 'deploy',
+        'step': 'erase_devices', 'args': {}, 'order': 1, 'version': '1.2'})
+    insert(engine, 'runbook_traits', {
+        'runbook_id': 1, 'trait': 'CUSTOM_WIPE', 'version': '1.0'})
     insert(engine, 'volume_connectors', {
         'id': 1, 'uuid': 'f0000000-0000-0000-0000-000000000001',
         'node_id': 7, 'type': 'iqn', 'connector_id': 'iqn.2026-01.x:1',
@@ -191,7 +200,8 @@ def fleet(engine):
         'id': 1, 'uuid': 'f2000000-0000-0000-0000-000000000001',
         'node_id': 7, 'conductor': 'c1', 'event_type': 'deploying',
         'severity': 'ERROR', 'event': 'boom', 'user': 'u1',
-        'duration_seconds': 12, 'created_at': WHEN, 'version': '1.0'})
+        'duration_seconds': 12, 'project': 'p1', 'state': 'active',
+        'extra_ironic_field': 3, 'created_at': WHEN, 'version': '1.0'})
     insert(engine, 'bios_settings', {
         'node_id': 7, 'name': 'ProcVirtualization', 'value': 'Enabled',
         'allowable_values': ['Enabled', 'Disabled'], 'read_only': False,

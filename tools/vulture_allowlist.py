@@ -16,6 +16,7 @@
 _.on_error  # hooks.py
 _.on_route  # hooks.py
 _.charset  # api/middleware.py: webob's response attribute
+compat_headers  # api/middleware.py: read by oslo.middleware's RequestId
 
 # -- api/microversions.py: the ordered list of every microversion, kept
 #    whole as the API's history --
@@ -56,21 +57,15 @@ MINOR_79_ALLOCATION_NODE_NAME
 MINOR_80_PROJECT_CREATE_DELETE_NODE
 # Ironic 39's microversions 1.86-1.115, defined ahead of the changes that
 # serve them (release 6.0): each leaves this list when a gate uses it.
-MINOR_98_SUPPORT_SPECIAL_CHAR_IN_ATTRIBUTES
 MINOR_99_PORT_PORTGROUP_CONDUCTOR_GROUP_FILTER
 MINOR_106_PORTGROUP_SHARD
 MINOR_107_X_OPENSTACK_REQUEST_ID
-MINOR_112_RUNBOOK_TRAITS
-MINOR_113_NODE_HISTORY_PROJECT
-MINOR_115_NODE_HISTORY_FIELDS
 
 # -- db/models.py columns, and the object fields the flows set (the ORM
 #    and oslo.versionedobjects read them) --
 bios_interface
 boot_interface
 console_interface
-firmware_interface
-initial_version  # FirmwareComponent: db/firmware.py sets it by keyword
 inspect_interface
 last_version_flashed  # FirmwareComponent: db/firmware.py row.update()
 _.inspection_finished_at  # column; set by conductor/inspection.py

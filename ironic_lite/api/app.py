@@ -1,7 +1,6 @@
 """The ironic-lite API WSGI application."""
 
 from oslo_middleware import http_proxy_to_wsgi
-from oslo_middleware import request_id
 from oslo_middleware import sizelimit
 import orjson
 import pecan
@@ -165,5 +164,5 @@ def _wrap(app):
         # Before the API's own checks and authentication, as in Ironic.
         from ironic_lite.api import healthcheck
         app = healthcheck.HealthcheckRouter(app, CONF)
-    app = request_id.RequestId(app)
+    app = middleware.RequestId(app)
     return app

@@ -18,6 +18,7 @@ import jsonpatch
 import jsonpointer
 import pecan
 
+from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 
 
@@ -29,6 +30,19 @@ def patch_roots(patch):
         if 'from' in op and op['op'] == 'move':
             roots.add(str(op['from']).split('/')[1])
     return roots
+
+
+def root_field(pointer):
+    """The field a patch path names (its first segment): from 1.98 with
+    RFC 6901's escapes decoded (``~1`` is ``/``, ``~0`` is ``~``), as
+    Ironic's check of the patchable fields; below 1.98 as written.  (The
+    deeper segments, ``/extra/a~1b``, are decoded at every version, by the
+    patch itself.)"""
+    root = pointer.split('/')[1]
+    if pecan.request.version.minor >= (
+            mv.MINOR_98_SUPPORT_SPECIAL_CHAR_IN_ATTRIBUTES):
+        root = root.replace('~1', '/').replace('~0', '~')
+    return root
 
 
 def check_patch_fields(patch, allowed, table):
@@ -44,12 +58,12 @@ def check_patch_fields(patch, allowed, table):
             if pointer is None:
                 continue
             if (not isinstance(pointer, str) or not pointer.startswith('/')
-                    or pointer.split('/')[1] not in allowed):
+                    or root_field(pointer) not in allowed):
                 raise exception.InvalidParameterValue(
                     err='Cannot patch %s. Only the following can be '
                         'updated: %s' % (pointer, ', '.join(sorted(allowed))))
     for op in patch:
-        root = op['path'].split('/')[1]
+        root = root_field(op['path'])
         if (table.get(root, 0) > pecan.request.version.minor
                 and op['op'] != 'remove' and op['path'] == '/' + root
                 and op.get('value')):

@@ -192,6 +192,12 @@ VERSIONS = [
     (90, 'MINOR_90_OVN_VTEP',
      'port local_link_connection vtep-logical-switch and '
      'vtep-physical-switch (OVN VTEP switches; served until 1.104)'),
+    (91, 'MINOR_91_DOT_JSON',
+     'a final ".json" of a node or port group name in a path is part of '
+     'the name (below 1.91 it is dropped)'),
+    (92, 'MINOR_92_RUNBOOKS',
+     '/v1/runbooks (named lists of clean steps a node with a matching '
+     'trait may run), "runbook" of the clean verb'),
     (93, 'MINOR_93_GET_VMEDIA',
      'GET /v1/nodes/<n>/vmedia (the virtual media devices)'),
     (94, 'MINOR_94_PORT_NODENAME',
@@ -205,6 +211,9 @@ VERSIONS = [
     (97, 'MINOR_97_PORT_DESCRIPTION',
      'port.description (port list ?description_contains= at every '
      'version, as Ironic)'),
+    (98, 'MINOR_98_SUPPORT_SPECIAL_CHAR_IN_ATTRIBUTES',
+     'the field a PATCH path names is read with RFC 6901\'s escapes '
+     '(~0, ~1) decoded (deeper keys, /extra/a~1b, at every version)'),
     (99, 'MINOR_99_PORT_PORTGROUP_CONDUCTOR_GROUP_FILTER',
      'port and port group list ?conductor_groups= (served at every '
      'version, as Ironic: this only records it)'),
@@ -222,6 +231,9 @@ VERSIONS = [
     (106, 'MINOR_106_PORTGROUP_SHARD',
      'port group list ?shard= (ironic-lite serves it from 1.82: see '
      'doc/source/api/differences.rst)'),
+    (107, 'MINOR_107_X_OPENSTACK_REQUEST_ID',
+     'the request id in X-OpenStack-Request-Id as well as '
+     'OpenStack-Request-Id (on every response, whatever the version)'),
     (108, 'MINOR_108_SERVICE_DISABLE_RAMDISK',
      'disable_ramdisk with the "service" verb'),
     (109, 'MINOR_109_NODE_HEALTH',
@@ -230,8 +242,18 @@ VERSIONS = [
     (111, 'MINOR_111_DYNAMIC_PORTGROUP',
      'port.available_for_dynamic_portgroup, portgroup.dynamic_portgroup '
      '(read-only)'),
+    (112, 'MINOR_112_RUNBOOK_TRAITS',
+     'runbook traits (/v1/runbooks/<r>/traits; a node with one of them '
+     'may run the runbook), runbook description, runbook names of any '
+     'RFC 3986 unreserved characters'),
+    (113, 'MINOR_113_NODE_HISTORY_PROJECT',
+     'node history events (detailed) show the project of the request that '
+     'made them'),
     (114, 'MINOR_114_FIRMWARE_IDENTITY',
      'vendor, model and serial_number of firmware components'),
+    (115, 'MINOR_115_NODE_HISTORY_FIELDS',
+     'node history events (detailed) show state, target_provision_state '
+     'and duration_seconds (the time spent in the previous state)'),
 ]
 
 # Module constants, one per name above (kept explicit so editors and grep

@@ -29,6 +29,17 @@ ROOT_PATHS = ('', '/')
 NEGOTIATION_KEY = 'ironic_lite.version_negotiation'
 
 
+class RequestId(request_id.RequestId):
+    """oslo.middleware's request id, as Ironic's ``IronicRequestId``: a
+    new ``req-<uuid>`` per request in ``X-OpenStack-Request-Id`` (the
+    header 1.107 documents) and, as Ironic has always answered, in
+    ``OpenStack-Request-Id`` too, on every response whatever the version.
+    An inbound ``X-OpenStack-Request-Id`` of that form becomes the
+    request context's ``global_request_id`` (in the logs)."""
+
+    compat_headers = ['openstack-request-id']
+
+
 class AccessLog(object):
     """One line per request on ``ironic_lite.api.access``.
 

@@ -457,6 +457,18 @@ class InvalidDeployTemplate(Invalid):
     _msg_fmt = 'Deploy template invalid: %(err)s.'
 
 
+class RunbookDuplicateName(Conflict):
+    _msg_fmt = 'A runbook with name %(name)s already exists.'
+
+
+class RunbookAlreadyExists(Conflict):
+    _msg_fmt = 'A runbook with UUID %(uuid)s already exists.'
+
+
+class RunbookNotFound(NotFound):
+    _msg_fmt = 'Runbook %(runbook)s could not be found.'
+
+
 # -- drivers talking to hardware (redfish) -----------------------------------
 
 class MissingParameterValue(InvalidParameterValue):

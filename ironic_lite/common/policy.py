@@ -22,7 +22,8 @@ from ironic_lite.common import exception
 # The personas (Ironic's check strings), in their own module.
 from ironic_lite.common.policy_personas import (
     ALLOCATION_CREATOR, ALLOCATION_MEMBER, ALLOCATION_READER,
-    API_READER, OWNER_ADMIN, SYSTEM, SYSTEM_ADMIN, SYSTEM_ADMIN_OR_OWNER_ADMIN,
+    API_READER, OWNER_ADMIN, RUNBOOK_ADMIN, RUNBOOK_CREATOR, RUNBOOK_READER,
+    SYSTEM, SYSTEM_ADMIN, SYSTEM_ADMIN_OR_OWNER_ADMIN,
     SYSTEM_ADMIN_OR_SERVICE, SYSTEM_AND_PROJECT, SYSTEM_MEMBER,
     SYSTEM_MEMBER_OR_OWNER_ADMIN, SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN,
     SYSTEM_MEMBER_OR_OWNER_MEMBER,
@@ -324,6 +325,32 @@ POLICIES += [
     ('baremetal:inspection_rule:delete', SYSTEM_ADMIN,
      'Delete an inspection rule',
      'DELETE /inspection_rules, DELETE ' + _IR),
+]
+
+# Runbooks (API 1.92), Ironic's rules and defaults: a project's managers
+# keep their project's runbooks; public ones are for everybody to use.
+_RB = '/runbooks/{runbook_ident}'
+POLICIES += [
+    ('baremetal:runbook:get', RUNBOOK_READER,
+     'Retrieve a single runbook record', 'GET ' + _RB),
+    ('baremetal:runbook:list', API_READER,
+     'Retrieve multiple runbook records, filtered by an explicit owner or '
+     'the client project_id', 'GET /runbooks'),
+    ('baremetal:runbook:list_all', SYSTEM_READER,
+     'Retrieve all runbook records', 'GET /runbooks'),
+    ('baremetal:runbook:create', RUNBOOK_CREATOR, 'Create Runbook records',
+     'POST /runbooks'),
+    ('baremetal:runbook:delete', RUNBOOK_ADMIN, 'Delete a runbook record',
+     'DELETE ' + _RB),
+    ('baremetal:runbook:update', RUNBOOK_ADMIN, 'Update a runbook record',
+     'PATCH ' + _RB),
+    ('baremetal:runbook:update:public', SYSTEM_MEMBER,
+     'Set and unset a runbook as public', 'PATCH %s/public' % _RB),
+    ('baremetal:runbook:update:owner', SYSTEM_MEMBER,
+     'Set and unset the owner of a runbook', 'PATCH %s/owner' % _RB),
+    ('baremetal:runbook:use', RUNBOOK_ADMIN,
+     'Allowed to use a runbook for node operations',
+     'PUT /nodes/{node_ident}/states/provision'),
 ]
 
 # The ramdisk agent's API (1.22), public as in Ironic: no credentials,

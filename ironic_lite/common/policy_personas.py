@@ -51,6 +51,13 @@ ALLOCATION_MEMBER = _any(SYSTEM_MEMBER,
 ALLOCATION_READER = _any(SYSTEM_READER,
                          'role:reader and project_id:%(allocation.owner)s')
 ALLOCATION_CREATOR = _any(SYSTEM_MEMBER, 'role:member')
+# Runbooks (1.92): the system, or a manager (reader) of the owning project;
+# the service role anywhere.
+RUNBOOK_ADMIN = ('(' + SYSTEM_MEMBER + ') or (role:manager and '
+                 'project_id:%(runbook.owner)s) or role:service')
+RUNBOOK_READER = ('(' + SYSTEM_READER + ') or (role:reader and '
+                  'project_id:%(runbook.owner)s) or role:service')
+RUNBOOK_CREATOR = '(' + SYSTEM_MEMBER + ') or role:manager or role:service'
 # Volume records.
 SYSTEM_MEMBER_OR_OWNER_LESSEE_ADMIN = _any(
     SYSTEM_MEMBER, SYSTEM_SERVICE, OWNER_ADMIN, OWNER_MANAGER, LESSEE_ADMIN,

@@ -83,7 +83,9 @@ RELEASE_MAPPING = {
             # Release 5.0: BIOS settings and node history, DB only.
             'BIOSSetting': ['1.0'],
             'BIOSSettingList': ['1.0'],
-            'NodeHistory': ['1.0'],
+            # Release 6.0: project, state, target and duration (API
+            # 1.113, 1.115).
+            'NodeHistory': ['1.1'],
             # Release 5.0: inspection data (API 1.81): DB only.
             'NodeInventory': ['1.0'],
             # Inspection rules (API 1.96): DB only.
@@ -91,6 +93,8 @@ RELEASE_MAPPING = {
             # Release 6.0: firmware components (API 1.86): DB only.
             'FirmwareComponent': ['1.0'],
             'FirmwareComponentList': ['1.0'],
+            # Release 6.0: runbooks (API 1.92, traits 1.112): DB only.
+            'Runbook': ['1.0'],
         },
     },
     # Cut 2026-11-27: real hardware (the redfish hardware type, the

@@ -48,6 +48,11 @@ TABLES = (
     ('node_inventory', 'NodeInventory'),
     ('inspection_rules', 'InspectionRule'),
     ('firmware_information', 'FirmwareComponent'),
+    # Release 6.0: runbooks; steps and traits carry their runbook's
+    # version (db/runbook.py).
+    ('runbooks', 'Runbook'),
+    ('runbook_steps', 'Runbook'),
+    ('runbook_traits', 'Runbook'),
 )
 
 # Columns a conductor owns: a lock or the conductor that last handled the

@@ -387,7 +387,6 @@ class Port(Base):
         Boolean, nullable=False, server_default=true(), default=True)
 
 
-
 class Allocation(Base):
     """A request for a node (release 4.0, API 1.52): matched by resource
     class, traits and candidate nodes, then reserved by a conductor."""
@@ -490,9 +489,6 @@ class DeployTemplateStep(Base):
     version = Column(String(15), nullable=True)
 
 
-
-# -- BIOS settings and node history (API 1.40/1.74, 1.78) ------------------
-
 class BIOSSetting(Base):
     """A BIOS setting of a node as its bios interface last reported it,
     with the registry data (1.74) the interface gave."""
@@ -516,8 +512,7 @@ class BIOSSetting(Base):
 
 
 class NodeHistory(Base):
-    """One event of a node's history: an error or a provision state
-    change, written with the node update that made it."""
+    """An event of a node's history: an error or a state change."""
     __tablename__ = 'node_history'
     __table_args__ = _table_args(
         UniqueConstraint('uuid', name='uniq_history0uuid'),
@@ -533,6 +528,10 @@ class NodeHistory(Base):
     user = Column(String(64), nullable=True)
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
     version = Column(String(15), nullable=True)
+    project = Column(String(80), nullable=True)  # 6.0: 1.113, 1.115
+    state = Column(String(255), nullable=True)
+    target_provision_state = Column(String(255), nullable=True)
+    duration_seconds = Column(Integer, nullable=True)
 
 
 class NodeInventory(Base):
@@ -545,48 +544,6 @@ class NodeInventory(Base):
     inventory_data = Column(LongJSONEncodedDict)
     plugin_data = Column(LongJSONEncodedDict)
     node_id = Column(Integer, ForeignKey('nodes.id'), nullable=True)
-    version = Column(String(15), nullable=True)
-
-
-class InspectionRule(Base):
-    """An inspection rule (API 1.96): conditions on what inspection
-    found, actions on the node when they hold (Ironic's table)."""
-    __tablename__ = 'inspection_rules'
-    __table_args__ = _table_args(
-        UniqueConstraint('uuid', name='uniq_inspection_rules0uuid'),
-        Index('inspection_rule_scope_idx', 'scope'),
-        Index('inspection_rule_phase_idx', 'phase'))
-
-    id = Column(Integer, primary_key=True)
-    uuid = Column(String(36), nullable=False)
-    priority = Column(Integer, nullable=False, default=0)
-    description = Column(String(255), nullable=True)
-    scope = Column(String(255), nullable=True)
-    sensitive = Column(Boolean, default=False)
-    phase = Column(String(16), nullable=True, default='main')
-    conditions = Column(JSONEncodedList, nullable=True)
-    actions = Column(JSONEncodedList, nullable=False)
-    version = Column(String(15), nullable=True)
-
-
-class FirmwareComponent(Base):
-    """A firmware component of a node (bios, bmc...) with its versions,
-    as its firmware interface last reported them (release 6.0, API 1.86;
-    vendor, model and serial_number 1.114): Ironic's table."""
-    __tablename__ = 'firmware_information'
-    __table_args__ = _table_args(
-        UniqueConstraint('node_id', 'component',
-                         name='uniq_nodecomponent0node_id0component'))
-
-    id = Column(Integer, primary_key=True, nullable=False)
-    node_id = Column(Integer, ForeignKey('nodes.id'), nullable=False)
-    component = Column(String(255), nullable=False)
-    initial_version = Column(String(255), nullable=False)
-    current_version = Column(String(255), nullable=True)
-    last_version_flashed = Column(String(255), nullable=True)
-    vendor = Column(String(255), nullable=True)
-    model = Column(String(255), nullable=True)
-    serial_number = Column(String(255), nullable=True)
     version = Column(String(15), nullable=True)
 
 
@@ -614,3 +571,12 @@ def column_limits(table_name):
         elif isinstance(kind, String) and kind.length:
             limits[column.name] = ('chars', kind.length)
     return limits
+
+
+# The tables of release 6.0, in a module of their own (one module's size);
+# imported last, once the base and the types they use are defined.
+from ironic_lite.db.models6 import FirmwareComponent  # noqa: E402,F401
+from ironic_lite.db.models6 import InspectionRule  # noqa: E402,F401
+from ironic_lite.db.models6 import Runbook  # noqa: E402,F401
+from ironic_lite.db.models6 import RunbookStep  # noqa: E402,F401
+from ironic_lite.db.models6 import RunbookTrait  # noqa: E402,F401

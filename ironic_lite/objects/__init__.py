@@ -18,3 +18,4 @@ def register_all():
     __import__('ironic_lite.objects.volume')
     __import__('ironic_lite.objects.bios')
     __import__('ironic_lite.objects.node_history')
+    __import__('ironic_lite.objects.runbook')

@@ -13,6 +13,7 @@ without node history.  Never sent over RPC (``DB_ONLY``).
 """
 
 from oslo_config import cfg
+from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from ironic_lite.common import states
@@ -41,7 +42,9 @@ _EVENT_MAX_BYTES = 65535
 @base.IronicObjectRegistry.register
 class NodeHistory(base.IronicObject):
     # Version 1.0: initial version (release 5.0), Ironic's NodeHistory 1.1
-    VERSION = '1.0'
+    # Version 1.1: project (API 1.113), state, target_provision_state and
+    #     duration_seconds (1.115): Ironic's NodeHistory 1.3
+    VERSION = '1.1'
     DB_ONLY = True
 
     fields = dict(base.IronicObject.fields, **{
@@ -53,11 +56,17 @@ class NodeHistory(base.IronicObject):
         'node_id': fields.IntegerField(nullable=True),
         'event_type': fields.StringField(nullable=True),
         'severity': fields.StringField(nullable=True),
+        'project': fields.StringField(nullable=True),
+        'state': fields.StringField(nullable=True),
+        'target_provision_state': fields.StringField(nullable=True),
+        'duration_seconds': fields.IntegerField(nullable=True),
     })
 
     field_history = {
         '1.0': ('created_at', 'updated_at', 'id', 'uuid', 'conductor',
                 'event', 'user', 'node_id', 'event_type', 'severity'),
+        '1.1': ('project', 'state', 'target_provision_state',
+                'duration_seconds'),
     }
 
     @classmethod
@@ -115,14 +124,39 @@ def _text(message):
     return raw[:_EVENT_MAX_BYTES].decode('utf-8', 'ignore')
 
 
+def _duration(row):
+    """How long the node was in its provision state before this write
+    (whole seconds; None when it has no provision_updated_at)."""
+    since = row.provision_updated_at
+    if since is None:
+        return None
+    if since.tzinfo is not None:
+        since = since.replace(tzinfo=None) - since.utcoffset()
+    return max(0, int((timeutils.utcnow() - since).total_seconds()))
+
+
 def _event(node, row, values, severity, text):
-    user = getattr(node._context, 'user_id', None)
-    return {'uuid': uuidutils.generate_uuid(), 'node_id': row.id,
-            'conductor': (CONF.host or '')[:255] or None,
-            'user': user[:64] if user else None,
-            'severity': severity, 'event': _text(text),
-            'event_type': _event_type(node, row, values),
-            'version': NodeHistory.VERSION}
+    """An event as Ironic 39 records it: with the caller's user and
+    project (1.113), the provision state and target the write leaves the
+    node in and how long it spent in the one before (1.115)."""
+    ctx = node._context
+    user = getattr(ctx, 'user_id', None)
+    project = getattr(ctx, 'project_id', None)
+    event = {'uuid': uuidutils.generate_uuid(), 'node_id': row.id,
+             'conductor': (CONF.host or '')[:255] or None,
+             'user': user[:64] if user else None,
+             'severity': severity, 'event': _text(text),
+             'event_type': _event_type(node, row, values),
+             'project': project[:80] if project else None,
+             'state': values.get('provision_state', row.provision_state),
+             'target_provision_state': values.get(
+                 'target_provision_state', row.target_provision_state),
+             'duration_seconds': _duration(row)}
+    version = NodeHistory.get_target_version()
+    keep = NodeHistory.fields_at(version)
+    event = {k: v for k, v in event.items() if k in keep}
+    event['version'] = version
+    return event
 
 
 def events_for_update(node, row, values):

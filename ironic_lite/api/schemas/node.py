@@ -56,7 +56,10 @@ PROVISION = s.body('nodes', {
     'rescue_password': s.TEXT,
     'disable_ramdisk': s.BOOL,
     'service_steps': s.LIST_,
-}, required=('target',), columns={'configdrive': 'instance_info'})
+    # A runbook's UUID or name (1.92: runbook_use).
+    'runbook': s.TEXT,
+}, required=('target',), columns={'configdrive': 'instance_info',
+                                  'runbook': 'name'})
 # Kept in instance_info while the node is rescued: a length limit of its
 # own (Ironic has none), so that it cannot fill the column.
 PROVISION['properties']['rescue_password']['maxLength'] = 255

@@ -84,6 +84,7 @@ class World(object):
         self.values['allocated_node'] = self.allocated_node()
         self.values['template'] = self.template()
         self.values['rule'] = self.rule()
+        self.values['runbook'] = self.runbook()
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -109,6 +110,12 @@ class World(object):
         # An inspection rule (API 1.96).
         return self._post('/v1/inspection_rules', {
             'actions': [{'op': 'log', 'args': {'msg': 'acl'}}]})
+    def runbook(self):
+        # Release 6.0: a runbook of the owner project (1.92).
+        return self._post('/v1/runbooks', {
+            'name': 'acl-%s' % uuid.uuid4().hex, 'owner': PROJECTS['owner'],
+            'steps': [{'interface': 'deploy', 'step': 'erase_devices',
+                       'args': {}, 'order': 0}]})
 
     def child(self, collection):
         return self._post('/v1/' + collection, self.fill(
@@ -221,6 +228,8 @@ class World(object):
             fresh['fresh_template'] = self.template()
         if '{fresh_rule}' in text:
             fresh['fresh_rule'] = self.rule()
+        if '{fresh_runbook}' in text:
+            fresh['fresh_runbook'] = self.runbook()
         for name in ('port', 'portgroup'):
             if '{fresh_%s}' % name in text:
                 fresh['fresh_' + name] = self.child(name + 's')

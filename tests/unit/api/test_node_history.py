@@ -3,12 +3,16 @@
 import pytest
 
 from ironic_lite.common import context
+from ironic_lite.db import node_history as db_history
 from ironic_lite import objects
 from tests.unit.api import utils
 
 URL = '/v1/nodes/node-0/history'
 SHORT = {'uuid', 'created_at', 'severity', 'event', 'links'}
-DETAIL = SHORT | {'event_type', 'conductor', 'user'}
+DETAIL_112 = SHORT | {'event_type', 'conductor', 'user'}
+DETAIL_113 = DETAIL_112 | {'project'}
+DETAIL = DETAIL_113 | {'state', 'target_provision_state',
+                       'duration_seconds'}
 
 
 def _record(node_uuid, **changes):
@@ -115,3 +119,47 @@ def test_deleted_with_the_node(client, events):
     assert objects.NodeHistory.list_by_node_id(ctx, node.id)
     node.destroy()
     assert objects.NodeHistory.list_by_node_id(ctx, node.id) == []
+
+
+@pytest.mark.parametrize('version,expected', [
+    ('1.112', DETAIL_112), ('1.113', DETAIL_113), ('1.115', DETAIL)])
+def test_detail_fields_by_version(client, events, version, expected):
+    detail = client.get(URL + '?detail=True',
+                        version=version).json['history']
+    assert [set(i) for i in detail] == [expected] * 3
+    first = client.get(URL + '/' + detail[0]['uuid'], version=version).json
+    assert set(first) == expected
+    resp = client.get(URL + '?fields=uuid,project', version=version)
+    if 'project' in expected:
+        assert resp.json['history'][0] == {
+            'uuid': detail[0]['uuid'], 'project': 'p',
+            'links': detail[0]['links']}
+    else:
+        assert resp.status_int == 400
+
+
+def test_state_target_and_duration_recorded(client, events):
+    detail = client.get(URL + '?detail=True').json['history']
+    assert [i['project'] for i in detail] == ['p', 'p', 'p']
+    # The state and target the write left the node in.
+    assert [i['state'] for i in detail] == ['enroll', 'manageable',
+                                            'manageable']
+    assert detail[1]['target_provision_state'] is None
+    # None while the node has no provision_updated_at (as Ironic); then
+    # the whole seconds since its last provision state change.
+    assert detail[0]['duration_seconds'] is None
+    assert isinstance(detail[2]['duration_seconds'], int)
+    assert detail[2]['duration_seconds'] >= 0
+
+
+def test_pinned_to_5_0_events_are_written_at_1_0(client, node):
+    """A 5.0 service reads the history rows too: pinned to it, an event
+    is written at NodeHistory 1.0, without the 6.0 columns."""
+    from tests.unit.objects import utils as obj_utils
+    with obj_utils.pinned('5.0'):
+        _record(node['uuid'], last_error='pinned')
+    (row,) = db_history.get_node_history_by_node_id(1)
+    assert (row.version, row.project, row.state) == ('1.0', None, None)
+    detail = client.get(URL + '?detail=True').json['history']
+    assert (detail[0]['project'], detail[0]['state'],
+            detail[0]['duration_seconds']) == (None, None, None)

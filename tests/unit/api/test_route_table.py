@@ -34,7 +34,8 @@ def test_every_resource_of_v1_is_found_in_the_package():
     assert set(route_table.RESOURCES) == {
         'chassis', 'nodes', 'ports', 'portgroups', 'volume', 'lookup',
         'heartbeat', 'conductors', 'shards', 'drivers', 'allocations',
-        'deploy_templates', 'continue_inspection', 'inspection_rules'}
+        'deploy_templates', 'continue_inspection', 'inspection_rules',
+        'runbooks'}
 
 
 def test_modules_are_placed_by_their_order_not_their_name():

@@ -179,9 +179,30 @@ def test_the_handler_gets_typed_values():
 
 def test_v1_is_optional_and_an_identifier_may_end_in_json(client, node):
     """As Ironic (and as before the table): ``/nodes`` is ``/v1/nodes``,
-    and ``/v1/nodes/<ident>.json`` names ``<ident>``."""
+    and below 1.91 ``/v1/nodes/<ident>.json`` names ``<ident>``."""
     assert client.get('/nodes').json == client.get('/v1/nodes').json
-    resp = client.get('/v1/nodes/node-0.json')
+    resp = client.get('/v1/nodes/node-0.json', version='1.90')
     assert resp.status_int == 200 and resp.json['uuid'] == node['uuid']
-    resp = client.get('/v1/nodes/%s.json' % node['uuid'])
+    resp = client.get('/v1/nodes/%s.json' % node['uuid'], version='1.90')
     assert resp.status_int == 200
+
+
+def test_from_1_91_json_is_part_of_the_name(client, node):
+    """1.91: ``/v1/nodes/test.json`` is the node named "test.json"."""
+    resp = client.get('/v1/nodes/node-0.json', version='1.91')
+    assert resp.status_int == 404
+    resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware',
+                                          'name': 'node-0.json'})
+    assert resp.status_int == 201, resp.text
+    named = resp.json['uuid']
+    assert client.get('/v1/nodes/node-0.json').json['uuid'] == named
+    # Below 1.91 the same path still names node-0.
+    assert client.get('/v1/nodes/node-0.json', version='1.90').json[
+        'uuid'] == node['uuid']
+    resp = client.post_json('/v1/portgroups', {
+        'node_uuid': node['uuid'], 'name': 'pg.json',
+        'address': '52:54:00:00:00:01'})
+    assert resp.status_int == 201, resp.text
+    assert client.get('/v1/portgroups/pg.json').status_int == 200
+    assert client.get('/v1/portgroups/pg.json',
+                      version='1.90').status_int == 404

@@ -138,3 +138,34 @@ def test_service_unavailable_503(client, rpcapi, monkeypatch):
     resp = client.post_json('/v1/nodes', {'driver': 'fake-hardware'})
     assert resp.status_int == 503
     assert utils.faultstring(resp) == 'broker down'
+
+
+@pytest.mark.parametrize('path,version', [
+    ('/v1/nodes', '1.106'), ('/v1/nodes', '1.107'), ('/', None),
+    ('/v1/nodes/missing', None), ('/v1/nodes', '1.999')])
+def test_request_id_in_both_headers_on_every_response(client, path,
+                                                      version):
+    """1.107 as Ironic: X-OpenStack-Request-Id, and OpenStack-Request-Id
+    as before, the same new id, whatever the version or the status."""
+    resp = client.get(path, version=version)
+    new = resp.headers['X-OpenStack-Request-Id']
+    assert new.startswith('req-')
+    assert resp.headers['OpenStack-Request-Id'] == new
+
+
+def test_an_inbound_request_id_is_the_global_one(client, monkeypatch):
+    from ironic_lite.api import hooks
+    seen = []
+    real = hooks.ContextHook.before
+
+    def before(self, state):
+        real(self, state)
+        seen.append(state.request.context.global_request_id)
+    monkeypatch.setattr(hooks.ContextHook, 'before', before)
+    inbound = 'req-11111111-2222-3333-4444-555555555555'
+    resp = client.get('/v1/nodes', headers={
+        'X-OpenStack-Request-Id': inbound})
+    assert resp.status_int == 200
+    assert seen == [inbound]
+    # The answer carries the request's own id, not the caller's.
+    assert resp.headers['X-OpenStack-Request-Id'] != inbound

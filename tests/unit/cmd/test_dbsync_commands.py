@@ -442,8 +442,9 @@ def test_import_ironic_prints_the_summary_and_exits_0(db, capsys, tmp_path):
         '(chassis, nodes, node_traits, portgroups, ports, allocations, '
         'deploy_templates, deploy_template_steps, volume_connectors, '
         'volume_targets, node_history, bios_settings, node_inventory, '
-        'inspection_rules, firmware_information hold rows): an import '
-        'goes into a new database only']
+        'inspection_rules, firmware_information, runbooks, runbook_steps, '
+        'runbook_traits hold rows): an import goes into a new database '
+        'only']
 
 
 def test_import_ironic_that_fails_exits_1_without_a_traceback(

@@ -34,15 +34,6 @@ ABSENT = {
         'off, on top of deprecated rules ironic-lite does not register'),
     'baremetal:events:post': ('POST /v1/events (1.54) is not implemented '
                               '(doc/source/api/differences.rst)'),
-    'baremetal:runbook:get': _PAST_SERVED % '1.92',
-    'baremetal:runbook:list': _PAST_SERVED % '1.92',
-    'baremetal:runbook:list_all': _PAST_SERVED % '1.92',
-    'baremetal:runbook:create': _PAST_SERVED % '1.92',
-    'baremetal:runbook:delete': _PAST_SERVED % '1.92',
-    'baremetal:runbook:update': _PAST_SERVED % '1.92',
-    'baremetal:runbook:update:public': _PAST_SERVED % '1.92',
-    'baremetal:runbook:update:owner': _PAST_SERVED % '1.92',
-    'baremetal:runbook:use': _PAST_SERVED % '1.92',
 }
 
 # Ironic's scope types where they are not ['system', 'project'].

@@ -77,6 +77,13 @@ def test_every_row_is_read_by_ironic_lite_as_ironic_had_it(any_db, source):
     [event] = objects.NodeHistory.list_by_node_id(ctx, 7)
     assert (event.event, event.severity, event.user) == ('boom', 'ERROR',
                                                          'u1')
+    assert (event.project, event.state, event.duration_seconds) == (
+        'p1', 'active', 12)
+    runbook = objects.Runbook.get_by_name(ctx, 'wipe.disks')
+    assert (runbook.public, runbook.disable_ramdisk, runbook.traits,
+            runbook.steps) == (True, False, ['CUSTOM_WIPE'], [
+                {'interface': 'deploy', 'step': 'erase_devices',
+                 'args': {}, 'order': 1}])
     assert report.tables['nodes'] == [3, 3]
     assert report.tables['ports'] == [2, 2]
     assert all(source_rows == written
@@ -137,9 +144,10 @@ def test_the_report_says_what_was_left_behind(any_db, source):
                    ('nodes', 'disable_power_off'), ('nodes', 'health'),
                    ('nodes', 'service_step'), ('nodes', 'instance_name'),
                    ('ports', 'name'),
-                   ('ports', 'available_for_dynamic_portgroup')):
+                   ('ports', 'available_for_dynamic_portgroup'),
+                   ('node_history', 'duration_seconds')):
         assert column not in report.dropped
-    assert report.dropped[('node_history', 'duration_seconds')] == 1
+    assert report.dropped[('node_history', 'extra_ironic_field')] == 1
     assert report.not_copied == {'alembic_version': 1, 'conductors': 1,
                                  'node_tags': 1}
     assert report.cleared == {'nodes.reservation': 1,

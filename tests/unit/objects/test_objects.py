@@ -37,9 +37,11 @@ EXPECTED_OBJECT_FINGERPRINTS = {
     # Release 5.0: BIOS settings (API 1.40) and node history (API 1.78).
     'BIOSSetting': '1.0-054a26d8e261a76198623773e5659292',
     'BIOSSettingList': '1.0-33a2e1bb91ad4082f9f63429b77c1244',
-    'NodeHistory': '1.0-9b576c6481071e7f7eac97317fa29418',
+    'NodeHistory': '1.1-9a3d9ddcddc29370d802b3afd7285254',
     'NodeInventory': '1.0-97692fec24e20ab02022b9db54e8f539',
     'InspectionRule': '1.0-517185d327442696e408781343c2b83f',
+    # Release 6.0: runbooks (API 1.92, traits 1.112).
+    'Runbook': '1.0-928a7c7b317651458ab28c124c0550a2',
 }
 
 

@@ -9,6 +9,7 @@ import pecan
 
 from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import utils
+from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.common import exception
 from ironic_lite.common import policy
@@ -139,7 +140,7 @@ def check_patch(patch):
             if pointer is None:
                 continue
             if (not isinstance(pointer, str)
-                    or pointer.split('/')[1] not in allowed):
+                    or json_patch.root_field(pointer) not in allowed):
                 raise exception.Invalid(
                     'Cannot patch %s. Only the following can be updated: '
                     '%s' % (pointer, ', '.join(allowed)))

@@ -67,19 +67,15 @@ def render(template, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
-def _shown_at(doc, pointer):
+def shown_at(doc, pointer):
     """What a read shows at ``pointer`` of an editable document."""
     return json_patch.resolve(
         dict(doc, steps=masked_steps(doc.get('steps'))), pointer)
 
 
-def normalized_steps(steps):
-    """The steps as stored: Ironic's keys only, priorities as integers.
-
-    :raises: InvalidDeployTemplate for two steps of the same interface and
-        step (Ironic's message); InvalidParameterValue for a priority
-        beyond an SQL INTEGER.
-    """
+def check_duplicate_steps(steps):
+    """InvalidDeployTemplate for two steps of the same interface and step
+    (Ironic's ``duplicate_steps``, whose message runbooks share)."""
     counter = collections.Counter((s['interface'], s['step'])
                                   for s in steps)
     duplicates = sorted(k for k, n in counter.items() if n > 1)
@@ -89,6 +85,16 @@ def normalized_steps(steps):
                 'deploy steps with the same interface and step. '
                 'Duplicates: %s' % '; '.join(
                     'interface: %s, step: %s' % d for d in duplicates))
+
+
+def normalized_steps(steps):
+    """The steps as stored: Ironic's keys only, priorities as integers.
+
+    :raises: InvalidDeployTemplate for two steps of the same interface and
+        step (Ironic's message); InvalidParameterValue for a priority
+        beyond an SQL INTEGER.
+    """
+    check_duplicate_steps(steps)
     result = []
     for step in steps:
         priority = int(step['priority'])
@@ -154,7 +160,7 @@ class DeployTemplatesController(resource.ResourceController):
         super().check_patch(patch, ident)
 
     def shown_at(self, obj):
-        return _shown_at
+        return shown_at
 
     def patched_document(self, doc):
         # As Ironic: keys a step does not have are dropped, not refused.

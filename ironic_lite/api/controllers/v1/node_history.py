@@ -3,7 +3,9 @@ first, as Ironic's NodeHistoryController; read only.
 
 An event's short body (a list) is ``uuid``, ``created_at``, ``severity``
 and ``event`` (cut to 255 characters); its detailed one (``?detail=True``,
-and one event) adds ``event_type``, ``conductor`` and ``user``.  Policy
+and one event) adds ``event_type``, ``conductor`` and ``user``, from 1.113
+``project``, from 1.115 ``state``, ``target_provision_state`` and
+``duration_seconds``.  Policy
 ``baremetal:node:history:get``.  The events are written by the conductor
 (``objects/node_history.py``).
 """
@@ -23,13 +25,29 @@ from ironic_lite import objects
 RULE = 'baremetal:node:history:get'
 STANDARD_FIELDS = ('uuid', 'created_at', 'severity', 'event')
 DETAIL_FIELDS = ('uuid', 'created_at', 'severity', 'event_type', 'event',
-                 'conductor', 'user')
+                 'conductor', 'user', 'project', 'state',
+                 'target_provision_state', 'duration_seconds')
+# The detailed fields that came later: the caller's project (1.113), the
+# state, target and time spent in the previous state (1.115).
+FIELD_MIN_VERSION = {
+    'project': mv.MINOR_113_NODE_HISTORY_PROJECT,
+    'state': mv.MINOR_115_NODE_HISTORY_FIELDS,
+    'target_provision_state': mv.MINOR_115_NODE_HISTORY_FIELDS,
+    'duration_seconds': mv.MINOR_115_NODE_HISTORY_FIELDS,
+}
 _SHORT_EVENT = 255
+
+
+def detail_fields():
+    """The detailed fields at the request's version."""
+    minor = utils.minor()
+    return tuple(name for name in DETAIL_FIELDS
+                 if FIELD_MIN_VERSION.get(name, 0) <= minor)
 
 
 def render(node_uuid, event, detail, fields=None):
     body = {}
-    for name in DETAIL_FIELDS if detail or fields else STANDARD_FIELDS:
+    for name in detail_fields() if detail or fields else STANDARD_FIELDS:
         value = getattr(event, name)
         body[name] = (resource.isotime(value) if name == 'created_at'
                       else value)
@@ -52,17 +70,18 @@ class NodeHistoryController(object):
     def get_all(self, detail=None, marker=None, limit=None,
                 sort_key='created_at', sort_dir='asc', fields=None):
         node = node_lookup.fetch_authorized(RULE, self.node_ident)
-        fields = utils.check_fields(fields, DETAIL_FIELDS)
+        shown_at_version = detail_fields()
+        fields = utils.check_fields(fields, shown_at_version)
         detail = utils.get_detail(detail, fields)
         limit = utils.get_limit(limit)
         # The key is checked before the direction here (not in get_sort).
-        if sort_key not in DETAIL_FIELDS:
+        if sort_key not in shown_at_version:
             raise utils.invalid_sort_key(sort_key)
         utils.check_sort_dir(sort_dir)
         events = objects.NodeHistory.list_by_node_id(
             pecan.request.context, node.id, limit=limit, marker=marker,
             sort_key=sort_key, sort_dir=sort_dir)
-        shown = fields or (DETAIL_FIELDS if detail else STANDARD_FIELDS)
+        shown = fields or (shown_at_version if detail else STANDARD_FIELDS)
         params = [('sort_key', sort_key), ('sort_dir', sort_dir)]
         if detail:
             params.append(('detail', True))

@@ -28,8 +28,7 @@ SUBCONTROLLER_NAMES = ('ports', 'portgroups', 'vifs', 'volume', 'traits',
 def get_node(ident):
     """A node by UUID, or by name from 1.5; 404 when there is none."""
     ctx = pecan.request.context
-    if ident.endswith('.json'):
-        ident = ident[:-len('.json')]
+    ident = utils.without_json_suffix(ident)
     if uuidutils.is_uuid_like(ident):
         return objects.Node.get_by_uuid(ctx, ident)
     if not utils.allows(mv.MINOR_5_NODE_NAME):

@@ -11,6 +11,7 @@ import json
 
 import jsonschema
 
+from ironic_lite.api.controllers.v1 import runbook_use
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import deploy_template
@@ -95,6 +96,14 @@ _DISABLE_RAMDISK_MIN_VERSION = {
 }
 
 
+def _runbook(req):
+    """A runbook (1.92) becomes the steps of the verb, and its
+    disable_ramdisk the request's (``runbook_use``)."""
+    if req.body.get('runbook'):
+        req.body.update(runbook_use.apply_to_body(req.node, req.target,
+                                                  req.body))
+
+
 def _disable_ramdisk_too_new(req):
     if req.body.get('disable_ramdisk') is None:
         return
@@ -110,6 +119,11 @@ def _disable_ramdisk_too_new(req):
 
 def _clean_steps_misplaced(req):
     if req.body.get('clean_steps') and req.target != 'clean':
+        if req.body.get('runbook'):
+            raise exception.InvalidParameterValue(
+                err='"runbooks" is only valid when setting target '
+                    'provision state to any of %s'
+                    % list(runbook_use.STEPS_KEY))
         raise exception.InvalidParameterValue(
             err='"clean_steps" is only valid when setting target provision '
                 'state to clean')
@@ -192,9 +206,8 @@ def _clean_steps_invalid(req):
 
 
 def service_steps(node, body):
-    """The steps a "service" request runs: its ``service_steps``.  The
-    one place a runbook (1.92: ``runbook`` instead of the steps) is to be
-    resolved into its steps."""
+    """The steps a "service" request runs: its ``service_steps`` -- a
+    runbook's (1.92) once ``_runbook`` has put them in the body."""
     return body.get('service_steps')
 
 
@@ -224,6 +237,7 @@ _CHECKS = (
     _deploying_in_maintenance,
     _not_allowed_in_state,
     _configdrive_misplaced,
+    _runbook,
     _disable_ramdisk_too_new,
     _clean_steps_misplaced,
     _deploy_steps_too_new,
@@ -247,11 +261,15 @@ def check_provision_request(node, target, body):
         InvalidStateRequested (400) when the node's state does not allow
         the verb (whether or not the node is locked);
         InvalidParameterValue (400) for extra keys that do not go with the
-        verb, or malformed ``clean_steps`` or ``service_steps``.
+        verb, or malformed ``clean_steps`` or ``service_steps``; those
+        of a runbook (``runbook_use``).
+    :returns: the body to act on: a runbook's steps and disable_ramdisk
+        in it.
     """
-    req = _Request(node, target, body)
+    req = _Request(node, target, dict(body))
     for check in _CHECKS:
         check(req)
+    return req.body
 
 
 # deploy_steps (1.69): Ironic's _DEPLOY_STEPS_SCHEMA, checked before the

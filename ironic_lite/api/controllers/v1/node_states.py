@@ -134,13 +134,14 @@ class NodeStatesController(object):
             raise exception.InvalidParameterValue(
                 err='"target" is a required property of the body.')
         target = body['target']
+        # Steps of a runbook are the runbook's rule's (runbook_use).
         for steps in ('clean_steps', 'service_steps'):
-            if body.get(steps):
+            if body.get(steps) and not body.get('runbook'):
                 ctx = pecan.request.context
                 policy.authorize(
                     'baremetal:node:set_provision_state:%s' % steps,
                     policy.node_target(node, ctx), ctx)
-        node_provision.check_provision_request(node, target, body)
+        body = node_provision.check_provision_request(node, target, body)
         rpcapi, ctx = pecan.request.rpcapi, pecan.request.context
         if target in ('active', 'deploy', 'rebuild'):
             node_provision.check_deploy_steps(body.get('deploy_steps'))

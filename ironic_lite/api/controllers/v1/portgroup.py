@@ -120,8 +120,7 @@ class PortgroupsController(resource.ResourceController):
 
     def get_object(self, ident):
         ctx = pecan.request.context
-        if ident.endswith('.json'):
-            ident = ident[:-len('.json')]
+        ident = utils.without_json_suffix(ident)
         return portgroup_lookup.lookup(ctx, ident)
 
     def list_filters(self, params):

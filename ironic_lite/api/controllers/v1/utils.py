@@ -11,6 +11,7 @@ import pecan
 
 from ironic_lite.api import body_schema
 from ironic_lite.api import json_body as json_body_module
+from ironic_lite.api import microversions as mv
 from ironic_lite.api import query
 from ironic_lite.common import exception
 from ironic_lite import conf
@@ -204,6 +205,15 @@ def uuid_arg(name):
             raise exception.InvalidParameterValue(
                 err=query.EXPECTED_UUID % (name, value))
     return check
+
+
+def without_json_suffix(ident):
+    """A path's resource name as Ironic reads it: below 1.91 a final
+    ``.json`` is dropped (``/v1/nodes/test.json`` is node ``test``), from
+    1.91 it is part of the name."""
+    if ident.endswith('.json') and not allows(mv.MINOR_91_DOT_JSON):
+        return ident[:-len('.json')]
+    return ident
 
 
 def uuid_or_name_arg(name):
