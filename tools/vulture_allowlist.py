@@ -66,6 +66,9 @@ MINOR_107_X_OPENSTACK_REQUEST_ID
 bios_interface
 boot_interface
 console_interface
+duration_seconds  # NodeHistory column (1.115); the ORM writes it
+firmware_interface
+initial_version  # FirmwareComponent: db/firmware.py row.update()
 inspect_interface
 last_version_flashed  # FirmwareComponent: db/firmware.py row.update()
 _.inspection_finished_at  # column; set by conductor/inspection.py

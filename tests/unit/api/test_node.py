@@ -193,7 +193,7 @@ def test_patch_readonly_and_unknown_paths_400(client, node):
         'automated_clean, bios_interface, boot_interface, chassis_uuid, '
         'conductor_group, console_interface, deploy_interface, description, '
         'disable_power_off, driver, driver_info, extra, firmware_interface, '
-        'inspect_interface, instance_info, '
+        'inspect_interface, instance_info, instance_name, '
         'instance_uuid, lessee, maintenance, management_interface, name, '
         'network_data, network_interface, owner, parent_node, '
         'power_interface, '

@@ -159,7 +159,7 @@ def test_the_report_says_what_was_left_behind(any_db, source):
     assert report.not_enabled == {('driver', 'ipmi'): 1}
     assert report.source_versions['nodes'] == {'1.44': 3}
     text = '\n'.join(report.lines())
-    assert 'nodes.service_step: 1' in text
+    assert 'node_history.extra_ironic_field: 1' in text
     assert 'node_tags: 1' in text
     assert 'nodes: 1.44 x3' in text
     assert 'conductors: 1 (registered again' in text
