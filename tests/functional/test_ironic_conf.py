@@ -24,25 +24,26 @@ DEVSTACK = {
     'enabled_storage_interfaces': 'fake,cinder,noop',
     'enabled_vendor_interfaces': 'fake,ipmitool,no-vendor',
     'rpc_transport': 'json-rpc',
-    # Ironic's, not implemented here.
     'enabled_firmware_interfaces': 'fake,no-firmware',
 }
-UNIMPLEMENTED = ['[DEFAULT]enabled_firmware_interfaces', '[pxe]tftp_root']
+# Ironic's, not implemented here.
+UNIMPLEMENTED = ['[pxe]tftp_root']
 FAKE = {'bios': 'fake', 'boot': 'fake', 'console': 'fake',
-        'deploy': 'fake', 'inspect': 'fake', 'management': 'fake',
+        'deploy': 'fake', 'firmware': 'fake', 'inspect': 'fake',
+        'management': 'fake',
         'network': 'flat', 'power': 'fake', 'raid': 'fake',
         'rescue': 'fake', 'storage': 'noop', 'vendor': 'fake'}
 # Ironic would take ipxe and direct where ironic-lite has none.
 REDFISH = {'bios': 'no-bios', 'boot': 'redfish-virtual-media',
            'console': 'no-console', 'deploy': 'ramdisk',
-           'inspect': 'agent', 'management': 'redfish',
+           'firmware': 'no-firmware', 'inspect': 'agent', 'management': 'redfish',
            'network': 'flat', 'power': 'redfish', 'raid': 'no-raid',
            'rescue': 'no-rescue', 'storage': 'noop', 'vendor': 'no-vendor'}
 
 
 def _interfaces(node):
     return {k[:-len('_interface')]: v for k, v in node.items()
-            if k.endswith('_interface') and k != 'firmware_interface'}
+            if k.endswith('_interface')}
 
 
 def test_ironic_conf_of_devstack(tmp_path):

@@ -70,9 +70,12 @@ def test_bios_read_apply_and_reset(task):
 
 
 def _cds(task):
-    from ironic_lite.drivers.redfish import boot
+    import sushy
+
     from ironic_lite.drivers.redfish import utils
-    return boot._cd_devices(task, utils.get_system(task.node))
+    from ironic_lite.drivers.redfish import vmedia
+    return vmedia.devices(task, utils.get_system(task.node),
+                          sushy.VIRTUAL_MEDIA_CD)
 
 
 def test_virtual_media_boot(task, image_url):

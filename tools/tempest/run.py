@@ -39,7 +39,7 @@ from tools.tempest import cloud  # noqa: E402
 from tools.tempest import tempest_env  # noqa: E402
 
 DEFAULT_REGEX = '^ironic_tempest_plugin.tests.api'
-DEFAULT_MAX_MICROVERSION = '1.82'
+DEFAULT_MAX_MICROVERSION = '1.115'
 # subunit2csv's statuses of a failed test.
 FAILED = ('fail', 'failure')
 
