@@ -34,6 +34,14 @@ NAME = 'metal3~worker-0'
 MAC = emulator_mod.NIC_MAC
 # The BareMetalHost's metadata.uid, the node's instance_uuid.
 INSTANCE = 'a8e8a1b6-5d0c-4a55-9bd1-3f5f0d8f1c11'
+NETWORK_DATA = {
+    'links': [{'id': 'enp1s0', 'type': 'phy',
+               'ethernet_mac_address': MAC}],
+    'networks': [{'id': 'provisioning', 'type': 'ipv4', 'link': 'enp1s0',
+                  'ip_address': '172.22.0.100', 'netmask': '255.255.255.0',
+                  'network_id': ''}],
+    'services': [],
+}
 INVENTORY = {
     'interfaces': [{'name': 'enp1s0', 'mac_address': MAC,
                     'ipv4_address': '172.22.0.100', 'has_carrier': True}],
@@ -101,10 +109,10 @@ def patch(api, uuid, ops):  # noqa: F811
     return call(api, 'PATCH', '/v1/nodes/%s' % uuid, ops)
 
 
-def power(api, uuid, target, expect=202):  # noqa: F811
-    """``nodes.ChangePowerState``; the power state once it settled."""
+def power(api, uuid, target, expect=202, **opts):  # noqa: F811
+    """``nodes.ChangePowerState``; the node once the change settled."""
     answer = call(api, 'PUT', '/v1/nodes/%s/states/power' % uuid,
-                  {'target': target}, expect=expect)
+                  dict(opts, target=target), expect=expect)
     if expect != 202:
         return answer
     return wait(api, uuid, lambda n: n['target_power_state'] is None)
@@ -171,6 +179,12 @@ def register(api, emulator, image_url):  # noqa: F811
         (NAME, 'enroll')]
     assert set(listed[0]) == {'uuid', 'name', 'provision_state',
                               'boot_interface', 'links'}
+
+    # The host's preprovisioningNetworkData (no image builder): the
+    # ramdisk's network configuration.
+    node = patch(api, uuid, [
+        {'op': 'add', 'path': '/network_data', 'value': NETWORK_DATA}])
+    assert node['network_data'] == NETWORK_DATA
 
     node = provision(api, uuid, {'target': 'manage'})
     assert node['provision_state'] == 'manageable', node['last_error']
@@ -300,8 +314,9 @@ def service(api, uuid, settings):  # noqa: F811
 
 
 def power_actions(api, uuid):  # noqa: F811
-    """disable_power_off set by Register() and the power changes the
-    operator makes of such a node (a reboot, never a power off)."""
+    """PowerOff() (soft first, with its 180 s timeout) and PowerOn(); of a
+    node that must stay on (``disable_power_off``, set by Register()), a
+    reboot in place of a power off."""
     node = patch(api, uuid, [
         {'op': 'add', 'path': '/disable_power_off', 'value': True}])
     assert node['disable_power_off'] is True
@@ -309,17 +324,25 @@ def power_actions(api, uuid):  # noqa: F811
     answer = power(api, uuid, 'power off', expect=409)
     assert 'Failed to set node power state to power off.' in answer[
         'error_message'], answer
-    node = power(api, uuid, 'rebooting')
-    assert node['power_state'] == 'power on', node['last_error']
+    for target in ('soft rebooting', 'rebooting'):
+        node = power(api, uuid, target)
+        assert node['power_state'] == 'power on', node['last_error']
+        assert node['last_error'] is None
     node = patch(api, uuid, [
         {'op': 'add', 'path': '/disable_power_off', 'value': False}])
     assert node['disable_power_off'] is False
-    assert power(api, uuid, 'power off')['power_state'] == 'power off'
+    node = power(api, uuid, 'soft power off', timeout=180)
+    assert node['power_state'] == 'power off', node['last_error']
     assert emulator_mod.power_state(api.emulator) == 'Off'
     assert power(api, uuid, 'power on')['power_state'] == 'power on'
+    assert power(api, uuid, 'power off')['power_state'] == 'power off'
+    # UpdateHardwareState(), HasPowerFailure(), GetHealth().
+    node = node_of(api, uuid)
+    assert (node['power_state'], node['fault']) == ('power off', None)
+    assert node['health'] in (None, 'OK')
 
 
-@pytest.mark.long(45)
+@pytest.mark.long(30)
 def test_baremetal_operator_lifecycle(api, emulator, image_url):  # noqa: F811
     api.emulator = emulator
     uuid = register(api, emulator, image_url)
@@ -337,5 +360,9 @@ def test_baremetal_operator_lifecycle(api, emulator, image_url):  # noqa: F811
     # Deprovision() and Delete().
     node = provision(api, uuid, {'target': 'deleted'})
     assert node['provision_state'] == 'available', node['last_error']
+    if node['instance_uuid'] is not None:
+        # realDelete(): no stale instance UUID.
+        node = patch(api, uuid, [{'op': 'remove', 'path': '/instance_uuid'}])
+        assert node['instance_uuid'] is None
     call(api, 'DELETE', '/v1/nodes/%s' % uuid, expect=204)
     call(api, 'GET', '/v1/nodes/%s' % NAME, expect=404)
