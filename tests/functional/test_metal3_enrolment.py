@@ -10,7 +10,8 @@ registration (version check, lookup by name and MAC, node create with
 ``firmware_interface``, ports, the settings it patches), manage,
 inspection through the ``agent`` inspect interface (the test plays the
 ramdisk's ``POST /v1/continue_inspection``), the inventory, BIOS
-settings and firmware components read back, provide (cleaning),
+settings and firmware components read back, preparing (manual cleaning
+with BIOS settings), provide (cleaning),
 virtual media attach/get/detach (its "data image"), a live-ISO deploy,
 servicing with the BIOS step it builds (not its firmware update step:
 sushy-tools' emulator refuses a SimpleUpdate without ``Targets``, which
@@ -253,6 +254,24 @@ def firmware_settings(api, uuid):  # noqa: F811
     return settings
 
 
+def bios_of(api, uuid):  # noqa: F811
+    bios = call(api, 'GET', '/v1/nodes/%s/bios' % uuid)['bios']
+    return {s['name']: s['value'] for s in bios}
+
+
+def prepare(api, uuid, settings):  # noqa: F811
+    """Prepare(): manual cleaning with the BIOS settings the host's
+    firmware spec changes (buildManualCleaningSteps()), then
+    ``manageable`` again."""
+    steps = [{'interface': 'bios', 'step': 'apply_configuration',
+              'args': {'settings': [{'name': 'ProcTurboMode',
+                                     'value': 'Disabled'}]}}]
+    node = provision(api, uuid, {'target': 'clean', 'clean_steps': steps})
+    assert node['provision_state'] == 'manageable', node['last_error']
+    assert node['last_error'] is None
+    assert bios_of(api, uuid) == dict(settings, ProcTurboMode='Disabled')
+
+
 def data_image(api, uuid, image_url):  # noqa: F811
     """AttachDataImage(), GetDataImageStatus(), DetachDataImage()."""
     call(api, 'POST', '/v1/nodes/%s/vmedia' % uuid,
@@ -310,15 +329,13 @@ def service(api, uuid, settings):  # noqa: F811
     steps = [
         {'interface': 'bios', 'step': 'apply_configuration',
          'args': {'settings': [{'name': 'ProcTurboMode',
-                                'value': 'Disabled'}]}},
+                                'value': 'Enabled'}]}},
     ]
     node = provision(api, uuid, {'target': 'service',
                                  'service_steps': steps})
     assert node['provision_state'] == 'active', node['last_error']
     assert node['service_step'] in (None, {})
-    bios = call(api, 'GET', '/v1/nodes/%s/bios' % uuid)['bios']
-    assert {s['name']: s['value'] for s in bios} == dict(
-        settings, ProcTurboMode='Disabled')
+    assert bios_of(api, uuid) == settings
 
 
 def power_actions(api, uuid):  # noqa: F811
@@ -356,6 +373,7 @@ def test_baremetal_operator_lifecycle(api, emulator, image_url):  # noqa: F811
     uuid = register(api, emulator, image_url)
     inspect(api, uuid)
     settings = firmware_settings(api, uuid)
+    prepare(api, uuid, settings)
 
     # Provision(): the host is made available (cleaning) first.
     node = provision(api, uuid, {'target': 'provide'})
