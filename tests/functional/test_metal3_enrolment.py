@@ -7,16 +7,18 @@ the microversion it negotiates, against sushy-tools' emulator.
 The operator requires 1.89 (its ``baseline``) and, the maximum being
 1.110 or more, talks 1.110 (``ChooseMicroversion()``).  The story:
 registration (version check, lookup by name and MAC, node create with
-``firmware_interface``, ports, the settings it patches), manage,
-inspection through the ``agent`` inspect interface (the test plays the
-ramdisk's ``POST /v1/continue_inspection``), the inventory, BIOS
-settings and firmware components read back, preparing (manual cleaning
-with BIOS settings), provide (cleaning),
-virtual media attach/get/detach (its "data image"), a live-ISO deploy,
-servicing with the BIOS step it builds (not its firmware update step:
-sushy-tools' emulator refuses a SimpleUpdate without ``Targets``, which
-Ironic, as ironic-lite, sends none of to a BMC with one system),
-``disable_power_off`` and power actions, undeploy and delete.
+``firmware_interface`` and ``raid_interface=redfish``, ports, the
+settings it patches), manage, inspection through the ``agent`` inspect
+interface (the test plays the ramdisk's ``POST
+/v1/continue_inspection``), the inventory, BIOS settings and firmware
+components read back, preparing (manual cleaning with BIOS settings),
+provide (cleaning), virtual media attach/get/detach (its "data image"),
+a live-ISO deploy (the test plays the agent ironic-lite's ``ramdisk``
+deploy waits for), servicing with the BIOS step it builds (not its
+firmware update step: sushy-tools' emulator refuses a SimpleUpdate
+without ``Targets``, and Ironic, as ironic-lite, sends none to a BMC of
+one system), ``disable_power_off`` and power actions, undeploy and
+delete.
 """
 
 import pytest
