@@ -23,11 +23,11 @@ DEVSTACK = {
     'enabled_rescue_interfaces': 'fake,no-rescue',
     'enabled_storage_interfaces': 'fake,cinder,noop',
     'enabled_vendor_interfaces': 'fake,ipmitool,no-vendor',
-    'rpc_transport': 'json-rpc',
-    # Ironic's, not implemented here.
     'enabled_firmware_interfaces': 'fake,no-firmware',
+    'rpc_transport': 'json-rpc',
 }
-UNIMPLEMENTED = ['[DEFAULT]enabled_firmware_interfaces', '[pxe]tftp_root']
+# Ironic's, not implemented here.
+UNIMPLEMENTED = ['[pxe]tftp_root']
 FAKE = {'bios': 'fake', 'boot': 'fake', 'console': 'fake',
         'deploy': 'fake', 'inspect': 'fake', 'management': 'fake',
         'network': 'flat', 'power': 'fake', 'raid': 'fake',
