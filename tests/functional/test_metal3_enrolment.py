@@ -17,8 +17,9 @@ a live-ISO deploy (the test plays the agent ironic-lite's ``ramdisk``
 deploy waits for), servicing with the BIOS step it builds (not its
 firmware update step: sushy-tools' emulator refuses a SimpleUpdate
 without ``Targets``, and Ironic, as ironic-lite, sends none to a BMC of
-one system), ``disable_power_off`` and power actions, undeploy and
-delete.
+one system), ``disable_power_off`` and power actions, undeploy, and the
+forced delete of a host whose deploy waits (abort from ``wait
+call-back``, 1.110).
 """
 
 import pytest
@@ -385,12 +386,31 @@ def test_baremetal_operator_lifecycle(api, emulator, image_url):  # noqa: F811
     service(api, uuid, settings)
     power_actions(api, uuid)
 
-    # Deprovision() and Delete().
+    # Deprovision().
     node = provision(api, uuid, {'target': 'deleted'})
     assert node['provision_state'] == 'available', node['last_error']
     if node['instance_uuid'] is not None:
         # realDelete(): no stale instance UUID.
         node = patch(api, uuid, [{'op': 'remove', 'path': '/instance_uuid'}])
         assert node['instance_uuid'] is None
+    force_delete(api, uuid)
+
+
+def force_delete(api, uuid):  # noqa: F811
+    """Detach(force) of a host whose deploy waits for its agent: the
+    abort 1.110 allows (why the operator talks 1.110), maintenance, then
+    the delete."""
+    node = provision(api, uuid, {'target': 'active'},
+                     reached=lambda n: n['provision_state'] != 'deploying')
+    assert node['provision_state'] == 'wait call-back', node['last_error']
+    node = provision(api, uuid, {'target': 'abort'},
+                     reached=lambda n: n['provision_state'] != (
+                         'wait call-back'))
+    assert node['provision_state'] == 'deploy failed', node
+    call(api, 'PUT', '/v1/nodes/%s/maintenance' % uuid,
+         {'reason': 'forcing deletion in baremetal-operator'}, expect=202)
+    node = node_of(api, uuid)
+    assert (node['maintenance'], node['maintenance_reason']) == (
+        True, 'forcing deletion in baremetal-operator')
     call(api, 'DELETE', '/v1/nodes/%s' % uuid, expect=204)
     call(api, 'GET', '/v1/nodes/%s' % NAME, expect=404)
