@@ -341,7 +341,7 @@ def service(api, uuid, settings):  # noqa: F811
     assert bios_of(api, uuid) == settings
 
 
-def power_actions(api, uuid):  # noqa: F811
+def power_actions(api, emulator, uuid):  # noqa: F811
     """PowerOff() (soft first, with its 180 s timeout) and PowerOn(); of a
     node that must stay on (``disable_power_off``, set by Register()), a
     reboot in place of a power off."""
@@ -361,7 +361,7 @@ def power_actions(api, uuid):  # noqa: F811
     assert node['disable_power_off'] is False
     node = power(api, uuid, 'soft power off', timeout=180)
     assert node['power_state'] == 'power off', node['last_error']
-    assert emulator_mod.power_state(api.emulator) == 'Off'
+    assert emulator_mod.power_state(emulator) == 'Off'
     assert power(api, uuid, 'power on')['power_state'] == 'power on'
     assert power(api, uuid, 'power off')['power_state'] == 'power off'
     # UpdateHardwareState(), HasPowerFailure(), GetHealth().
@@ -372,7 +372,6 @@ def power_actions(api, uuid):  # noqa: F811
 
 @pytest.mark.long(30)
 def test_baremetal_operator_lifecycle(api, emulator, image_url):  # noqa: F811
-    api.emulator = emulator
     uuid = register(api, emulator, image_url)
     inspect(api, uuid)
     settings = firmware_settings(api, uuid)
@@ -384,7 +383,7 @@ def test_baremetal_operator_lifecycle(api, emulator, image_url):  # noqa: F811
     data_image(api, uuid, image_url)
     deploy_live_iso(api, uuid, image_url)
     service(api, uuid, settings)
-    power_actions(api, uuid)
+    power_actions(api, emulator, uuid)
 
     # Deprovision().
     node = provision(api, uuid, {'target': 'deleted'})
