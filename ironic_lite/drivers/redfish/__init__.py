@@ -12,6 +12,7 @@ from ironic_lite.drivers.redfish import firmware
 from ironic_lite.drivers.redfish import inspect
 from ironic_lite.drivers.redfish import management
 from ironic_lite.drivers.redfish import power
+from ironic_lite.drivers.redfish import raid
 
 LOG = logging.getLogger(__name__)
 
@@ -51,7 +52,9 @@ class RedfishHardware(base.HardwareType):
         'management': ['redfish'],
         'network': ['flat', 'noop'],
         'power': ['redfish'],
-        'raid': ['no-raid'],
+        # Ironic lists redfish first; ironic-lite keeps no-raid the
+        # default (its redfish RAID configures nothing).
+        'raid': ['no-raid', 'redfish'],
         'rescue': ['no-rescue'],
         'storage': ['noop', 'cinder', 'external'],
         'vendor': ['no-vendor'],
@@ -67,6 +70,7 @@ class RedfishHardware(base.HardwareType):
         self.boot = boot.RedfishVirtualMediaBoot()
         self.bios = bios.RedfishBIOS()
         self.firmware = firmware.RedfishFirmware()
+        self.raid = raid.RedfishRAID()
         self.storage = storage.NodeStorage()
         self.deploy = ramdisk.RamdiskDeploy()
         self.clean = RedfishClean()
