@@ -118,7 +118,8 @@ def _move(ironic_bin, ironic_url, lite_url, workdir):
                        ironic_url).stdout
     tell('imported', began)
     print(imported)
-    assert '%-24s %10d %10d' % ('nodes', 100, 100) in imported.splitlines()
+    assert '%-24s %10d %10d' % ('nodes', ironic_fleet.NODES,
+                                ironic_fleet.NODES) in imported.splitlines()
     # The rows are this release's: upgrade's version check passes and
     # there is nothing to migrate.
     assert _dbsync(conf, 'upgrade').returncode == 0
@@ -147,7 +148,7 @@ def _tour(service, uuids):
     """The README tour's commands on the imported fleet."""
     env = {k: v for k, v in os.environ.items() if not k.startswith('OS_')}
     listed = procs.baremetal(service, env, 'node', 'list', '--limit', '0')
-    assert len(listed) == 100
+    assert len(listed) == ironic_fleet.NODES
     shown = procs.baremetal(service, env, 'node', 'show', 'n-3')
     assert (shown['uuid'], shown['provision_state']) == (uuids[3], 'active')
     ports = procs.baremetal(service, env, 'port', 'list', '--node', 'n-0',
