@@ -15,6 +15,7 @@ from ironic_lite.drivers import base
 from ironic_lite.drivers import fake_firmware
 from ironic_lite.drivers import fake_management
 from ironic_lite.drivers import power_flow
+from ironic_lite.drivers import raid
 from ironic_lite.drivers import steps
 from ironic_lite.drivers import storage
 
@@ -322,22 +323,6 @@ class FakeBIOS(base.BaseInterface):
         _record_step(task, 'bios', 'cache_bios_settings')
 
 
-_RAID_ARGSINFO = {
-    'create_root_volume': {
-        'description': 'Whether to create the root volume of the target '
-                       'RAID configuration (default: true).',
-        'required': False},
-    'create_nonroot_volumes': {
-        'description': 'Whether to create its other volumes (default: '
-                       'true).',
-        'required': False},
-    'delete_existing': {
-        'description': 'Whether to delete the existing RAID configuration '
-                       'first (default: true).',
-        'required': False},
-}
-
-
 class FakeRAID(base.RAIDInterface):
     """The node's target RAID configuration "applied" at once: ``create``
     copies it to ``raid_config`` (after the disks already there unless
@@ -348,8 +333,8 @@ class FakeRAID(base.RAIDInterface):
 
     name = 'fake'
 
-    @steps.clean_step(priority=0, argsinfo=_RAID_ARGSINFO)
-    @base.deploy_step(priority=0, argsinfo=_RAID_ARGSINFO)
+    @steps.clean_step(priority=0, argsinfo=raid.CREATE_ARGSINFO)
+    @base.deploy_step(priority=0, argsinfo=raid.CREATE_ARGSINFO)
     def create_configuration(self, task, create_root_volume=True,
                              create_nonroot_volumes=True,
                              delete_existing=True):

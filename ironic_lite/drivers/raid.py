@@ -14,6 +14,22 @@ from ironic_lite.common import exception
 
 RAID_LEVELS = ('JBOD', '0', '1', '2', '5', '6', '1+0', '5+0', '6+0')
 
+# The arguments of a RAID interface's create_configuration step.
+CREATE_ARGSINFO = {
+    'create_root_volume': {
+        'description': 'Whether to create the root volume of the target '
+                       'RAID configuration (default: true).',
+        'required': False},
+    'create_nonroot_volumes': {
+        'description': 'Whether to create its other volumes (default: '
+                       'true).',
+        'required': False},
+    'delete_existing': {
+        'description': 'Whether to delete the existing RAID configuration '
+                       'first (default: true).',
+        'required': False},
+}
+
 
 def _prop(description, **schema):
     return dict(schema, description=description)

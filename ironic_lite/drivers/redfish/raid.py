@@ -11,24 +11,10 @@ error instead of pretending to apply it (:doc:`/api/differences`).
 
 from ironic_lite.common import exception
 from ironic_lite.drivers import base
+from ironic_lite.drivers import raid
 from ironic_lite.drivers import steps
 
 _EXTENSION = 'RAID configuration through Redfish'
-
-_ARGSINFO = {
-    'create_root_volume': {
-        'description': 'Whether to create the root volume of the target '
-                       'RAID configuration (default: true).',
-        'required': False},
-    'create_nonroot_volumes': {
-        'description': 'Whether to create its other volumes (default: '
-                       'true).',
-        'required': False},
-    'delete_existing': {
-        'description': 'Whether to delete the existing RAID configuration '
-                       'first (default: true).',
-        'required': False},
-}
 
 
 class RedfishRAID(base.RAIDInterface):
@@ -39,8 +25,8 @@ class RedfishRAID(base.RAIDInterface):
         raise exception.UnsupportedDriverExtension(
             driver=task.node.driver, extension=_EXTENSION)
 
-    @steps.clean_step(priority=0, argsinfo=_ARGSINFO)
-    @base.deploy_step(priority=0, argsinfo=_ARGSINFO)
+    @steps.clean_step(priority=0, argsinfo=raid.CREATE_ARGSINFO)
+    @base.deploy_step(priority=0, argsinfo=raid.CREATE_ARGSINFO)
     def create_configuration(self, task, create_root_volume=True,
                              create_nonroot_volumes=True,
                              delete_existing=True):
