@@ -206,3 +206,27 @@ def test_from_1_91_json_is_part_of_the_name(client, node):
     assert client.get('/v1/portgroups/pg.json').status_int == 200
     assert client.get('/v1/portgroups/pg.json',
                       version='1.90').status_int == 404
+
+
+def test_below_1_91_an_allocation_and_a_template_may_end_in_json(client):
+    """As Ironic's _get_with_suffix (Tempest's *WithJsonExtSupport): the
+    name without ".json" first, then the name as given."""
+    alloc = client.post_json('/v1/allocations',
+                             {'resource_class': 'gold'}).json
+    template = client.post_json('/v1/deploy_templates', {
+        'name': 'CUSTOM_JSON_T', 'steps': [
+            {'interface': 'deploy', 'step': 'deploy', 'args': {},
+             'priority': 0}]}).json
+    for path, uuid in (('/v1/allocations/%s', alloc['uuid']),
+                       ('/v1/deploy_templates/%s', template['uuid']),
+                       ('/v1/deploy_templates/%s', 'CUSTOM_JSON_T')):
+        resp = client.get(path % uuid + '.json', version='1.90')
+        assert resp.status_int == 200, resp.text
+        assert resp.json['uuid'] in (alloc['uuid'], template['uuid'])
+        assert client.get(path % uuid + '.json', version='1.91',
+                          expect_errors=True).status_int in (400, 404)
+    resp = client.delete('/v1/allocations/%s.json' % alloc['uuid'],
+                         version='1.90')
+    assert resp.status_int == 204, resp.text
+    assert client.get('/v1/allocations/' + alloc['uuid'],
+                      expect_errors=True).status_int == 404

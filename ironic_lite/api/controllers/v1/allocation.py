@@ -84,7 +84,13 @@ def render(allocation, fields=None, caches=None):
 
 
 def lookup(ident):
-    """An allocation by UUID or name (Ironic's get_rpc_allocation)."""
+    """An allocation by UUID or name (Ironic's get_rpc_allocation; below
+    1.91 a final ``.json`` is dropped first, as there)."""
+    return utils.get_without_json_suffix(_lookup, ident,
+                                         exception.AllocationNotFound)
+
+
+def _lookup(ident):
     ctx = pecan.request.context
     if uuidutils.is_uuid_like(ident):
         return objects.Allocation.get_by_uuid(ctx, ident)

@@ -131,8 +131,12 @@ class DeployTemplatesController(resource.ResourceController):
         return None
 
     def get_object(self, ident):
-        # A UUID or a name: each route checks its path segment.
-        return objects.DeployTemplate.get(pecan.request.context, ident)
+        # A UUID or a name: each route checks its path segment (below
+        # 1.91 a final ".json" is dropped first, as Ironic does).
+        ctx = pecan.request.context
+        return utils.get_without_json_suffix(
+            lambda name: objects.DeployTemplate.get(ctx, name), ident,
+            exception.DeployTemplateNotFound)
 
     def list_filters(self, params):
         return {}

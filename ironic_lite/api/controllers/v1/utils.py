@@ -216,6 +216,19 @@ def without_json_suffix(ident):
     return ident
 
 
+def get_without_json_suffix(get, ident, not_found):
+    """``get(ident)`` as Ironic looks a resource up below 1.91: the name
+    without a final ``.json`` first, then, when no such resource exists,
+    the name as given."""
+    stripped = without_json_suffix(ident)
+    if stripped == ident:
+        return get(ident)
+    try:
+        return get(stripped)
+    except not_found:
+        return get(ident)
+
+
 def uuid_or_name_arg(name):
     """A path segment checked by Ironic's ``args.uuid_or_name``."""
     def check(value):
