@@ -4,8 +4,6 @@ A rule is one row of ``inspection_rules``, its conditions and actions
 JSON lists in it.
 """
 
-from oslo_db import exception as db_exc
-
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import exact
@@ -38,39 +36,23 @@ def get_inspection_rule_list(limit=None, marker=None, sort_key=None,
                             sort_dir)
 
 
+def _raise_duplicate(err, values):
+    raise exception.InspectionRuleAlreadyExists(uuid=values.get('uuid'))
+
+
 @api.retry_on_db_errors
 def create_inspection_rule(values):
-    row = _M()
-    row.update(values)
-    try:
-        with api.writer() as session:
-            session.add(row)
-            session.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.InspectionRuleAlreadyExists(uuid=values.get('uuid'))
-    return row
+    return api.create_row(_M, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors
 def update_inspection_rule(rule_uuid, values, known_version=None):
-    values = dict(values)
-    if 'uuid' in values:
-        raise exception.InvalidParameterValue(
-            err='Cannot overwrite UUID for an existing inspection rule.')
-    with api.writer() as session:
-        row = session.query(_M).filter_by(uuid=rule_uuid).one_or_none()
-        if row is None:
-            raise exception.InspectionRuleNotFound(rule=rule_uuid)
-        api.check_known_version(row, known_version)
-        row.update(values)
-        session.flush()
-    return row
+    return api.update_row(_M, 'inspection rule', rule_uuid, values,
+                          known_version,
+                          exception.InspectionRuleNotFound(rule=rule_uuid))
 
 
 @api.retry_on_db_errors
 def destroy_inspection_rule(rule_uuid):
-    with api.writer() as session:
-        row = session.query(_M).filter_by(uuid=rule_uuid).one_or_none()
-        if row is None:
-            raise exception.InspectionRuleNotFound(rule=rule_uuid)
-        session.delete(row)
+    api.delete_row(_M, rule_uuid,
+                   exception.InspectionRuleNotFound(rule=rule_uuid))
