@@ -301,6 +301,9 @@ RPC_REQUESTS = [
     ('1.9', 'target RAID configurations, RAID logical disk properties '
             'and vendor passthru'),
     ('1.10', "the ramdisk agent's lookup (token) and heartbeats"),
+    ('1.11', "the ramdisk agent's inspection data (continue_inspection)"),
+    ('1.12', 'servicing'),
+    ('1.13', 'virtual media'),
 ]
 
 # (condition, text): every note whose condition holds.

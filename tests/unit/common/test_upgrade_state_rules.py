@@ -77,7 +77,10 @@ def test_the_409_note_names_each_pin_below_the_newest_rpc():
         'template changes and deploys with deploy_steps; boot mode and '
         'secure boot changes and the indicators; target RAID '
         'configurations, RAID logical disk properties and vendor '
-        'passthru; the ramdisk agent\'s lookup (token) and heartbeats. '
+        'passthru; the ramdisk agent\'s lookup (token) and heartbeats; '
+        'the ramdisk agent\'s '
+        'inspection data (continue_inspection); servicing; virtual '
+        'media. '
         'They work once '
         'every conductor and then the API '
         'services are unpinned (steps 6.1-6.4).' % (', '.join(short),
@@ -123,7 +126,10 @@ def test_the_409_note_of_a_3_0_pin_names_only_what_3_0_lacks():
         'deploy template changes and deploys with deploy_steps; boot mode '
         'and secure boot changes and the indicators; target RAID '
         'configurations, RAID logical disk properties and vendor '
-        'passthru; the ramdisk agent\'s lookup (token) and heartbeats. '
+        'passthru; the ramdisk agent\'s lookup (token) and heartbeats; '
+        'the ramdisk agent\'s '
+        'inspection data (continue_inspection); servicing; virtual '
+        'media. '
         'They work once every '
         'conductor and then the API services are unpinned (steps '
         '6.1-6.4).' % newest]
