@@ -353,14 +353,21 @@ def snapshot(base, uuids):
             seen[one] = api('GET', one)
             if key == 'runbooks':
                 seen[one + '/traits'] = api('GET', one + '/traits')
-    for node in uuids:
-        for path in ('', '/traits', '/history', '/history?detail=True',
-                     '/ports', '/portgroups',
-                     '/volume/connectors', '/volume/targets',
-                     '/firmware'):
+    for i, node in enumerate(uuids):
+        paths = ['', '/traits', '/history', '/ports', '/portgroups',
+                 '/volume/connectors', '/volume/targets']
+        if i % 10 in (0, 7):
+            # A node of each firmware interface (a few GETs, not 40).
+            paths.append('/firmware')
+        for path in paths:
             seen['/v1/nodes/%s%s' % (node, path)] = api(
                 'GET', '/v1/nodes/%s%s' % (node, path))
-        for event in seen['/v1/nodes/%s/history' % node]['history']:
+        history = seen['/v1/nodes/%s/history' % node]['history']
+        if history:
+            # The detailed list (1.113, 1.115 fields) where there is one.
+            path = '/v1/nodes/%s/history?detail=True' % node
+            seen[path] = api('GET', path)
+        for event in history:
             path = '/v1/nodes/%s/history/%s' % (node, event['uuid'])
             seen[path] = api('GET', path)
     return seen
