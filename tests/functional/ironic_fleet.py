@@ -13,8 +13,8 @@ and the node history Ironic writes itself (deployments, a failed cleaning,
 a failed servicing).  And a bit of what release 6.0 serves from Ironic's
 later microversions: port names, descriptions, vendors and categories,
 port group physical networks and categories, node instance names,
-disable_power_off and the fake firmware interface, a runbook with traits
-and an inspection rule.
+disable_power_off and the fake firmware interface, a child node, a
+runbook with traits and an inspection rule.
 """
 
 from concurrent import futures
@@ -41,6 +41,10 @@ AT_REST = ('enroll', 'manageable', 'available', 'active', 'clean failed',
            'service failed')
 # The active node whose servicing fails.
 SERVICED = 8
+# A child node (1.83) of PARENT (Ironic wants the same owner: i % 4 is
+# the same); node lists leave it out unless asked for.
+CHILD = NODES - 1
+PARENT = CHILD - 4
 
 # Fields whose values name this process's host, not the fleet's: the
 # conductor serving a node (Ironic's host name vs ironic-lite's).  The
@@ -153,6 +157,8 @@ def fill(base, db_url, nodes=NODES):
                 {'traits': ['CUSTOM_GOLD', 'HW_CPU_X86_VMX']}, expect=204)
         if i < nodes // 2:
             _ports(api, node, i)
+        if i == CHILD:
+            api.patch('/v1/nodes/%s' % node, parent_node=uuids[PARENT])
     _templates(api)
     _runbook(api)
     _inspection_rule(api)
@@ -330,6 +336,8 @@ def snapshot(base, uuids):
     api = Client(base)
     seen = {}
     for path in ('/v1/nodes?detail=True', '/v1/ports?detail=True',
+                 '/v1/nodes?include_children=True',
+                 '/v1/nodes/%s/children' % uuids[PARENT],
                  '/v1/portgroups?detail=True', '/v1/chassis?detail=True',
                  '/v1/allocations', '/v1/deploy_templates?detail=True',
                  '/v1/volume/connectors?detail=True',
