@@ -381,6 +381,35 @@ def snapshot(base, uuids):
     return seen
 
 
+def later_fields(seen):
+    """{field: a value Ironic showed} of the later microversions' fields
+    the fleet sets, read from a snapshot: the comparison has them to
+    compare (a value Ironic ignored would compare as None on both)."""
+    nodes = [body for path, body in seen.items()
+             if re.fullmatch(r'/v1/nodes/[0-9a-f-]{36}', path)]
+    ports = seen['/v1/ports?detail=True']['ports']
+    groups = seen['/v1/portgroups?detail=True']['portgroups']
+    [runbook] = seen['/v1/runbooks?detail=True']['runbooks']
+    events = [e for path, body in seen.items()
+              if path.endswith('/history?detail=True')
+              for e in body['history']]
+    found = {
+        'port.' + f: {p[f] for p in ports if p[f]}
+        for f in ('name', 'description', 'vendor', 'category',
+                  'available_for_dynamic_portgroup')}
+    found.update({'portgroup.' + f: {g[f] for g in groups if g[f]}
+                  for f in ('physical_network', 'category')})
+    found.update({'node.' + f: {n[f] for n in nodes if n[f]}
+                  for f in ('instance_name', 'disable_power_off',
+                            'parent_node')})
+    found['node.firmware_interface'] = {n['firmware_interface']
+                                        for n in nodes}
+    found['node.provision_state'] = {n['provision_state'] for n in nodes}
+    found['runbook.traits'] = set(runbook['traits'])
+    found['history.state'] = {e['state'] for e in events if e['state']}
+    return found
+
+
 def normalise(value, base):
     """The body without what names the API's own address or host, and
     a node's traits in one order (a set: Ironic answers them in the

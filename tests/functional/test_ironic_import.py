@@ -120,6 +120,12 @@ def _move(ironic_bin, ironic_url, lite_url, workdir):
         tell('fleet made through its API', began)
         before = ironic_fleet.snapshot(ironic_base, uuids)
         tell('%d GETs answered' % len(before), began)
+        later = ironic_fleet.later_fields(before)
+        print(later)
+        assert all(later.values()), later
+        assert {'fake', 'no-firmware', 'service failed',
+                'clean failed'} <= (later['node.firmware_interface']
+                                    | later['node.provision_state']), later
     finally:
         proc.stop(timeout=timeouts.HANG)
 
