@@ -111,6 +111,33 @@ class Figures(object):
         self.unanswered = []
         self.notes = {}
 
+    def count(self, timeline, errors, killed_at):
+        """The figures of ``timeline`` (watch) and ``errors`` (error
+        bodies) of a scenario whose kill began at ``killed_at``."""
+        self.requests = len(timeline)
+        self.acknowledged = sum(1 for _, _, method, _, status in timeline
+                                if method in WRITES and status and
+                                200 <= status < 300)
+        failed_ends = [end for _, end, _, _, status in timeline
+                       if (status is None or status >= 500) and
+                       end >= killed_at]
+        self.recovery_s = (max(failed_ends) - killed_at if failed_ends
+                           else 0.0)
+        self.notes['in_flight_at_kill'] = sum(
+            1 for began, end, _, _, _ in timeline
+            if began < killed_at < end)
+        self.notes['in_flight_at_kill'] = sum(
+            1 for began, end, _, _, _ in timeline
+            if began < killed_at < end)
+        self.unanswered = [(m, p) for _, _, m, p, s in timeline if s is None]
+        for status, method, path, raw in errors:
+            self.errors[status] = self.errors.get(status, 0) + 1
+            if status >= 500 and not cluster_mod.retry_safe(status,
+                                                            _parsed(raw)):
+                self.not_retry_safe.append((status, method, path,
+                                            raw[:300]))
+        self.leaks = cluster_mod.scan_error_bodies(errors)
+
     def line(self):
         parts = ['requests=%d' % self.requests,
                  'acknowledged=%d' % self.acknowledged,
@@ -203,6 +230,9 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
         procs.wait_for(lambda: _settled(cluster), interval=0.5,
                        timeout=timeouts.HANG,
                        what='no node locked or in a transitional state')
+        # The load's figures end here: verify's reads (404s of what was
+        # deleted) are not the load's.
+        ends = len(client.timeline), len(client.error_bodies)
         figures.stranded = _stranded(cluster)
         figures.lost = load.verify() + (computes.verify() if computes
                                         else [])
@@ -212,26 +242,10 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
         if computes:
             computes.stop()
         client.step = 'setup'
-    timeline = client.timeline[seen:]
-    figures.requests = len(timeline)
-    figures.acknowledged = sum(1 for _, _, method, _, status in timeline
-                               if method in WRITES and status and
-                               200 <= status < 300)
-    failed_ends = [end for _, end, _, _, status in timeline
-                   if (status is None or status >= 500) and
-                   end >= killed_at]
-    figures.recovery_s = max(failed_ends) - killed_at if failed_ends else 0.0
-    figures.unanswered = [(m, p) for _, _, m, p, s in timeline if s is None]
-    errors = client.error_bodies[bodies:]
-    for status, _, _, _ in errors:
-        figures.errors[status] = figures.errors.get(status, 0) + 1
-    for status, method, path, raw in errors:
-        if status >= 500 and not cluster_mod.retry_safe(status,
-                                                        _parsed(raw)):
-            figures.not_retry_safe.append((status, method, path, raw[:300]))
-    figures.leaks = cluster_mod.scan_error_bodies(errors)
+    figures.count(client.timeline[seen:ends[0]],
+                  client.error_bodies[bodies:ends[1]], killed_at)
     print(figures.line())
-    for status, method, path, raw in errors[:20]:
+    for status, method, path, raw in client.error_bodies[bodies:][:20]:
         print('  %s %s -> %s %s' % (method, path, status, raw[:160]))
     return figures
 
