@@ -231,6 +231,14 @@ class RabbitCluster(object):
                        'members', '--formatter', 'json')
         return json.loads(out or '[]')
 
+    def connections_to(self, node, via=None):
+        """How many client connections ``node`` serves."""
+        via = via or node
+        out = self.ctl(via, 'list_connections', 'port', '--formatter',
+                       'json')
+        return sum(1 for row in json.loads(out or '[]')
+                   if row.get('port') == node.port)
+
     def leader_of(self, queue, via=None):
         """The member that leads quorum queue ``queue`` (None when there
         is no such queue, or no leader right now)."""

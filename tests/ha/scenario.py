@@ -4,7 +4,8 @@
 on ``cluster`` (tests/upgrade/workload.py's operators creating, patching,
 deploying and undeploying nodes and walking ports, and, unless
 ``computes=False``, a "compute" per shard of tests/upgrade/consumers.py),
-calls ``kill()`` once the load has made ``before`` requests, waits until
+calls ``kill()`` (which may return notes for the figures line, a
+dict) once the load has made ``before`` requests, waits until
 a write that needs a conductor (a node create, through RPC) succeeds
 again and the load has made ``after`` more requests, then settles and
 checks the ledger:
@@ -189,6 +190,19 @@ def _duplicated(cluster, tokens):
     return sorted(t for t, n in seen.items() if n > 1)
 
 
+def _applied_unacknowledged(cluster, tokens):
+    """Node creates that were carried out though their answer was an
+    error (a 503 "may have been carried out"): not lost, not duplicated,
+    shown."""
+    unacked = {t for t, node in tokens.items() if node is None}
+    found = 0
+    for (extra,) in cluster.sql('SELECT extra FROM nodes'):
+        if isinstance(extra, str):
+            extra = json.loads(extra or '{}')
+        found += (extra or {}).get('op') in unacked
+    return found
+
+
 def _probe(client):
     """A write through a conductor (a node create is an RPC)."""
     status, body = client.request('POST', '/v1/nodes',
@@ -198,9 +212,12 @@ def _probe(client):
 
 
 def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
-        threads=3):
+        threads=3, look=None):
     """Load, ``kill()``, recover, settle, check; returns the Figures (the
-    caller asserts ``not figures.problems()``)."""
+    caller asserts ``not figures.problems()``).  ``look()``, when given,
+    runs just before the kill, outside the recovery clock (e.g. to find
+    the member to kill); the notes it returns (a dict) join the figures
+    line, as do those ``kill()`` returns."""
     client = watch(cluster.client)
     figures = Figures(name)
     seen = len(client.timeline)
@@ -215,8 +232,9 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
             computes.start()
         client.wait_for_results('before', before)
         client.step = 'kill'
+        figures.notes.update((look or dict)() or {})
         killed_at = time.monotonic()
-        kill()
+        figures.notes.update(kill() or {})
         figures.notes['kill_s'] = round(time.monotonic() - killed_at, 1)
         procs.wait_for(lambda: _probe(client), interval=0.5,
                        what='a write through a conductor after the kill')
@@ -237,6 +255,8 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
         figures.lost = load.verify() + (computes.verify() if computes
                                         else [])
         figures.duplicated = _duplicated(cluster, load.tokens)
+        figures.notes['applied_unacknowledged'] = _applied_unacknowledged(
+            cluster, load.tokens)
     finally:
         load.stop()
         if computes:

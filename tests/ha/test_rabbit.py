@@ -12,6 +12,7 @@ lost, nothing applied twice, no node stranded and only retry-safe 503s.
 """
 
 import os
+import time
 
 from tests import conftest as shared
 from tests.faults import cluster as cluster_mod
@@ -81,7 +82,9 @@ def test_kill_the_node_leading_the_conductor_queue(tmp_path,
         cluster = IronicOnRabbit(str(tmp_path / 'ironic'), db_url,
                                  rabbit_cluster)
         try:
+            began = time.monotonic()
             cluster.start_all()
+            print('ironic-lite started in %.0fs' % (time.monotonic() - began))
             queues = {q['name']: q for q in rabbit_cluster.queues()}
             topic = queues[cluster.topic]
             assert topic['type'] == 'quorum', topic
@@ -91,11 +94,18 @@ def test_kill_the_node_leading_the_conductor_queue(tmp_path,
             leader = rabbit_cluster.node(topic['leader'])
             victims = []
 
+            def look():
+                # oslo.messaging shuffles the members of the URL for each
+                # connection: the victim serves part of them.
+                return {'connections_cut': rabbit_cluster.connections_to(
+                    leader)}
+
             def kill():
                 victims.append(leader)
                 rabbit_cluster.kill(leader)
 
-            figures = scenario.run(cluster, kill, 'rabbitmq-leader-kill')
+            figures = scenario.run(cluster, kill, 'rabbitmq-leader-kill',
+                                   look=look)
             new_leader = procs.wait_for(
                 lambda: rabbit_cluster.leader_of(cluster.topic),
                 what='a new leader of %s' % cluster.topic)
@@ -104,9 +114,15 @@ def test_kill_the_node_leading_the_conductor_queue(tmp_path,
             print('queues after the load: %s' % sorted(
                 (q['name'], q['type'], q['leader'])
                 for q in rabbit_cluster.queues()))
+            print('reconnections logged: %s' % {
+                label: service.log().count('Reconnected to AMQP server')
+                for label, service in sorted(cluster.services.items())})
             assert new_leader != leader.name
             # The killed member comes back and rejoins by itself.
+            began = time.monotonic()
             rabbit_cluster.restart(leader)
+            print('killed member rejoined in %.0fs'
+                  % (time.monotonic() - began))
             assert len(rabbit_cluster.running_nodes()) == 3
         finally:
             cluster.stop_all()
