@@ -107,6 +107,11 @@ class RabbitCluster(object):
                 node.dir, 'enabled_plugins'),
             'RABBITMQ_PID_FILE': os.path.join(node.dir, 'rabbit.pid'),
             'ERL_FLAGS': '-kernel inet_dist_use_interface {127,0,0,1}',
+            # The CLI tools' own distribution port: any free one, not
+            # rabbitmq-env's fixed 35672-35682, shared by every CLI call
+            # of every parallel run (and open to any process's bind).
+            'RABBITMQ_CTL_DIST_PORT_MIN': '0',
+            'RABBITMQ_CTL_DIST_PORT_MAX': '0',
         })
         return env
 
