@@ -1,0 +1,277 @@
+"""The HA tests' runner: a steady load, one kill, a ledger checked after.
+
+``run(cluster, kill, name)`` puts the consumer load of the upgrade tests
+on ``cluster`` (tests/upgrade/workload.py's operators creating, patching,
+deploying and undeploying nodes and walking ports, and, unless
+``computes=False``, a "compute" per shard of tests/upgrade/consumers.py),
+calls ``kill()`` (which may return notes for the figures line, a
+dict) once the load has made ``before`` requests, waits until
+a write that needs a conductor (a node create, through RPC) succeeds
+again and the load has made ``after`` more requests, then settles and
+checks the ledger:
+
+- *acknowledged writes*: requests that wrote (POST/PUT/PATCH/DELETE) and
+  got a 2xx;
+- *lost*: acknowledged writes not found afterwards (Workload.verify and
+  the computes' verify);
+- *duplicated*: a node create carries a token of its own in ``extra``: a
+  token found on more than one node was applied twice;
+- *stranded*: nodes left in a state a conductor must move them out of
+  (deploying, cleaning, deleting, ...) with no conductor holding them,
+  once the cluster has settled;
+- *errors by status*: every answer >= 400; each 5xx must be a retry-safe
+  503 (tests/faults/cluster.py: ``retry_safe``), no body may carry a
+  traceback, a path or SQL (``scan_error_bodies``), no request may go
+  unanswered;
+- *recovery seconds*: from the kill to the end of the last failed request
+  (a 5xx or no answer), 0 when none failed; printed, never asserted
+  (tests/timeouts.py).
+
+``cluster`` is a tests/faults/cluster.py ``Cluster`` (or alike: a
+``client`` wrapped by ``watch``, ``sql`` to the database directly,
+``locked_nodes``).  Each scenario prints one ``HA figures`` line.
+"""
+
+import json
+import threading
+import time
+import uuid
+
+from ironic_lite.common import states
+from tests.faults import cluster as cluster_mod
+from tests.functional import procs
+from tests import timeouts
+from tests.upgrade import consumers as consumers_mod
+from tests.upgrade import workload
+
+# Requests of the load before the kill, and after requests succeed again.
+BEFORE = 40
+AFTER = 40
+WRITES = ('POST', 'PUT', 'PATCH', 'DELETE')
+
+
+def watch(client):
+    """Record (start, end, method, path, status) of every request of
+    ``client`` (a RoundRobinClient) in ``client.timeline``."""
+    if hasattr(client, 'timeline'):
+        return client
+    client.timeline = []
+    lock = threading.Lock()
+    send = client.request
+
+    def request(method, path, body=None, version=None, first=None):
+        began = time.monotonic()
+        status, parsed = send(method, path, body, version=version,
+                              first=first)
+        with lock:
+            client.timeline.append((began, time.monotonic(), method, path,
+                                    status))
+        return status, parsed
+    client.request = request
+    return client
+
+
+class TokenWorkload(workload.Workload):
+    """The mixed workload, each node create carrying a token of its own
+    (``extra.op``): a create applied twice shows as two nodes with one
+    token."""
+
+    def __init__(self, client, **kwargs):
+        super().__init__(client, **kwargs)
+        self.tokens = {}    # token -> uuid once acknowledged (else None)
+
+    def create_node(self, name=None):
+        token = uuid.uuid4().hex
+        with self._lock:
+            self.tokens[token] = None
+        status, body = self.client.request(
+            'POST', '/v1/nodes', {'driver': 'fake-hardware',
+                                  'extra': {'k': 0, 'op': token}})
+        if status == 201:
+            with self._lock:
+                self.nodes[body['uuid']] = {'k': 0}
+                self.tokens[token] = body['uuid']
+            return body['uuid']
+        return None
+
+
+class Figures(object):
+    FIELDS = ('requests', 'acknowledged', 'lost', 'duplicated', 'stranded',
+              'recovery_s', 'errors')
+
+    def __init__(self, name):
+        self.name = name
+        self.requests = self.acknowledged = 0
+        self.lost = []
+        self.duplicated = []
+        self.stranded = []
+        self.recovery_s = None
+        self.errors = {}            # status -> count
+        self.not_retry_safe = []
+        self.leaks = []
+        self.unanswered = []
+        self.notes = {}
+
+    def count(self, timeline, errors, killed_at):
+        """The figures of ``timeline`` (watch) and ``errors`` (error
+        bodies) of a scenario whose kill began at ``killed_at``."""
+        self.requests = len(timeline)
+        self.acknowledged = sum(1 for _, _, method, _, status in timeline
+                                if method in WRITES and status and
+                                200 <= status < 300)
+        failed_ends = [end for _, end, _, _, status in timeline
+                       if (status is None or status >= 500) and
+                       end >= killed_at]
+        self.recovery_s = (max(failed_ends) - killed_at if failed_ends
+                           else 0.0)
+        self.notes['in_flight_at_kill'] = sum(
+            1 for began, end, _, _, _ in timeline
+            if began < killed_at < end)
+        self.notes['in_flight_at_kill'] = sum(
+            1 for began, end, _, _, _ in timeline
+            if began < killed_at < end)
+        self.unanswered = [(m, p) for _, _, m, p, s in timeline if s is None]
+        for status, method, path, raw in errors:
+            self.errors[status] = self.errors.get(status, 0) + 1
+            if status >= 500 and not cluster_mod.retry_safe(status,
+                                                            _parsed(raw)):
+                self.not_retry_safe.append((status, method, path,
+                                            raw[:300]))
+        self.leaks = cluster_mod.scan_error_bodies(errors)
+
+    def line(self):
+        parts = ['requests=%d' % self.requests,
+                 'acknowledged=%d' % self.acknowledged,
+                 'lost=%d' % len(self.lost),
+                 'duplicated=%d' % len(self.duplicated),
+                 'stranded=%d' % len(self.stranded),
+                 'recovery_s=%.1f' % (self.recovery_s or 0.0),
+                 'errors=%s' % json.dumps(self.errors, sort_keys=True)]
+        parts += ['%s=%s' % item for item in sorted(self.notes.items())]
+        return 'HA figures %s: %s' % (self.name, ' '.join(parts))
+
+    def problems(self):
+        found = []
+        for label, items in (('lost', self.lost),
+                             ('duplicated', self.duplicated),
+                             ('stranded', self.stranded),
+                             ('5xx not retry-safe', self.not_retry_safe),
+                             ('leaking bodies', self.leaks),
+                             ('unanswered', self.unanswered)):
+            if items:
+                found.append('%s: %s' % (label, items[:10]))
+        return found
+
+
+def _stranded(cluster):
+    stuck = states.STUCK_STATES_TREATED_AS_FAIL
+    rows = cluster.sql(
+        'SELECT uuid, provision_state, target_power_state FROM nodes '
+        'WHERE reservation IS NULL')
+    return [tuple(r) for r in rows
+            if r[1] in stuck or r[2] is not None]
+
+
+def _settled(cluster):
+    """No node locked or in a state a conductor moves it out of."""
+    unstable = states.UNSTABLE_STATES
+    rows = cluster.sql('SELECT provision_state, reservation FROM nodes')
+    return not any(r[1] or r[0] in unstable for r in rows)
+
+
+def _duplicated(cluster, tokens):
+    seen = {}
+    for (extra,) in cluster.sql('SELECT extra FROM nodes'):
+        if isinstance(extra, str):
+            extra = json.loads(extra or '{}')
+        token = (extra or {}).get('op')
+        if token in tokens:
+            seen[token] = seen.get(token, 0) + 1
+    return sorted(t for t, n in seen.items() if n > 1)
+
+
+def _applied_unacknowledged(cluster, tokens):
+    """Node creates that were carried out though their answer was an
+    error (a 503 "may have been carried out"): not lost, not duplicated,
+    shown."""
+    unacked = {t for t, node in tokens.items() if node is None}
+    found = 0
+    for (extra,) in cluster.sql('SELECT extra FROM nodes'):
+        if isinstance(extra, str):
+            extra = json.loads(extra or '{}')
+        found += (extra or {}).get('op') in unacked
+    return found
+
+
+def _probe(client):
+    """A write through a conductor (a node create is an RPC)."""
+    status, body = client.request('POST', '/v1/nodes',
+                                  {'driver': 'fake-hardware',
+                                   'extra': {'probe': True}})
+    return status == 201
+
+
+def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
+        threads=3, look=None):
+    """Load, ``kill()``, recover, settle, check; returns the Figures (the
+    caller asserts ``not figures.problems()``).  ``look()``, when given,
+    runs just before the kill, outside the recovery clock (e.g. to find
+    the member to kill); the notes it returns (a dict) join the figures
+    line, as do those ``kill()`` returns."""
+    client = watch(cluster.client)
+    figures = Figures(name)
+    seen = len(client.timeline)
+    bodies = len(client.error_bodies)
+    load = TokenWorkload(client, threads=threads, nodes_per_thread=2,
+                         pace=0.05)
+    computes = consumers_mod.Consumers(client) if computes else None
+    client.step = 'before'
+    try:
+        load.start()
+        if computes:
+            computes.start()
+        client.wait_for_results('before', before)
+        client.step = 'kill'
+        figures.notes.update((look or dict)() or {})
+        killed_at = time.monotonic()
+        figures.notes.update(kill() or {})
+        figures.notes['kill_s'] = round(time.monotonic() - killed_at, 1)
+        procs.wait_for(lambda: _probe(client), interval=0.5,
+                       what='a write through a conductor after the kill')
+        figures.notes['first_write_s'] = round(
+            time.monotonic() - killed_at, 1)
+        client.step = 'after'
+        client.wait_for_results('after', after)
+        load.pause()
+        if computes:
+            computes.stop()
+        procs.wait_for(lambda: _settled(cluster), interval=0.5,
+                       timeout=timeouts.HANG,
+                       what='no node locked or in a transitional state')
+        # The load's figures end here: verify's reads (404s of what was
+        # deleted) are not the load's.
+        ends = len(client.timeline), len(client.error_bodies)
+        figures.stranded = _stranded(cluster)
+        figures.lost = load.verify() + (computes.verify() if computes
+                                        else [])
+        figures.duplicated = _duplicated(cluster, load.tokens)
+        figures.notes['applied_unacknowledged'] = _applied_unacknowledged(
+            cluster, load.tokens)
+    finally:
+        load.stop()
+        if computes:
+            computes.stop()
+        client.step = 'setup'
+    figures.count(client.timeline[seen:ends[0]],
+                  client.error_bodies[bodies:ends[1]], killed_at)
+    print(figures.line())
+    for status, method, path, raw in client.error_bodies[bodies:][:20]:
+        print('  %s %s -> %s %s' % (method, path, status, raw[:160]))
+    return figures
+
+
+def _parsed(raw):
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
