@@ -32,6 +32,8 @@ import urllib.error
 import urllib.request
 import uuid
 
+import sqlalchemy as sa
+
 from tests.functional import procs
 from tests import timeouts
 
@@ -52,7 +54,8 @@ RETRY_TIMEOUT = 4
 
 def missing():
     """What this machine lacks to run the cluster (None: nothing)."""
-    for path in (os.path.join(PG_BIN, 'postgres'), ETCD, PATRONI):
+    for path in (os.path.join(PG_BIN, 'postgres'), ETCD, PATRONI,
+                 HAPROXY):
         if not os.path.exists(path):
             return '%s is not installed' % path
     if os.geteuid() == 0:
@@ -63,14 +66,9 @@ def missing():
     return None
 
 
-def _postgres_pids(data_dir):
-    """The postmaster of ``data_dir`` and its children."""
-    try:
-        with open(os.path.join(data_dir, 'postmaster.pid')) as f:
-            postmaster = int(f.readline())
-    except (OSError, ValueError):
-        return []
-    pids = [postmaster]
+def _children(parent):
+    """The pids of the processes whose parent is ``parent``."""
+    found = []
     for entry in os.listdir('/proc'):
         if not entry.isdigit():
             continue
@@ -80,9 +78,27 @@ def _postgres_pids(data_dir):
                 ppid = int(f.read().rsplit(')', 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
-        if ppid == postmaster:
-            pids.append(int(entry))
-    return pids
+        if ppid == parent:
+            found.append(int(entry))
+    return found
+
+
+def _postgres_pids(data_dir):
+    """The postmaster of ``data_dir`` and its children."""
+    try:
+        with open(os.path.join(data_dir, 'postmaster.pid')) as f:
+            postmaster = int(f.readline())
+    except (OSError, ValueError):
+        return []
+    return [postmaster] + _children(postmaster)
+
+
+def _kill(pids):
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def _http_json(url, timeout=5):
@@ -153,6 +169,8 @@ class PatroniCluster(object):
         self.pg_ports = {m: procs.free_port() for m in MEMBERS}
         self.rest_ports = {m: procs.free_port() for m in MEMBERS}
         self.etcd = None
+        self.haproxy = None
+        self.haproxy_port = None
         self.members = {}       # name -> Process (patroni and its postgres)
 
     # -- configuration ----------------------------------------------------
@@ -274,29 +292,31 @@ class PatroniCluster(object):
         client's connection open a little longer than a dead host.)"""
         pids = _postgres_pids(os.path.join(self.base, name, 'data'))
         self.members[name].kill()
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        _kill(pids)
 
     def kill_postgres(self, name):
         """kill -9 of the member's PostgreSQL (postmaster and backends);
         its Patroni lives on."""
         pids = _postgres_pids(os.path.join(self.base, name, 'data'))
         assert pids, 'no PostgreSQL running for %s' % name
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+        _kill(pids)
+
+    def kill_patroni(self, name):
+        """kill -9 of the member's Patroni alone: its PostgreSQL runs on,
+        unmanaged (what a watchdog would turn into a dead host)."""
+        runner = self.members[name].proc.pid
+        # As root, Patroni runs under runuser: kill Patroni itself.
+        pids = _children(runner) if self.user else [runner]
+        assert pids, 'no Patroni running for %s' % name
+        _kill(pids)
 
     def stop(self):
         """Kill every process; remove the cluster's directory."""
         for name in list(self.members):
             self.kill_member(name)
-        if self.etcd is not None:
-            self.etcd.kill()
+        for extra in (self.haproxy, self.etcd):
+            if extra is not None:
+                extra.kill()
         if self.base != os.path.join(self.workdir, 'patroni'):
             # Keep the members' own logs beside the test's.
             shutil.rmtree(self.base, ignore_errors=True)
@@ -364,6 +384,64 @@ class PatroniCluster(object):
         return ('postgresql+psycopg2://postgres@/%s?%s'
                 '&target_session_attrs=read-write&connect_timeout=%d'
                 % (database, hosts, connect_timeout))
+
+
+# HAProxy in front of the members, as Patroni documents it: a member is
+# in service while its Patroni's REST API answers 200 to /primary (it is
+# the running leader); the connections to a member taken out of service
+# are cut.
+HAPROXY_CONFIG = """global
+    maxconn 400
+defaults
+    mode tcp
+    timeout connect 2s
+    timeout client 30m
+    timeout server 30m
+    timeout check 1s
+listen postgres-primary
+    bind 127.0.0.1:%(port)d
+    option httpchk OPTIONS /primary
+    http-check expect status 200
+    default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
+%(servers)s
+"""
+HAPROXY = '/usr/sbin/haproxy'
+
+
+def _haproxy_servers(cluster):
+    return '\n'.join(
+        '    server %s 127.0.0.1:%d maxconn 200 check port %d'
+        % (m, cluster.pg_ports[m], cluster.rest_ports[m]) for m in MEMBERS)
+
+
+def start_haproxy(cluster):
+    """HAProxy on a port of its own, in front of ``cluster``'s members;
+    returns its URL base (``haproxy_url``)."""
+    cluster.haproxy_port = procs.free_port()
+    path = os.path.join(cluster.workdir, 'haproxy.cfg')
+    with open(path, 'w') as f:
+        f.write(HAPROXY_CONFIG % {'port': cluster.haproxy_port,
+                                  'servers': _haproxy_servers(cluster)})
+    cluster.haproxy = Process([HAPROXY, '-db', '-f', path],
+                              os.path.join(cluster.workdir, 'haproxy.log'))
+
+    def ready():
+        if not cluster.haproxy.alive():
+            raise AssertionError('haproxy died:\n%s' % cluster.haproxy.log())
+        engine = sa.create_engine(haproxy_url(cluster, 'postgres'))
+        try:
+            with engine.connect() as conn:
+                return conn.execute(sa.text('SELECT 1')).scalar() == 1
+        except sa.exc.OperationalError:
+            return False
+        finally:
+            engine.dispose()
+    procs.wait_for(ready, interval=0.5, what='HAProxy to the primary')
+
+
+def haproxy_url(cluster, database):
+    return 'postgresql+psycopg2://postgres@127.0.0.1:%d/%s' % (
+        cluster.haproxy_port, database)
 
 
 def wait_until(predicate, bound=timeouts.HANG, interval=0.2,
