@@ -9,9 +9,10 @@ synchronous standby, so a commit is acknowledged only once the standby
 has it on disk, and Patroni only promotes a member that was the
 synchronous standby: an acknowledged write survives a failover.
 
-Services reach the current primary through libpq's multi-host
-connection string (``host=a:p1&host=b:p2&target_session_attrs=
-read-write``): ``db_url()``.
+Services reach the current primary through HAProxy checking each
+member's Patroni REST API (``/primary``; ``start_haproxy``, a config of
+this module's own), or through libpq's multi-host connection string
+(``host=a:p1&host=b:p2&target_session_attrs=read-write``: ``db_url()``).
 
 Everything lives under one directory (``tmp_path`` of the test; as
 root, a directory of its own in the system's temporary directory owned

@@ -2,11 +2,13 @@
 
 Two ironic-api and three ironic-conductor processes (the shared
 RabbitMQ) on a Patroni cluster (tests/ha/patroni.py: pg1 primary, pg2
-its synchronous standby), reaching it with libpq's multi-host URL and
-``target_session_attrs=read-write``: no process is told which member is
+its synchronous standby), reaching it through HAProxy checking Patroni's
+``/primary`` (or libpq's multi-host URL with
+``target_session_attrs=read-write``): no process is told which member is
 the primary, nor reconfigured after the failover.  Under the mixed load
 of tests/upgrade/workload.py the primary's host dies (kill -9 of Patroni,
-PostgreSQL and its backends).  Then:
+PostgreSQL and its backends), or its PostgreSQL alone, or its Patroni
+alone (``KILLS``).  Then:
 
 * every acknowledged write is there (nothing lost: the synchronous
   standby had each acknowledged commit), none applied twice (every
