@@ -62,6 +62,30 @@ def _sqlite_on_connect(dbapi_conn, record):
         cur.close()
 
 
+# SQLSTATE read_only_sql_transaction: a write reached a PostgreSQL that
+# is not (or no longer, or not yet) the primary.
+_PG_READ_ONLY = '25006'
+
+
+@event.listens_for(Engine, 'handle_error')
+def _read_only_is_disconnect(context):
+    """A write refused because the server is read-only is an outage.
+
+    During a failover a connection can reach a PostgreSQL in recovery:
+    a standby not yet promoted, a primary restarting as a standby before
+    Patroni promotes it again, or a demoted one still up -- through a
+    proxy whose health check has not caught up, or a pooled connection
+    to the old primary.  Marked a disconnect, the connection (and the
+    pool's others, opened to the same server) is discarded, oslo.db
+    raises DBConnectionError, the writer runs again on a new connection
+    (``retry_on_db_errors``) and, when no primary answers in time, the
+    API's answer is a retry-safe 503 instead of a refused write (500).
+    This class-level listener runs before oslo.db's engine-level one.
+    """
+    if getattr(context.original_exception, 'pgcode', None) == _PG_READ_ONLY:
+        context.is_disconnect = True
+
+
 @event.listens_for(Engine, 'begin')
 def _sqlite_begin(conn):
     """On SQLite a writer transaction takes the write lock when it begins.

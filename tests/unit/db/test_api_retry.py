@@ -3,6 +3,7 @@ Ironic's DB API does (issue 9, persistence path)."""
 
 import pytest
 from oslo_db import exception as db_exc
+import sqlalchemy as sa
 from sqlalchemy import event
 
 from ironic_lite.db import api as db_api
@@ -97,3 +98,48 @@ def test_trait_writers_retried(fail_once, error):
     db_trait.unset_node_traits(row.id)
     assert failures == ['DELETE']
     assert db_trait.get_node_traits_by_node_id(row.id) == []
+
+
+def test_a_write_on_a_read_only_server_is_an_outage(postgresql_url, use_db):
+    """A failover can hand a writer a connection to a PostgreSQL that is
+    read-only for now (a standby not yet promoted, a primary restarting
+    as a standby): the write is retried on new connections and, while
+    the server stays read-only, ends as oslo.db's DBConnectionError (the
+    API's retry-safe 503), not as a refused write (500)."""
+    use_db(postgresql_url)
+    name = postgresql_url.rsplit('/', 1)[1]
+    admin = sa.create_engine(postgresql_url, isolation_level='AUTOCOMMIT')
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text('ALTER DATABASE %s SET '
+                                 'default_transaction_read_only = on'
+                                 % name))
+        db_api.reset()     # new sessions: read-only ones
+        with pytest.raises(db_exc.DBConnectionError):
+            db_node.create_node({'driver': 'fake-hardware', 'name': 'n1'})
+        with admin.connect() as conn:
+            conn.execute(sa.text('ALTER DATABASE %s RESET '
+                                 'default_transaction_read_only' % name))
+        db_api.reset()
+        db_node.create_node({'driver': 'fake-hardware', 'name': 'n1'})
+        assert _count_nodes() == 1
+    finally:
+        admin.dispose()
+
+
+class _Context(object):
+    def __init__(self, error):
+        self.original_exception = error
+        self.is_disconnect = False
+
+
+@pytest.mark.parametrize('pgcode,disconnect', [('25006', True),
+                                               ('23505', False),
+                                               (None, False)])
+def test_only_read_only_errors_are_marked_disconnects(pgcode, disconnect):
+    error = Exception('x')
+    if pgcode:
+        error.pgcode = pgcode
+    context = _Context(error)
+    db_api._read_only_is_disconnect(context)
+    assert context.is_disconnect is disconnect
