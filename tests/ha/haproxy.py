@@ -30,20 +30,25 @@ GLOBAL = """\
 global
     maxconn 4000
     stats socket {socket} mode 600 level admin
+    log stdout format raw local0 info
 
 defaults
     timeout connect 2s
     timeout client 1h
     timeout server 1h
-    timeout check 2s
+    # A member's check may stall for seconds while the group evicts a
+    # dead one: slow is not down.
+    timeout check 10s
     retries 3
     option redispatch
+    log global
 """
 
 WRITER = """
 listen {name}
     bind 127.0.0.1:{port}
     mode tcp
+    option tcplog
     option tcpka
     option httpchk GET /
     default-server inter {inter}ms rise 2 fall {fall} on-marked-down \
@@ -60,6 +65,7 @@ ROUND_ROBIN = """
 listen {name}
     bind 127.0.0.1:{port}
     mode http
+    option httplog
     balance roundrobin
     option httpchk GET /
     # A connection refused is retried on another server (safe for any

@@ -19,6 +19,7 @@ test, failed or not.  Without MariaDB/Galera or HAProxy the tests are
 skipped with the reason (failed with CI=true).
 """
 
+from concurrent import futures
 import json
 import time
 import uuid as uuidlib
@@ -45,8 +46,8 @@ CONDUCTORS = ('conductor-1', 'conductor-2', 'conductor-3')
 APIS = ('api-1', 'api-2')
 # Requests of the load in each phase: before the kill, after it (at
 # least: the phase lasts until writes succeed again), after the rejoin.
-BEFORE = 80
-AFTER = 200
+BEFORE = 40
+AFTER = 120
 
 
 @pytest.fixture(scope='module')
@@ -252,10 +253,11 @@ class Scenario(object):
         self.proxy.start()
         release = deployment.Release('this tree', procs.BIN)
         self.dep.dbsync(release, 'upgrade')
-        for label in CONDUCTORS:
-            self.dep.start(label, 'conductor', release)
-        for label in APIS:
-            self.dep.start(label, 'api', release)
+        # Side by side: each start mostly waits for its process.
+        with futures.ThreadPoolExecutor(len(CONDUCTORS)) as pool:
+            for kind, labels in (('conductor', CONDUCTORS), ('api', APIS)):
+                list(pool.map(lambda label, kind=kind: self.dep.start(
+                    label, kind, release), labels))
         procs.wait_for(lambda: set(self.proxy.servers('api').values()) == {
             'UP'}, what='both APIs up behind HAProxy')
 
@@ -287,18 +289,32 @@ class Scenario(object):
         for _, _, _, status in timeline:
             if status is None or status >= 400:
                 statuses[status] = statuses.get(status, 0) + 1
+        messages = {}
+        for status, _, _, raw in self.client.error_bodies[errors_seen:]:
+            try:
+                text = '%s %s' % (status, faults.faultstring(
+                    json.loads(raw))[:120])
+            except (KeyError, TypeError, ValueError):
+                text = '%s %r' % (status, raw[:120])
+            messages[text] = messages.get(text, 0) + 1
+        failures = sorted(round(end - began, 1) for _, end, _, status
+                          in timeline if status is None or status >= 500)
+        print('%s: failures at %s s; %s' % (step, failures, messages))
         return {'step': step, 'requests': len(timeline),
+                'seconds': round(time.monotonic() - began),
                 'writes_acked': sum(1 for _, _, m, s in timeline
                                     if m != 'GET' and s is not None
                                     and s < 300),
-                'recovery_s': recovery_seconds(timeline, began),
+                'recovery_s': (recovery_seconds(timeline, began)
+                               if event is not None else '-'),
                 'errors': statuses,
                 'bodies': self.client.error_bodies[errors_seen:]}
 
 
 def _figures_line(figures, lost, duplicated, stranded):
-    return ('galera %(step)s: requests %(requests)d, acknowledged writes '
-            '%(writes_acked)d, recovery %(recovery_s)ss, errors %(errors)s'
+    return ('galera %(step)s (%(seconds)ss): requests %(requests)d, '
+            'acknowledged writes %(writes_acked)d, recovery %(recovery_s)ss, '
+            'errors %(errors)s'
             % figures + ', lost %d, duplicated %d, stranded %d'
             % (lost, duplicated, stranded))
 
