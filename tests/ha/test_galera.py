@@ -280,6 +280,10 @@ class Scenario(object):
         began = time.monotonic()
         if event is not None:
             event()
+        # Recovery counts from the start of the event: a member restarted
+        # has rejoined and synced when ``revive`` returns (event_s), and
+        # HAProxy moves the clients back to it then.
+        event_seconds = round(time.monotonic() - began, 1)
         self.client.wait_for_results(step, count)
         procs.wait_for(lambda: recovery_seconds(
             self.client.timeline[seen:], began) is not None,
@@ -302,6 +306,7 @@ class Scenario(object):
         print('%s: failures at %s s; %s' % (step, failures, messages))
         return {'step': step, 'requests': len(timeline),
                 'seconds': round(time.monotonic() - began),
+                'event_s': event_seconds,
                 'writes_acked': sum(1 for _, _, m, s in timeline
                                     if m != 'GET' and s is not None
                                     and s < 300),
@@ -312,7 +317,8 @@ class Scenario(object):
 
 
 def _figures_line(figures, lost, duplicated, stranded):
-    return ('galera %(step)s (%(seconds)ss): requests %(requests)d, '
+    return ('galera %(step)s (%(seconds)ss, event %(event_s)ss): requests '
+            '%(requests)d, '
             'acknowledged writes %(writes_acked)d, recovery %(recovery_s)ss, '
             'errors %(errors)s'
             % figures + ', lost %d, duplicated %d, stranded %d'
