@@ -96,7 +96,12 @@ def _conflict_at_commit(member, database, statement, params):
         commits.append(len(commits) + 1)
         if len(commits) == 1:
             with member.connect(database) as other, other.cursor() as cur:
+                # A member applies what the others committed a moment
+                # later: wait until it has the row (a causal read), or
+                # the statement may find nothing to conflict with.
+                cur.execute('SET SESSION wsrep_sync_wait = 15')
                 cur.execute(statement, params)
+                assert cur.rowcount == 1, 'no conflicting write made'
 
     def handle_error(context):
         errors.append(str(context.original_exception))
