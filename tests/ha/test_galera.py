@@ -150,7 +150,8 @@ def test_lock_taken_on_another_member_is_seen(on_member_1):
 
 
 class Client(faults.Client):
-    """The faults client, also keeping (began, ended, method, status)."""
+    """The faults client, also keeping (began, ended, method, status,
+    path) of every request."""
 
     def __init__(self, urls, **kwargs):
         super().__init__(urls, **kwargs)
@@ -161,7 +162,8 @@ class Client(faults.Client):
         status, parsed = super().request(method, path, body, version,
                                          first)
         with self._lock:
-            self.timeline.append((began, time.monotonic(), method, status))
+            self.timeline.append((began, time.monotonic(), method, status,
+                                  path))
         return status, parsed
 
 
@@ -194,10 +196,10 @@ class GaleraDeployment(deployment.Deployment):
 def recovery_seconds(timeline, since):
     """Seconds from ``since`` to the end of the first successful write
     begun after ``since`` and after the last failed request."""
-    failed = [end for began, end, _, status in timeline
+    failed = [end for began, end, _, status, _ in timeline
               if end >= since and (status is None or status >= 500)]
     start = max([since] + failed)
-    ends = [end for began, end, method, status in timeline
+    ends = [end for began, end, method, status, _ in timeline
             if began >= start and method != 'GET' and status is not None
             and status < 500]
     return round(min(ends) - since, 1) if ends else None
@@ -213,6 +215,23 @@ def ledger_problems(member, database, ledger_ids):
         counts[ledger] = counts.get(ledger, 0) + 1
     return ({k: n for k, n in counts.items() if n > 1 and k in ledger_ids},
             len(rows))
+
+
+def applied_by_retry(problems, timeline):
+    """(lost, retried): the problems of ``Workload.verify`` but those of
+    a port or port group whose DELETE was answered 404, and those.
+
+    Only the workload deletes its ports: a 404 to its DELETE means the
+    request deleted it, committed, lost the answer with its connection
+    (the member died, HAProxy cut the session) and found nothing left
+    when ``retry_on_db_errors`` ran it again.  Applied once, answered
+    404; the ledger, which records only 204s, still expects the port.
+    """
+    gone = {path.rsplit('/', 1)[1] for _, _, method, status, path
+            in timeline if method == 'DELETE' and status == 404}
+    retried = [p for p in problems if p.split()[1] in gone
+               and p.split()[0] in ('ports', 'portgroups')]
+    return [p for p in problems if p not in retried], retried
 
 
 TRANSITIONAL = ('deploying', 'wait call-back', 'cleaning', 'clean wait',
@@ -295,7 +314,7 @@ class Scenario(object):
             what='a write succeeding after %s' % step)
         timeline = self.client.timeline[seen:]
         statuses = {}
-        for _, _, _, status in timeline:
+        for _, _, _, status, _ in timeline:
             if status is None or status >= 400:
                 statuses[status] = statuses.get(status, 0) + 1
         messages = {}
@@ -306,13 +325,13 @@ class Scenario(object):
             except (KeyError, TypeError, ValueError):
                 text = '%s %r' % (status, raw[:120])
             messages[text] = messages.get(text, 0) + 1
-        failures = sorted(round(end - began, 1) for _, end, _, status
+        failures = sorted(round(end - began, 1) for _, end, _, status, _
                           in timeline if status is None or status >= 500)
         print('%s: failures at %s s; %s' % (step, failures, messages))
         return {'step': step, 'requests': len(timeline),
                 'seconds': round(time.monotonic() - began),
                 'event_s': event_seconds,
-                'writes_acked': sum(1 for _, _, m, s in timeline
+                'writes_acked': sum(1 for _, _, m, s, _ in timeline
                                     if m != 'GET' and s is not None
                                     and s < 300),
                 'recovery_s': (recovery_seconds(timeline, began)
@@ -352,13 +371,16 @@ def test_writer_killed_under_load(tmp_path, galera, database):
         procs.wait_for(lambda: scenario.proxy.active('galera') ==
                        writer.name, what='HAProxy back on the writer')
         load.pause()
-        lost = load.verify()
+        lost, retried = applied_by_retry(load.verify(),
+                                         scenario.client.timeline)
         load.stop()
         settle(backup, database)
         duplicated, rows = ledger_problems(backup, database,
                                            load.ledger_ids)
         for figures in phases:
             print(_figures_line(figures, len(lost), len(duplicated), 0))
+        print('deletes applied and answered 404 (retried after the answer '
+              'was lost): %s' % retried)
         assert not lost, lost[:10]
         assert not duplicated, duplicated
         for figures in phases:
