@@ -160,9 +160,12 @@ def delete_for_node(session, node_row):
     query.filter(condition).delete(synchronize_session=False)
 
 
+@api.retry_on_db_errors
 def fail_allocating(conductor_ids, error):
     """Allocations left ``allocating`` by these conductors (dead, or this
-    one before a restart) become ``error``; returns how many."""
+    one before a restart) become ``error``; returns how many.  Retried as
+    every writer: a conductor takes over a dead one's allocations while a
+    database failover may be dropping its connections."""
     with api.writer() as session:
         return (session.query(models.Allocation)
                 .filter(models.Allocation.state == 'allocating',

@@ -6,6 +6,7 @@ from oslo_db import exception as db_exc
 import sqlalchemy as sa
 from sqlalchemy import event
 
+from ironic_lite.db import allocation as db_allocation
 from ironic_lite.db import api as db_api
 from ironic_lite.db import node as db_node
 from ironic_lite.db import models
@@ -143,3 +144,17 @@ def test_only_read_only_errors_are_marked_disconnects(pgcode, disconnect):
     context = _Context(error)
     db_api._read_only_is_disconnect(context)
     assert context.is_disconnect is disconnect
+
+
+@pytest.mark.parametrize('error', [db_exc.DBDeadlock(),
+                                   db_exc.DBConnectionError()],
+                         ids=['deadlock', 'disconnect'])
+def test_fail_allocating_retried(fail_once, error):
+    """A dead conductor's allocations are moved to error even when the
+    first attempt loses a deadlock or its connection (a Galera failover)."""
+    row = db_allocation.create_allocation({'conductor_affinity': 7})
+    failures = fail_once(error, 'UPDATE ALLOCATIONS')
+    assert db_allocation.fail_allocating([7], 'gone') == 1
+    assert failures == ['UPDATE']
+    found = db_allocation.get_allocation_by_uuid(row.uuid)
+    assert (found.state, found.last_error) == ('error', 'gone')
