@@ -91,16 +91,21 @@ class Sampler(threading.Thread):
     def run(self):
         while not self.stopped.wait(0.5):
             procs = _processes()
-            tree = {os.getpid()}
-            for pid in sorted(procs):   # parents mostly have lower pids
-                if procs[pid][0] in tree:
-                    tree.add(pid)
+            tree, grown = {os.getpid()}, True
+            while grown:
+                found = {pid for pid, (parent, _cpu) in procs.items()
+                         if parent in tree}
+                grown = not found <= tree
+                tree |= found
             for pid in tree - {os.getpid()}:
+                # A zombie's cmdline is empty: keep the one seen alive.
+                cmd = self.seen.get(pid, (0, ''))[1]
                 try:
                     with open('/proc/%d/cmdline' % pid, 'rb') as f:
-                        cmd = f.read().replace(b'\0', b' ').decode()[:150]
+                        cmd = f.read().replace(b'\0', b' ').decode(
+                            errors='replace')[:150] or cmd
                 except OSError:
-                    continue
+                    pass
                 self.seen[pid] = (procs[pid][1], cmd)
 
     def report(self, top):
