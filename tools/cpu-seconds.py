@@ -10,8 +10,8 @@ reaps every descendant, and prints user+system seconds from getrusage
 (RUSAGE_CHILDREN: every reaped descendant's, through the waits between).
 
     tools/cpu-seconds.py CMD ARG...          one command
-    tools/cpu-seconds.py tests/x.py ...      pytest on each file in turn
-                                            (this venv's python), a line
+    tools/cpu-seconds.py TEST_FILE...        pytest on each file (tests/...)
+                                            in turn with this python, a line
                                             per file and a total
 
     CPU_SECONDS_TOP=N tools/cpu-seconds.py ...
