@@ -8,6 +8,7 @@ in a few seconds.  The same matrix with real tokens:
 tests/functional/test_keystone_acl.py.
 """
 
+import collections
 import json
 import os
 import time
@@ -69,22 +70,47 @@ def _as(persona):
     return {'X-Test-Persona': persona}
 
 
+class _MadeOnFirstUse(dict):
+    """A World's values: an object is made when a route first names it."""
+
+    def __init__(self, makers, **values):
+        super(_MadeOnFirstUse, self).__init__(values)
+        self.makers = makers
+
+    def __missing__(self, name):
+        if name not in self.makers:
+            raise KeyError(name)
+        self[name] = self.makers[name]()
+        return self[name]
+
+
 class World(object):
-    """The objects the routes act on, made by the system admin."""
+    """The objects the routes act on, made by the system admin.
+
+    A route that changes something gets those it names (``{node}``),
+    each made on first use: a World made every kind for each such
+    route, an allocated node (two provision state changes and an
+    allocation) included, though most name none of them.  A GET gets
+    them all (:meth:`make_all`): what a list answers depends on what
+    exists (a project's service role reads its project's allocations
+    list, a 403, only when one is there).
+    """
 
     def __init__(self, client):
         self.client = client
-        self.values = {'owner_project': PROJECTS['owner'],
-                       'lessee_project': PROJECTS['lessee']}
-        self.values['node'] = self.node()
-        self.values['chassis'] = self.chassis()
-        self.values['port'] = self.child('ports')
-        self.values['portgroup'] = self.child('portgroups')
-        self.values['allocation'] = self.allocation()
-        self.values['allocated_node'] = self.allocated_node()
-        self.values['template'] = self.template()
-        self.values['rule'] = self.rule()
-        self.values['runbook'] = self.runbook()
+        self.values = _MadeOnFirstUse({
+            'node': self.node, 'chassis': self.chassis,
+            'port': lambda: self.child('ports'),
+            'portgroup': lambda: self.child('portgroups'),
+            'allocation': self.allocation,
+            'allocated_node': self.allocated_node,
+            'template': self.template, 'rule': self.rule,
+            'runbook': self.runbook,
+        }, owner_project=PROJECTS['owner'], lessee_project=PROJECTS['lessee'])
+
+    def make_all(self):
+        for name in self.values.makers:
+            self.values[name]
 
     def _post(self, path, body):
         resp = self.client.post_json(path, body, headers=_as('system_admin'))
@@ -110,6 +136,7 @@ class World(object):
         # An inspection rule (API 1.96).
         return self._post('/v1/inspection_rules', {
             'actions': [{'op': 'log', 'args': {'msg': 'acl'}}]})
+
     def runbook(self):
         # Release 6.0: a runbook of the owner project (1.92).
         return self._post('/v1/runbooks', {
@@ -177,11 +204,11 @@ class World(object):
             return [self.fill(v, fresh) for v in value]
         if not isinstance(value, str) or '{' not in value:
             return value
-        values = dict(self.values, uuid=str(uuid.uuid4()),
-                      mac='52:54:00:%02x:%02x:%02x' % tuple(
-                          uuid.uuid4().bytes[:3]))
-        values.update(fresh or {})
-        return value.format(**values)
+        made_here = dict(uuid=str(uuid.uuid4()),
+                         mac='52:54:00:%02x:%02x:%02x' % tuple(
+                             uuid.uuid4().bytes[:3]))
+        made_here.update(fresh or {})
+        return value.format_map(collections.ChainMap(made_here, self.values))
 
     def volume_node(self):
         """The node of the volume rows (made once), powered off: a
@@ -251,6 +278,8 @@ def _expected(route):
 
 
 def _call(client, route, persona, world):
+    if route['method'] == 'GET':
+        world.make_all()
     fresh = world.fresh_values(route)
     path = world.fill(route['path'], fresh)
     method = route['method'].lower()
