@@ -18,7 +18,12 @@ verb's microversion:
   ``extra/upgrade6_rule``; the node's ``inspect_interface`` set to
   ``agent``; ``inspect``; the test plays the agent (``POST
   /v1/continue_inspection`` with an inventory); ``manageable`` again
-  with the inventory stored and the rule's value set; the rule deleted.
+  with the inventory stored and the rule's value set; the rule deleted
+  and the interface set back to ``fake``.  While the rule is refused by
+  an API with the old release in force, the ``agent`` interface is also
+  tried at a microversion the old release serves (``_probe``): it must
+  be refused too (409 by a pinned API, 400 by the node's old or pinned
+  conductor), the interface unchanged.
 
 While the API that answers has an older release in force (the old code,
 or the new code pinned or ``auto``-capped: both announce the old
@@ -106,6 +111,8 @@ class Release6Consumer(object):
         self.rules = {}             # uuid -> alive (acknowledged)
         self.errors = []
         self._flow = None           # the verb being served, for errors
+        self._states = None         # in force at the API of the last gate
+        self.probes = {}            # status -> count (``_probe``)
 
     # -- requests -------------------------------------------------------
 
@@ -166,6 +173,7 @@ class Release6Consumer(object):
         new = verb in self.new_verbs
         states = {self._state(before, label, step),
                   self._state(self.dep.layout, label, step)}
+        self._states = states
         if status in ok:
             if new and states == {redfish.OLD}:
                 self.errors.append('%s (%s) served %s at step %s: %s %s'
@@ -381,6 +389,8 @@ class Release6Consumer(object):
             lambda: self._rows('inspection_rules', 'description',
                                description) and
             'rule %r written' % description)
+        if outcome == REFUSED and self._states == {redfish.OLD}:
+            self._probe()
         if outcome != SERVED:
             return False
         rule = answer['uuid']
@@ -412,7 +422,34 @@ class Release6Consumer(object):
                       RULE, ok=(204,)) is None:
             return False
         self.rules[rule] = False
-        return True
+        # As it was: the next refused cycle probes from ``fake``.
+        return self._call('PATCH', node, [
+            {'op': 'replace', 'path': '/inspect_interface',
+             'value': 'fake'}]) is not None
+
+    def _probe(self):
+        """The ``agent`` inspect interface (6.0) at a microversion the
+        old release serves, through an API with the old release in
+        force: refused, by that API (409, pinned) or by the node's
+        conductor (400: an old one has no such interface, a pinned new
+        one refuses it), the interface unchanged."""
+        node = '/v1/nodes/%s' % self.nodes['inspect']
+        status, resp = self.req('PATCH', node, [
+            {'op': 'replace', 'path': '/inspect_interface',
+             'value': 'agent'}])
+        if self._locked(status, resp):
+            return      # a conductor holds the node: no answer to judge
+        self.probes[status] = self.probes.get(status, 0) + 1
+        if status not in (400, 409) or 'agent' not in str(resp):
+            self.errors.append('a pinned deployment answered %s to the '
+                               'agent inspect interface: %s (%s)'
+                               % (status, resp, self.dep.describe()))
+        problem = self._unchanged('inspect', inspect_interface='fake')
+        if problem:
+            self.errors.append('refused agent interface: %s' % problem)
+            self.req('PATCH', node, [{'op': 'replace',
+                                      'path': '/inspect_interface',
+                                      'value': 'fake'}])
 
     def verify(self):
         """Acknowledged runbooks and rules are there, deleted ones gone;
@@ -463,11 +500,13 @@ def check_consumer(consumer):
             found.setdefault(step, {})[verb] = count
         return found
     print('6.0 verbs refused by step: %s; served by step: %s; node actions '
-          'by conductor: %s' % (by_step(consumer.refused),
-                                by_step(consumer.served), consumer.routed))
+          'by conductor: %s; agent inspect interface refused (pinned) '
+          'with: %s' % (by_step(consumer.refused), by_step(consumer.served),
+                        consumer.routed, consumer.probes))
     if consumer.new_verbs:
         refused = {verb for _, verb in consumer.refused}
         assert refused == consumer.new_verbs, consumer.refused
+        assert consumer.probes, 'the agent interface was never probed'
         assert consumer.routed, 'no 6.0 action was seen'
     late = {verb for step, verb in consumer.served
             if step in consumer.settled}
