@@ -102,6 +102,7 @@ class Release6Consumer(object):
         self.new_verbs = {v for v, ver in VERBS.items()
                           if _vt(ver) > _vt(old_api)}
         self.nodes = {}             # role -> uuid
+        self.node = None            # no sharded node (consumers.py)
         self.cycles = []            # (step at start, every verb served)
         self.refusals = {}          # step -> count
         self.refused = {}           # (step, verb) -> count
@@ -429,14 +430,27 @@ class Release6Consumer(object):
 
     def _probe(self):
         """The ``agent`` inspect interface (6.0) at a microversion the
-        old release serves, through an API with the old release in
-        force: refused, by that API (409, pinned) or by the node's
+        old release serves: when an API with the old release in force
+        answers, refused, by that API (409, pinned) or by the node's
         conductor (400: an old one has no such interface, a pinned new
         one refuses it), the interface unchanged."""
         node = '/v1/nodes/%s' % self.nodes['inspect']
+        step, before = self.client.step, dict(self.dep.layout)
         status, resp = self.req('PATCH', node, [
             {'op': 'replace', 'path': '/inspect_interface',
              'value': 'agent'}])
+        label = {self.dep.api_url(lbl): lbl for lbl in
+                 self.dep.api_labels()}.get(self.client.answered.base)
+        if label is None or {self._state(before, label, step),
+                             self._state(self.dep.layout, label,
+                                         step)} != {redfish.OLD}:
+            # Another API answered (the round robin; step 6.3: an
+            # unpinned one, which may accept it): as it was.
+            if status == 200:
+                self._call('PATCH', node, [
+                    {'op': 'replace', 'path': '/inspect_interface',
+                     'value': 'fake'}])
+            return
         if self._locked(status, resp):
             return      # a conductor holds the node: no answer to judge
         self.probes[status] = self.probes.get(status, 0) + 1
