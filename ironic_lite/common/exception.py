@@ -324,6 +324,17 @@ class PinnedHardwareType(PinnedRelease):
                 'is unpinned (rolling upgrade step 6.3).')
 
 
+class PinnedInterface(PinnedRelease):
+    """An interface implementation newer than the pinned release: its
+    conductors could not load it (``HardwareType.interfaces_since``)."""
+    _msg_fmt = ('The %(iface)s interface %(name)s of hardware type '
+                '%(driver)s is new in release %(since)s: it is not '
+                'available while this API is pinned to release %(pin)s, '
+                'and nothing was changed. It becomes available when every '
+                'conductor runs release %(since)s unpinned and this API is '
+                'unpinned (rolling upgrade step 6.3).')
+
+
 class VifAlreadyAttached(Conflict):
     _msg_fmt = ('Unable to attach VIF because VIF %(vif)s is already '
                 'attached to Ironic %(object_type)s %(object_uuid)s')

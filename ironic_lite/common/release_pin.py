@@ -172,6 +172,15 @@ def hardware_types():
     return release_mappings.hardware_types(effective())
 
 
+def lacks(release):
+    """The release in force when it is older than ``release`` (so it
+    lacks what ``release`` added), else None."""
+    pin = effective()
+    if pin and release and _vt(release) > _vt(pin):
+        return pin
+    return None
+
+
 def check_hardware_type(name):
     """Refuse (409, nothing done) a node of hardware type ``name`` while
     the release in force does not have it: no conductor of that release

@@ -39,6 +39,8 @@ from ironic_lite.conductor import rpcapi_vendor
 from ironic_lite.conductor import rpcapi_vif
 from ironic_lite.conductor import rpcapi_vmedia
 from ironic_lite.conductor import rpcapi_volume
+from ironic_lite.drivers import base as drivers_base
+from ironic_lite.drivers import factory
 from ironic_lite.objects import base as objects_base
 
 CONF = conf.CONF
@@ -47,6 +49,10 @@ CONF = conf.CONF
 # it, and it equals the last entry of ConductorAPI's history (a unit test
 # checks both).
 RPC_API_VERSION = '1.13'
+
+# A node's interface fields, checked against the release in force.
+_INTERFACE_FIELDS = tuple('%s_interface' % i
+                          for i in drivers_base.ALL_INTERFACES)
 
 
 def conductor_for(context, node):
@@ -205,6 +211,8 @@ class ConductorAPI(rpcapi_power.PowerCalls,
     def create_node(self, context, node_obj):
         """Create a node (after the conductor validated its driver)."""
         release_pin.check_hardware_type(node_obj.driver)
+        factory.check_interfaces_in_force(node_obj, [
+            f for f in _INTERFACE_FIELDS if node_obj.obj_attr_is_set(f)])
         cctxt = self._prepare(context, node_obj, '1.0')
         return cctxt.call(context, 'create_node', node_obj=node_obj)
 
@@ -223,8 +231,11 @@ class ConductorAPI(rpcapi_power.PowerCalls,
             1.3; pinned lower it is dropped, and the last write wins as in
             release 2.0.
         """
-        if 'driver' in node_obj.obj_what_changed():
+        delta = node_obj.obj_what_changed()
+        if 'driver' in delta:
             release_pin.check_hardware_type(node_obj.driver)
+        factory.check_interfaces_in_force(
+            node_obj, [f for f in _INTERFACE_FIELDS if f in delta])
         kwargs = {'node_obj': node_obj}
         version = '1.0'
         if self.can_send_version('1.1'):

@@ -216,6 +216,12 @@ class HardwareType(object):
 
     name = None
     supported = {}
+    # The release that added each implementation name of ``supported``
+    # after the type's first release, by (interface, name): a service
+    # whose release in force is older refuses it (factory.check_supported,
+    # rpcapi.create_node and update_node), as that release's conductors
+    # do.  Append-only.
+    interfaces_since = {}
     # driver_info keys the type itself reads -> description; with its
     # default interfaces' properties: GET /v1/drivers/<name>/properties.
     properties = {}

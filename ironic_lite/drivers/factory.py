@@ -4,6 +4,7 @@ from oslo_config import cfg
 from oslo_log import log as logging
 
 from ironic_lite.common import exception
+from ironic_lite.common import release_pin
 from ironic_lite import conf
 from ironic_lite.drivers import agent_inspect
 from ironic_lite.drivers import base
@@ -151,7 +152,8 @@ def check_and_update_node_interfaces(node, hw_type):
 
 def check_supported(hw_type, iface, name):
     """InvalidParameterValue with Ironic's message unless ``name`` is an
-    enabled implementation of ``iface`` that the type supports."""
+    enabled implementation of ``iface`` that the type supports -- and that
+    the release in force has (``interfaces_since``)."""
     enabled = enabled_interfaces(iface)
     if name not in enabled:
         raise exception.InvalidParameterValue(
@@ -165,6 +167,35 @@ def check_supported(hw_type, iface, name):
                 'supported by hardware type %(type)s.'
                 % {'iface': iface, 'name': name,
                    'type': type(hw_type).__name__})
+    since = hw_type.interfaces_since.get((iface, name))
+    pin = release_pin.lacks(since)
+    if pin:
+        # The conductors of that release refuse it (400, the message
+        # above): so does this one while it is in force.
+        raise exception.InvalidParameterValue(
+            err="%(iface)s interface implementation '%(name)s' of hardware "
+                'type %(type)s is new in release %(since)s: not available '
+                'while this conductor is pinned to release %(pin)s; nothing '
+                'was changed.'
+                % {'iface': iface, 'name': name, 'type': hw_type.name,
+                   'since': since, 'pin': pin})
+
+
+def check_interfaces_in_force(node_obj, fields):
+    """PinnedInterface (409, nothing sent) when one of the node's
+    ``fields`` (``<iface>_interface`` names) holds an implementation newer
+    than the release in force: the API's check before it asks a
+    conductor (``check_supported`` is the conductor's)."""
+    hw_type = HARDWARE_TYPES.get(node_obj.driver)
+    for field in fields if hw_type is not None else ():
+        iface = field[:-len('_interface')]
+        name = getattr(node_obj, field, None)
+        since = hw_type.interfaces_since.get((iface, name))
+        pin = release_pin.lacks(since)
+        if pin:
+            raise exception.PinnedInterface(iface=iface, name=name,
+                                            driver=node_obj.driver,
+                                            since=since, pin=pin)
 
 
 def default_interface(hw_type, iface, node=None):

@@ -152,6 +152,7 @@ class FakeHardware(base.HardwareType):
         'storage': ['fake', 'noop', 'cinder', 'external'],
         'vendor': ['fake', 'no-vendor'],
     }
+    interfaces_since = {('inspect', 'agent'): '6.0'}
 
     def __init__(self):
         super().__init__()

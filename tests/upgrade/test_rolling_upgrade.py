@@ -52,7 +52,15 @@ agent) and deleted, each action by a conductor with the new release in
 force; after each step the conductors table lists ``redfish`` for
 exactly those conductors.
 
-The ``auto`` procedure (``procedures.STEPS[AUTO]``): each process restarted once on the new code with
+In the hops into a release whose API serves release 6.0's verbs
+(``release6.applies``), a consumer tries them at every step
+(``release6.py``): runbooks, servicing, virtual media and in-band
+inspection with an inspection rule, each refused with 406 and nothing
+written while the answering API has an older release in force, else
+served end to end by conductors with the new release in force.
+
+The ``auto`` procedure (``procedures.STEPS[AUTO]``): each process
+restarted once on the new code with
 ``pin_release_version = auto``, conductors first; the caps rise by
 themselves once the last old service is gone (step 5.2), with the same
 checks at every step.
@@ -73,6 +81,7 @@ from tests.upgrade import deployment
 from tests.upgrade import metalsmith
 from tests.upgrade import procedures
 from tests.upgrade import redfish
+from tests.upgrade import release6
 from tests.upgrade.procedures import AUTO
 from tests.upgrade import workload
 
@@ -301,9 +310,9 @@ def wait_for_full_cycles(computes, up, timeout=timeouts.HANG):
         assert not computes.errors(), '\n'.join(computes.errors()[:20])
         time.sleep(0.5)
     raise AssertionError('no compute cycle completed unpinned in %ss: %s'
-                         '\n%s' % (timeout, [c.cycles[-5:]
-                                             for c in computes.computes],
-                                    '\n'.join(computes.errors()[:20])))
+                         '\n%s' % (timeout,
+                                   [c.cycles[-5:] for c in computes.computes],
+                                   '\n'.join(computes.errors()[:20])))
 
 
 def migrate_online(dep, release):
@@ -372,9 +381,18 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
     # From release 5.0: redfish nodes, served by one emulator.
     rf = redfish.applies(old_name, new_name)
     emulator = redfish.start_bmc(str(tmp_path / 'bmc')) if rf else None
+    rf_consumer = six = None
     if rf:
-        others.append(redfish.consumer(dep, up, client, emulator, old,
-                                        UNPINNED_STEPS))
+        rf_consumer = redfish.consumer(dep, up, client, emulator, old,
+                                       UNPINNED_STEPS)
+        others.append(rf_consumer)
+    # From release 6.0 (API 1.87 and newer): runbooks, servicing, virtual
+    # media and in-band inspection (after redfish.consumer: see
+    # release6.consumer).
+    if release6.applies(api_of(new_name)):
+        six = release6.consumer(dep, up, client, old, api_of(old_name),
+                                UNPINNED_STEPS)
+        others.append(six)
     computes = consumers_mod.Consumers(client, volume=fours, others=others)
     latest = latest_versions(new_name)
     background = futures.ThreadPoolExecutor(1)
@@ -480,7 +498,9 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
     assert not problems, '\n'.join(problems)
     print('Documented refusals by step: %s' % computes.refusals())
     if rf:
-        redfish.check_consumer(others[-1], up)
+        redfish.check_consumer(rf_consumer, up)
+    if six is not None:
+        release6.check_consumer(six)
     late = set(computes.refusals()) & UNPINNED_STEPS
     assert not late, ('refusals after every API was unpinned: %s'
                       % computes.refusals())

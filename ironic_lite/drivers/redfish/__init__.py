@@ -59,6 +59,8 @@ class RedfishHardware(base.HardwareType):
         'storage': ['noop', 'cinder', 'external'],
         'vendor': ['no-vendor'],
     }
+    interfaces_since = {('inspect', 'agent'): '6.0',
+                        ('raid', 'redfish'): '6.0'}
     # GET /v1/drivers/redfish/properties: the union of the default
     # interfaces' ``properties`` (HardwareType.get_properties).
 
