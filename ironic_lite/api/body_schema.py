@@ -159,8 +159,6 @@ def convert_booleans(schema, document):
     return document
 
 
-
-
 def check(schema, document, what):
     """The body of a request, checked against its route's ``schema``
     once (a JSON patch's length first: the schema's cost grows with it);

@@ -38,7 +38,7 @@ GATE_PLAIN = 'plain'        # 406 "Request not acceptable."
 GATE_VERSION = 'version'    # 406 "... minimal required API version ..."
 GATE_DETAIL = 'detail'      # 400 "Invalid query parameter ?detail=..."
 GATE_UNKNOWN = 'unknown'    # 400, as an unknown parameter (the route's
-                            # ``unknown`` wording; Ironic's query schemas)
+# ``unknown`` wording; Ironic's query schemas)
 
 # How an unknown query parameter is reported (Ironic has both).
 UNKNOWN_ARGS = 'args'       # "Unexpected arguments: a, b"

@@ -3,8 +3,9 @@ reference, and the ``Router`` built from them.
 
 It sits above the controllers: it finds and imports each of them
 (``controller_modules``: a module of ``controllers/v1`` with ``ROUTES``
-and its ``API_REFERENCE_ORDER``), and only the root controller (``controllers/root.py``), the API reference and tests
-import it.  The vocabulary the controllers declare their routes with is
+and its ``API_REFERENCE_ORDER``), and only the root controller
+(``controllers/root.py``), the API reference and tests import it.  The
+vocabulary the controllers declare their routes with is
 ``api/routes.py``, which imports no controller.
 
 ``GET /v1`` is declared here: its document lists the resources whose

@@ -266,4 +266,3 @@ def path_segments(parts):
     if segments and segments[0] != 'v1':
         segments.insert(0, 'v1')
     return segments
-

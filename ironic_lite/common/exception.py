@@ -482,10 +482,6 @@ class RunbookNotFound(NotFound):
 
 # -- drivers talking to hardware (redfish) -----------------------------------
 
-class MissingParameterValue(InvalidParameterValue):
-    _msg_fmt = '%(err)s'
-
-
 class DriverOperationError(IronicException):
     _msg_fmt = 'Runtime driver %(driver)s failure. Reason: %(reason)s.'
 

@@ -423,6 +423,7 @@ POLICIES += [
      'project.', 'DELETE ' + _N),
 ]
 
+
 def _operations(text):
     ops = []
     for op in text.split(','):

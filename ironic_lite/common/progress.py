@@ -84,7 +84,7 @@ class Progress(object):
         text = '%s: %d' % (self.what, self.done)
         if self.total is not None:
             text += '/%d %s (%.0f%%)' % (self.total, self.unit,
-                                        _percent(self.done, self.total))
+                                         _percent(self.done, self.total))
         else:
             text += ' %s' % self.unit
         text += ', %s %s/s' % (_rate(self.rate(now)), self.unit)

@@ -44,7 +44,7 @@ from ironic_lite.conductor import vmedia
 from ironic_lite.conductor import volume
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
-from ironic_lite import objects
+from ironic_lite import objects  # noqa: F401 (registers the objects)
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)

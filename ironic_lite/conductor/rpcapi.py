@@ -123,7 +123,6 @@ class ConductorAPI(rpcapi_power.PowerCalls,
     |          1.93; rpcapi_vmedia.py).
     """
 
-
     RPC_API_VERSION = RPC_API_VERSION
 
     def __init__(self, topic=None):

@@ -177,7 +177,6 @@ _DEFAULT_IFACE_HELP = (
     'the API service\'s).')
 
 
-
 def _interface_opts():
     found = [enabled_hardware_types_opt]
     for iface in interfaces.ALL_INTERFACES:

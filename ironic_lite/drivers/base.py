@@ -332,6 +332,7 @@ class NoInterface(object):
 
 # -- deploy steps, as Ironic's ``base.deploy_step`` ------------------------
 
+
 def deploy_step(priority, argsinfo=None):
     """Mark an interface method as a deploy step.
 

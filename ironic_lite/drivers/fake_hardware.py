@@ -214,7 +214,7 @@ def _record_step(task, interface, step):
         _sleep(CONF.fake.clean_delay)
         info[EXECUTED_STEPS_KEY] = list(
             info.get(EXECUTED_STEPS_KEY) or []) + ['%s.%s' % (interface,
-                                                             step)]
+                                                              step)]
     node.driver_internal_info = info
 
 

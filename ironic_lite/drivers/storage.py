@@ -92,7 +92,8 @@ class CinderStorage(base.BaseInterface):
                              'for every wwnn entry. There are %d wwpn '
                              'entries and %d wwnn entries.'
                        % (found['wwpn'], found['wwnn']))
-        return {'iscsi': found['iqn'] >= 1, 'fibre_channel': found['wwpn'] >= 1}
+        return {'iscsi': found['iqn'] >= 1,
+                'fibre_channel': found['wwpn'] >= 1}
 
     def validate(self, task):
         found = self._connector_kinds(task)

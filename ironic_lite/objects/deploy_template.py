@@ -12,6 +12,7 @@ from ironic_lite.db import deploy_template as db_template
 from ironic_lite.objects import base
 from ironic_lite.objects import fields
 
+
 def _step_dict(row):
     return {'interface': row.interface, 'step': row.step,
             'args': dict(row.args or {}), 'priority': row.priority}
@@ -87,4 +88,3 @@ class DeployTemplate(base.CrudMixin, base.IronicObject):
         """The templates named in ``names`` (a node's instance traits)."""
         rows = db_template.get_deploy_template_list_by_names(names)
         return cls._from_db_object_list(context, rows)
-

@@ -305,7 +305,7 @@ def test_upgrade_of_a_newer_schema_is_a_one_line_error(upgraded, db_path):
     assert len(errors) == 1 and 'f0f0newer' in errors[0], result.stderr
 
 
-# -- a pin naming no release, a database out of reach ---------------------------
+# -- a pin naming no release, a database out of reach -------------------------
 
 @pytest.fixture
 def bad_pin(tmp_path, db_path):

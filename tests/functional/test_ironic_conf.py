@@ -36,7 +36,8 @@ FAKE = {'bios': 'fake', 'boot': 'fake', 'console': 'fake',
 # Ironic would take ipxe and direct where ironic-lite has none.
 REDFISH = {'bios': 'no-bios', 'boot': 'redfish-virtual-media',
            'console': 'no-console', 'deploy': 'ramdisk',
-           'firmware': 'no-firmware', 'inspect': 'agent', 'management': 'redfish',
+           'firmware': 'no-firmware', 'inspect': 'agent',
+           'management': 'redfish',
            'network': 'flat', 'power': 'redfish', 'raid': 'no-raid',
            'rescue': 'no-rescue', 'storage': 'noop', 'vendor': 'no-vendor'}
 

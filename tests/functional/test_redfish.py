@@ -132,7 +132,7 @@ def manage(api, uuid):
                               {'target': 'manage'})
     assert status == 202, body
     return wait_node(api, uuid, lambda n: n['target_provision_state']
-                      is None and n['provision_state'] != 'verifying')
+                     is None and n['provision_state'] != 'verifying')
 
 
 def power(api, uuid, target):
@@ -144,7 +144,7 @@ def power(api, uuid, target):
 
 def test_enroll_validate_manage_inspect(api, emulator, image_url):
     node = enroll(api, dict(emulator_mod.driver_info(emulator),
-                             deploy_iso=image_url))
+                            deploy_iso=image_url))
     assert node['power_interface'] == 'redfish'
     assert node['bios_interface'] == 'redfish'
     assert node['boot_interface'] == 'redfish-virtual-media'
@@ -160,7 +160,7 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
                                % node['uuid'], {'target': 'inspect'})
     assert status == 202
     node = wait_node(api, node['uuid'],
-                      lambda n: n['provision_state'] != 'inspecting')
+                     lambda n: n['provision_state'] != 'inspecting')
     assert node['provision_state'] == 'manageable', node['last_error']
     props = node['properties']
     assert (props['cpus'], props['cpu_arch'], props['memory_mb'],
@@ -189,7 +189,7 @@ def test_enroll_validate_manage_inspect(api, emulator, image_url):
                                % node['uuid'], {'target': 'inspect'})
     assert status == 202
     wait_node(api, node['uuid'],
-               lambda n: n['provision_state'] != 'inspecting')
+              lambda n: n['provision_state'] != 'inspecting')
     status, ports = api('GET', '/v1/ports?node=%s' % node['uuid'])
     assert len(ports['ports']) == 1
 
@@ -241,8 +241,8 @@ def _fault(body):
 def test_unreachable_bmc(api):
     port = procs.free_port()     # nothing listens there
     node = enroll(api, {'redfish_address': 'http://127.0.0.1:%d' % port,
-                         'redfish_username': 'admin',
-                         'redfish_password': PASSWORD})
+                        'redfish_username': 'admin',
+                        'redfish_password': PASSWORD})
     node = manage(api, node['uuid'])
     assert node['provision_state'] == 'enroll'
     assert ('Redfish connection failed for node %s: unable to connect to '

@@ -14,7 +14,7 @@ from tests import redfish_emulator as emulator_mod
 
 
 @pytest.fixture
-def task(emulator, conf_fixture):
+def task(emulator, conf_fixture):  # noqa: F811 (the fixture)
     conf_fixture.config(enabled_hardware_types=['fake-hardware', 'redfish'])
     conf_fixture.config(connection_attempts=1, group='redfish')
     from ironic_lite.drivers import factory
@@ -78,7 +78,7 @@ def _cds(task):
                           sushy.VIRTUAL_MEDIA_CD)
 
 
-def test_virtual_media_boot(task, image_url):
+def test_virtual_media_boot(task, image_url):  # noqa: F811
     task.node.driver_info['deploy_iso'] = image_url
     boot = task.driver.boot
     boot.validate(task)

@@ -19,6 +19,7 @@ from tests import conftest as top
 from tests.functional import conftest
 from tests.functional import procs
 
+
 def _split(stack, tmp):
     if not (top.reachable('127.0.0.1', 5432)
             and top.reachable('127.0.0.1', 5672)):

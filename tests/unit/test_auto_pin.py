@@ -161,7 +161,7 @@ def test_a_manual_pin_holds_the_auto_ones(reporter, database):
 
 
 def test_deployment_records_say_which_services_are_auto(reporter,
-                                                       database):
+                                                        database):
     reporter('conductor', 'me')
     database.config(pin_release_version=None)
     objects.Service.report(None, 'api', 'plain:6385', 'plain')

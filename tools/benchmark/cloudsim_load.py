@@ -140,8 +140,8 @@ def get_raw(client, path, sleep=time.sleep):
             break
         sleep(FIRST_DELAY * 2 ** attempt)
     if resp.status >= 400:
-        raise RuntimeError('GET %s -> %s %s' % (path, resp.status,
-                                                raw[:300].decode(errors='replace')))
+        text = raw[:300].decode(errors='replace')
+        raise RuntimeError('GET %s -> %s %s' % (path, resp.status, text))
     return raw
 
 

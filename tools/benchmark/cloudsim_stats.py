@@ -145,7 +145,7 @@ def step_verdict(step, p99_limit_ms):
         if row['samples'] == 0:
             reasons.append('%s: no answer in the step' % op)
         elif row.get('errors', 0) > MAX_FAILED * (row['samples']
-                                                   + row['errors']):
+                                                  + row['errors']):
             reasons.append('%s: %d of %d failed%s' % (
                 op, row['errors'], row['samples'] + row['errors'],
                 ' (the first: %s)' % row['first_error']

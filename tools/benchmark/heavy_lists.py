@@ -87,7 +87,8 @@ def _config(tmp, port, args):
     with open(config, 'a') as f:
         f.write('[DEFAULT]\nstate_path = %s\n' % tmp)
         f.write('[api]\nmax_concurrent_large_lists = %d\n'
-                'request_queue_timeout = %d\n' % (args.max_large, args.timeout))
+                'request_queue_timeout = %d\n'
+                % (args.max_large, args.timeout))
     return config
 
 

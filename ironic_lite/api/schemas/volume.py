@@ -33,7 +33,7 @@ TARGET_BODY = s.body('volume_targets', TARGET_FIELDS,
 # A boot index the database's INTEGER column holds (Ironic has no bound:
 # a larger one is a database error there).
 TARGET_BODY['properties']['boot_index'].update(minimum=-2 ** 31,
-                                              maximum=2 ** 31 - 1)
+                                               maximum=2 ** 31 - 1)
 TARGET_PATCH_ALLOWED = frozenset(('boot_index', 'extra', 'node_uuid',
                                   'properties', 'volume_id', 'volume_type'))
 TARGET_READ_ONLY = CONNECTOR_READ_ONLY

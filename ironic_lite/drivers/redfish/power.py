@@ -103,4 +103,3 @@ class RedfishPower(base.PowerInterface):
 
     def get_supported_power_states(self, task):
         return list(SET_POWER_STATE_MAP)
-

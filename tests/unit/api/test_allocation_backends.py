@@ -20,7 +20,7 @@ def test_allocate_deploy_release_on_each_backend(client):
                               'candidate_nodes': ['Gold-1']})
     assert resp.status_int == 201, resp.text
     assert (resp.json['state'], resp.json['node_uuid']) == ('active',
-                                                           node.uuid)
+                                                            node.uuid)
     resp = t._create(client, {'resource_class': 'gold',
                               'candidate_nodes': ['gold-1']})
     assert resp.status_int == 400

@@ -58,7 +58,7 @@ def test_list_detail_and_fields_at_1_74(client, settings):
 
 @pytest.mark.parametrize('query', ['?detail=True', '?fields=name'])
 def test_detail_and_fields_are_unknown_before_1_74(make_client, settings,
-                                                    query):
+                                                   query):
     resp = make_client('1.73').get(URL + query)
     assert resp.status_int == 400
     assert 'Additional properties are not allowed' in utils.faultstring(

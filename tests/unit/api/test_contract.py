@@ -94,8 +94,8 @@ def test_malformed_uuid_names_the_parameter(client, url, name):
 
 
 def test_ports_shard_with_node_refused(client, node):
-    for query in ('shard=A&node=node-0', 'shard=A&node_uuid=' + node['uuid']):
-        assert _text(client.get('/v1/ports?' + query), 403) == (
+    for q in ('shard=A&node=node-0', 'shard=A&node_uuid=' + node['uuid']):
+        assert _text(client.get('/v1/ports?' + q), 403) == (
             'Operation not permitted.')
     assert _text(client.get('/v1/portgroups?shard=A&node=node-0'), 400) == (
         'Filtering by node, address, or shard simultaneously is not '

@@ -45,7 +45,6 @@ EXAMPLES = 5
 BODY_EXAMPLES = 30
 
 
-
 def _fields():
     """The fields of each resource, from its declaration's table (the
     controllers are imported once the objects are registered: their

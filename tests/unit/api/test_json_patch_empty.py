@@ -56,7 +56,7 @@ def test_admin_empty_patch_is_the_resource_unchanged(basic, resources,
 @pytest.mark.parametrize('kind', KINDS)
 @pytest.mark.parametrize('user', ['reader', 'owner', 'other-reader'])
 def test_empty_patch_gets_the_policy_answer_of_a_change(basic, resources,
-                                                         user, kind):
+                                                        user, kind):
     url = resources[kind]
     refused = basic.patch_json(url, EXTRA, headers=_auth(user))
     resp = basic.patch_json(url, [], headers=_auth(user))

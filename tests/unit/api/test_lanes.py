@@ -90,7 +90,7 @@ def test_a_burst_of_bmc_calls_is_served_in_turn(server, node, slow_bmc):
 
 
 def test_a_bmc_call_without_a_turn_in_time_is_answered_503(server, node,
-                                                          slow_bmc):
+                                                           slow_bmc):
     entered, release = slow_bmc
     lane = _hardware_lane(server)
     lane.wait = 1

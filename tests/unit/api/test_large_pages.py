@@ -227,8 +227,8 @@ def test_memory_is_returned_after_the_last_large_page(server, node, heavy,
 
 
 def test_a_short_page_of_a_large_limit_keeps_its_memory(server, node,
-                                                         blocked,
-                                                         monkeypatch):
+                                                        blocked,
+                                                        monkeypatch):
     """A page that may be large (limit above the threshold) waits for the
     gate, but one that turned out short -- one node here, a plain port
     group list of a few dozen in a cloud -- does not pay for a full
@@ -280,7 +280,7 @@ def test_port_pages_wait_in_the_node_pages_line(server, node, blocked):
         assert entered.acquire(timeout=timeouts.HANG)
     threads.append(served.in_thread(server, PORT_PAGES[0], results))
     threads.append(served.in_thread(server, '/v1/portgroups/detail?limit=2',
-                              results))
+                                    results))
     assert served.wait_for(lambda: server.server.lanes[0].waiting() == 2)
     status, body = served.get(server, '/v1/nodes/%s' % node['uuid'])
     assert status == 200, body

@@ -56,7 +56,7 @@ def test_gated_at_1_37(make_client, node):
 
 @pytest.mark.parametrize('version', ['1.1', '1.36'])
 def test_below_1_37_the_path_is_ironics_node_path(make_client, rpcapi,
-                                                   node, version):
+                                                  node, version):
     """Ironic serves .../traits below 1.37 as if it did not exist
     (NodesController._lookup): GET is the node with ?fields=traits (406),
     PUT has no handler (405, Allow: the node methods), DELETE is the

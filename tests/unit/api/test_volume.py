@@ -174,7 +174,7 @@ def test_update_needs_power_off(client, node):
 
 
 def test_pinned_to_3_0_reads_served_writes_refused(client, node,
-                                                    config_pin):
+                                                   config_pin):
     conn = _connector(client, node)
     config_pin('3.0')
     assert client.get(C).json['connectors'][0]['uuid'] == conn['uuid']
@@ -193,7 +193,7 @@ def test_pinned_to_3_0_reads_served_writes_refused(client, node,
     assert objects.VolumeConnector.get(None, conn['uuid']).type == 'iqn'
 
 
-def test_target_properties_need_their_rule(keystone_client):
+def test_target_properties_need_their_rule(keystone_client):  # noqa: F811
     world = test_acl.World(keystone_client)
     ident = world.volume_record('targets')
     url = T + '/' + ident

@@ -22,7 +22,7 @@ MISSPELT = textwrap.dedent('''
 
 
 def test_a_misspelt_method_fails_the_module_at_import(tmp_path,
-                                                       monkeypatch):
+                                                      monkeypatch):
     (tmp_path / 'misspelt_resource.py').write_text(MISSPELT)
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(AttributeError, match='updte_port'):

@@ -83,7 +83,6 @@ def test_a_check_that_cannot_run_is_a_row_not_a_traceback(capsys):
     assert 'Check: Fine' in rows
 
 
-
 # -- what the deployment speaks (pin_release_version = auto) ------------------
 
 def _rec(kind, name, release, pin=None, auto=False):

@@ -205,7 +205,6 @@ def test_auth_failures_are_retry_safe_503s(err, words):
     assert 'not carried out' in str(translated)
 
 
-
 def test_keystone_that_never_answers_is_an_outage(keystone):
     """A Keystone that accepts the connection and stays silent: the
     token request gives up after [json_rpc]timeout (keystoneauth alone

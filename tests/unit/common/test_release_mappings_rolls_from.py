@@ -105,7 +105,7 @@ def test_this_tree_rolls_from_the_newest_release_and_the_one_before():
 
 def test_the_real_mapping_reads_what_it_rolls_from():
     assert roll_from_problems('master', _code_versions(),
-                                 rpcapi.RPC_API_VERSION) == []
+                              rpcapi.RPC_API_VERSION) == []
 
 
 @pytest.mark.parametrize('name', rm.released_names())

@@ -160,7 +160,6 @@ def wait_for_fixture():
     return wait_for
 
 
-
 @pytest.fixture(autouse=True)
 def fresh_local_holds():
     """Each test is a conductor process of its own: no task of an earlier

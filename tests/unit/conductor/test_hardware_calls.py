@@ -136,7 +136,7 @@ def test_the_api_threads_waiting_for_bmcs_are_bounded(
 
 
 def test_power_sync_leaves_a_hung_node_behind(config, context, conductor,
-                                               make_node, monkeypatch):
+                                              make_node, monkeypatch):
     config.set_override('rpc_response_timeout', 2)
     config.set_override('sync_power_state_workers', 2, 'conductor')
     release = threading.Event()

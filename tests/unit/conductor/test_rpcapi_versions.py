@@ -266,7 +266,7 @@ def test_its_calls_are_served_by_this_tree(pinned, context, make_node):
 
 
 def test_newer_methods_are_refused_with_nothing_sent(pinned, context,
-                                                    make_node):
+                                                     make_node):
     api, calls = pinned
     node = make_node()
     for version, call in _newer_than(OLDEST_RPC):

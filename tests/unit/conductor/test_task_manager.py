@@ -418,7 +418,7 @@ def test_a_node_update_of_a_locked_node_is_refused(context, rpc_api,
 
 
 def test_a_retried_node_update_keeps_its_change(context, conductor,
-                                               make_node, monkeypatch):
+                                                make_node, monkeypatch):
     """As for a port: the update's transaction (``db_node.update_node``:
     the node's row read once under its row lock, checked, written) runs
     again after a dropped connection at commit, and the second attempt

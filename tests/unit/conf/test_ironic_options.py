@@ -25,9 +25,9 @@ DEFAULT_DIFFERENCES = {
     ('DEFAULT', 'enabled_raid_interfaces'): 'fake added',
     ('DEFAULT', 'enabled_vendor_interfaces'): 'fake added',
     ('conductor', 'sync_power_state_interval'): 'ironic-lite syncs every '
-                                                 'minute (Ironic: 2)',
+    'minute (Ironic: 2)',
     ('conductor', 'node_locked_retry_interval'): 'seconds as a float '
-                                                  '(Ironic: an integer, 1)',
+    '(Ironic: an integer, 1)',
 }
 
 

@@ -158,7 +158,7 @@ def _echoing(password):
     return ('HTTP GET http://u:%s@bmc/redfish/v1 returned code 500: '
             "{'Authorization': 'Basic %s'} Authorization: Basic %s "
             '{"Password": "%s"} plain %s ' % (password, basic, basic,
-                                               password, password)
+                                              password, password)
             + 'z' * (4 * 1024 * 1024)), basic
 
 

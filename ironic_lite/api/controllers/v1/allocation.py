@@ -17,7 +17,6 @@ from ironic_lite.api.controllers.v1 import node_lookup
 from ironic_lite.api.controllers.v1 import resource
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import writer
-from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import query as q
 from ironic_lite.api import routes

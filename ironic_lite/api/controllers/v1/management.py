@@ -110,7 +110,7 @@ def _indicator_body(node_ident, component, name, fields):
 
 B = '/v1/nodes/{node_ident}/management/boot_device'
 H = NodeManagementController
-I = '/v1/nodes/{node_ident}/management/indicators'
+IND = '/v1/nodes/{node_ident}/management/indicators'
 
 # Its place in the route table and the API reference (route_table.py).
 API_REFERENCE_ORDER = 40
@@ -127,11 +127,11 @@ ROUTES = [
                  body={mv.MINOR_29_INJECT_NMI: schema.INJECT_NMI},
                  what=body_schema.ARGS,
                  doc='inject a non-maskable interrupt (a crash dump)'),
-    routes.Route('GET', I, IndicatorsController.get_all,
+    routes.Route('GET', IND, IndicatorsController.get_all,
                  doc="a node's indicators (LEDs), by component"),
-    routes.Route('GET', I + '/{indicator}', IndicatorsController.get_one,
+    routes.Route('GET', IND + '/{indicator}', IndicatorsController.get_one,
                  doc='the state of an indicator (<indicator>@<component>)'),
-    routes.Route('PUT', I + '/{indicator}', IndicatorsController.put,
+    routes.Route('PUT', IND + '/{indicator}', IndicatorsController.put,
                  body={1: schema.INDICATOR_STATE}, what=body_schema.ARGS,
                  doc="set an indicator (state: one of its states)"),
 ]

@@ -283,6 +283,7 @@ class PortsController(resource.ResourceController):
 # Routes of the handlers PortsController inherits.
 ROUTE = functools.partial(routes.Route, owner=PortsController)
 
+
 def list_routes(prefix, since=1):
     """GET <prefix> and <prefix>/detail: a port list (also under a node or
     a port group, where one port is Ironic's 403)."""
@@ -290,10 +291,10 @@ def list_routes(prefix, since=1):
         else []
     return [
         ROUTE('GET', prefix, PortsController.get_all,
-                     query=schema.LIST_QUERY, since=since, doc='list ports'),
+              query=schema.LIST_QUERY, since=since, doc='list ports'),
         ROUTE('GET', prefix + '/detail', PortsController.detail,
-                     query=schema.LIST_QUERY, since=since,
-                     doc='list ports with every field'),
+              query=schema.LIST_QUERY, since=since,
+              doc='list ports with every field'),
     ] + sub
 
 

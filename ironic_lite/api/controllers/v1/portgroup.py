@@ -182,6 +182,7 @@ SINCE = mv.PORTGROUP_MIN_VERSION
 # Routes of the handlers PortgroupsController inherits.
 ROUTE = functools.partial(routes.Route, owner=PortgroupsController)
 
+
 def list_routes(prefix, since=SINCE):
     """GET <prefix> and <prefix>/detail: a port group list (also under a
     node, where one port group is Ironic's 403)."""
@@ -189,12 +190,12 @@ def list_routes(prefix, since=SINCE):
         if prefix != '/v1/portgroups' else []
     return [
         ROUTE('GET', prefix, PortgroupsController.get_all,
-                     query=schema.LIST_QUERY, since=since,
-                     unknown=q.UNKNOWN_SCHEMA, doc='list port groups'),
+              query=schema.LIST_QUERY, since=since,
+              unknown=q.UNKNOWN_SCHEMA, doc='list port groups'),
         ROUTE('GET', prefix + '/detail', PortgroupsController.detail,
-                     query=schema.LIST_QUERY, since=since,
-                     unknown=q.UNKNOWN_SCHEMA,
-                     doc='list port groups with every field'),
+              query=schema.LIST_QUERY, since=since,
+              unknown=q.UNKNOWN_SCHEMA,
+              doc='list port groups with every field'),
     ] + sub
 
 

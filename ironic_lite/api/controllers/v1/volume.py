@@ -182,7 +182,7 @@ def record_routes(controller, noun, body_schema, read_only, what):
           since=since, unknown=q.UNKNOWN_SCHEMA,
           doc="list the node's %ss" % singular),
     ] + [routes.Route(method, path, malformed, query=q.ANY_QUERY, since=since,
-           listed=False, empty=False)
+                      listed=False, empty=False)
          for method, path in (('POST', node_base),
                               ('GET', node_base + '/{ident}'),
                               ('PATCH', node_base + '/{ident}'),

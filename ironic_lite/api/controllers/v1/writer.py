@@ -20,7 +20,6 @@ A writer with no method and no version always writes to the database.
 
 import inspect
 
-from ironic_lite.common import exception
 from ironic_lite.conductor import rpcapi
 
 # The RPC client whose methods a writer names.
