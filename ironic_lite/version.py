@@ -9,4 +9,4 @@ RELEASE = '6.0'
 # release is cut (the cut commit drops it; the commit after it names the
 # next release).  setup.cfg reads it without importing the package, so it
 # stays a literal.
-VERSION_STRING = '6.0.0.dev0'
+VERSION_STRING = '6.0.0'

@@ -97,6 +97,39 @@ RELEASE_MAPPING = {
             'Runbook': ['1.0'],
         },
     },
+    # Cut 2026-11-29: Ironic 39's API (microversions 1.83 to 1.115: child
+    # nodes, agent inspection and inspection rules, servicing, firmware,
+    # virtual media, runbooks, ...), JSON-RPC, API worker processes and
+    # the import of an Ironic database; skip-level upgrades from 4.0.
+    # Frozen.
+    '6.0': {
+        'api': '1.115',
+        'rpc': '1.13',
+        'rolls_from': ['5.0', '4.0'],
+        'hardware_types': ['fake-hardware', 'redfish'],
+        'objects': {
+            'Node': ['1.5'],
+            'Port': ['1.1'],
+            'Portgroup': ['1.1'],
+            'Chassis': ['1.0'],
+            'Conductor': ['1.0'],
+            'Service': ['1.1'],
+            'Trait': ['1.0'],
+            'TraitList': ['1.0'],
+            'Allocation': ['1.0'],
+            'VolumeConnector': ['1.0'],
+            'VolumeTarget': ['1.0'],
+            'DeployTemplate': ['1.0'],
+            'BIOSSetting': ['1.0'],
+            'BIOSSettingList': ['1.0'],
+            'NodeHistory': ['1.1'],
+            'NodeInventory': ['1.0'],
+            'InspectionRule': ['1.0'],
+            'FirmwareComponent': ['1.0'],
+            'FirmwareComponentList': ['1.0'],
+            'Runbook': ['1.0'],
+        },
+    },
     # Cut 2026-11-27: real hardware (the redfish hardware type, the
     # agent API, BIOS, history, inventory, RAID, vendor passthru, boot
     # mode and indicators); skip-level upgrades from 3.0.  Frozen.
@@ -195,6 +228,7 @@ RELEASE_ALIASES = {
     'chisel': '3.0',
     'drift': '4.0',
     'emery': '5.0',
+    'fuller': '6.0',
 }
 
 
