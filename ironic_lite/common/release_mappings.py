@@ -58,11 +58,9 @@ from ironic_lite import version
 # in the list is the one the release writes.
 RELEASE_MAPPING = {
     'master': {
-        # RPC 1.12: servicing (conductor/rpcapi_servicing.py); 1.13:
-        # virtual media (conductor/rpcapi_vmedia.py).
         'rpc': '1.13',
-        # Skip-level: 4.0 rolls to this code directly.
-        'rolls_from': ['5.0', '4.0'],
+        # Skip-level: 5.0 rolls to this code directly.
+        'rolls_from': ['6.0', '5.0'],
         'hardware_types': ['fake-hardware', 'redfish'],
         'objects': {
             'Node': ['1.5'],

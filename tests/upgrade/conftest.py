@@ -43,7 +43,7 @@ def rolling_upgrades():
     * the newest cut release to this tree ('master'): the manual
       procedure on PostgreSQL;
     * every older release this tree rolls from (``rolls_from``, a
-      skip-level upgrade, 4.0 today) to this tree:
+      skip-level upgrade, 5.0 today) to this tree:
       ``pin_release_version = auto`` on MariaDB.  (While the tree rolls
       from one release only, the newest one takes this run too.)
 
