@@ -41,7 +41,8 @@ measured the same way.  Then it settles and checks the ledger:
 ``cluster`` is a tests/faults/cluster.py ``Cluster`` (or alike: a
 ``client`` wrapped by ``watch``, ``sql`` to the database directly).
 Each scenario prints one ``HA figures`` line.  ``start_services``
-starts a deployment's processes side by side.
+starts a deployment's processes side by side, ``kill_services`` ends
+them once the checks are done.
 """
 
 from concurrent import futures
@@ -72,6 +73,17 @@ def start_services(deployment, release, conductors, apis):
     with futures.ThreadPoolExecutor(len(jobs)) as pool:
         list(pool.map(lambda job: deployment.start(job[0], job[1], release),
                       jobs))
+
+
+def kill_services(deployment):
+    """kill -9 of every process of ``deployment`` still running: the
+    scenario's checks are done, and a graceful stop of each (seconds,
+    the conductors' deregistration) proves nothing here; its ``stop_all``
+    then closes the logs and cleans the broker."""
+    for service in deployment.services.values():
+        if service.alive():
+            service.proc.kill()
+            service.proc.wait(timeouts.HANG)
 
 
 def watch(client):
@@ -318,7 +330,8 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
     figures.count(client.timeline[seen:ends[0]],
                   client.error_bodies[bodies:ends[1]])
     print(figures.line())
-    for status, method, path, raw in client.error_bodies[bodies:][:20]:
+    for status, method, path, raw in client.error_bodies[
+            bodies:ends[1]][:20]:
         print('  %s %s -> %s %s' % (method, path, status, raw[:160]))
     return figures
 

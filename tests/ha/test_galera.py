@@ -181,8 +181,7 @@ class Scenario(object):
 
     def stop(self):
         try:
-            for service in self.dep.services.values():
-                service.terminate()
+            ha.kill_services(self.dep)
             self.dep.stop_all()
         finally:
             self.proxy.stop()

@@ -45,6 +45,10 @@ class PatroniDeployment(cluster_mod.Cluster):
         ha.start_services(self, self.release, self.CONDUCTORS,
                           ('api-1', 'api-2'))
 
+    def stop_all(self):
+        ha.kill_services(self)
+        super().stop_all()
+
 
 @pytest.fixture
 def pg_cluster(tmp_path):

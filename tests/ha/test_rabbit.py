@@ -68,8 +68,7 @@ class IronicOnRabbit(cluster_mod.Cluster):
         pass    # the cluster is killed with its data after the test
 
     def stop_all(self):
-        for service in self.services.values():
-            service.terminate()
+        scenario.kill_services(self)
         deployment.Deployment.stop_all(self)
         rabbit.remove_files(rabbit.shm_files(
             [self.oslo_hostname(label) for label in self.layout]))
