@@ -169,6 +169,7 @@ class Figures(object):
                       if (status is None or status >= 500) and
                       end >= since and began < until]
             recovery = max(failed) - since if failed else 0.0
+            self.notes['%s_failed' % step] = len(failed)
             if step == 'kill':
                 self.recovery_s = recovery
             else:
