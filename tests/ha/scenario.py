@@ -262,9 +262,10 @@ def _probe(client):
     return status == 201
 
 
-def _phase(client, figures, step, event, count, recovered):
+def _phase(client, figures, step, event, count, recovered, back=None):
     """``event()`` at the start of phase ``step``, then until a write
-    through a conductor succeeds again and ``count`` more requests."""
+    through a conductor succeeds again (``back()`` then, when given) and
+    ``count`` more requests."""
     client.step = step
     began = time.monotonic()
     figures.phases.append((step, began))
@@ -275,6 +276,8 @@ def _phase(client, figures, step, event, count, recovered):
                    what='a write through a conductor after %s' % step)
     key = 'first_write_s' if step == 'kill' else '%s_first_write_s' % step
     figures.notes[key] = round(time.monotonic() - began, 1)
+    if back is not None:
+        back()
     client.wait_for_results(step, count)
 
 
@@ -300,11 +303,16 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
             computes.start()
         client.wait_for_results('before', before)
         figures.notes.update((look or dict)() or {})
-        _phase(client, figures, 'kill', kill, after, recovered)
-        for step, event in then:
-            _phase(client, figures, step, event, after, None)
+        phases = [('kill', kill, recovered)] + [
+            (step, event, None) for step, event in then]
+        for step, event, until in phases:
+            last = step == phases[-1][0]
+            _phase(client, figures, step, event, after, until,
+                   computes.finish if computes and last else None)
         load.pause()
         if computes:
+            # Told to finish once the last phase's requests succeeded
+            # again: each ends its cycle while the load runs on.
             computes.stop()
         procs.wait_for(lambda: _settled(cluster), interval=0.5,
                        timeout=timeouts.HANG,

@@ -236,6 +236,11 @@ class Consumers(object):
         return min(sum(1 for step, ok in c.cycles if step in steps and ok)
                    for c in self.computes)
 
+    def finish(self):
+        """Start no new cycle (each ends the one it is in); ``stop``
+        then waits for them."""
+        self._stop.set()
+
     def stop(self):
         self._stop.set()
         for thread in self._threads:
