@@ -42,6 +42,8 @@ MARKERS = {
     'upgrade': 'old and new releases side by side (tests/upgrade)',
     'faults': 'processes, broker and database failing (tests/faults)',
     'backend': 'needs PostgreSQL, MariaDB or RabbitMQ on 127.0.0.1',
+    'ha_smoke': 'the one HA scenario per engine that best proves its '
+                'failover (tests/ha; pytest tests/ha -m ha_smoke)',
     'long': 'long(seconds): about how long the test takes on a 2-core '
             'machine; the longest start first',
 }

@@ -14,6 +14,8 @@ lost, nothing applied twice, no node stranded and only retry-safe 503s.
 import os
 import time
 
+import pytest
+
 from tests import conftest as shared
 from tests.faults import cluster as cluster_mod
 from tests.functional import procs
@@ -59,23 +61,20 @@ class IronicOnRabbit(cluster_mod.Cluster):
         return values
 
     def start_all(self):
-        self.dbsync(self.release, 'upgrade')
-        for label in self.CONDUCTORS:
-            self.start(label, 'conductor', self.release)
-        for label in self.APIS:
-            self.start(label, 'api', self.release)
+        scenario.start_services(self, self.release, self.CONDUCTORS,
+                                self.APIS)
 
     def clean_broker(self):
         pass    # the cluster is killed with its data after the test
 
     def stop_all(self):
-        for service in self.services.values():
-            service.terminate()
+        scenario.kill_services(self)
         deployment.Deployment.stop_all(self)
         rabbit.remove_files(rabbit.shm_files(
             [self.oslo_hostname(label) for label in self.layout]))
 
 
+@pytest.mark.ha_smoke
 def test_kill_the_node_leading_the_conductor_queue(tmp_path,
                                                    rabbit_cluster):
     with shared.temp_database(shared.POSTGRESQL_URL, 5432) as db_url:

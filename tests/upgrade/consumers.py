@@ -111,6 +111,20 @@ class Compute(object):
         assert self._provision('manage', 'manageable')
         assert self._provision('provide', 'available')
 
+    def _clean_up(self, found):
+        """The node still carries an instance of an earlier cycle that
+        failed (its claim, or a step after it, was applied though its
+        answer was an error, as when the database fails over): as Nova
+        does for an instance it failed to build, undeploy the node when
+        it was deployed, and unclaim it.  True when it is free again."""
+        node = '/v1/nodes/%s' % self.node
+        if found.get('provision_state') in ('active', 'deploy failed') and \
+                not self._provision('deleted', 'available'):
+            return False
+        status, _ = self._retry('PATCH', node, [
+            {'op': 'remove', 'path': '/instance_uuid'}])
+        return status == 200
+
     def cycle(self, n):
         """One instance's life; True when every 3.0 call was served."""
         node = '/v1/nodes/%s' % self.node
@@ -122,6 +136,9 @@ class Compute(object):
                 self.node]:
             self.errors.append('shard list %s -> %s %s'
                                % (self.shard, status, body))
+            return False
+        if body['nodes'][0].get('instance_uuid') and not self._clean_up(
+                body['nodes'][0]):
             return False
         instance = str(uuidlib.uuid4())
         status, _ = self._retry('PATCH', node, [
@@ -235,6 +252,11 @@ class Consumers(object):
         """Cycles begun at one of ``steps`` that got every 3.0 call."""
         return min(sum(1 for step, ok in c.cycles if step in steps and ok)
                    for c in self.computes)
+
+    def finish(self):
+        """Start no new cycle (each ends the one it is in); ``stop``
+        then waits for them."""
+        self._stop.set()
 
     def stop(self):
         self._stop.set()
