@@ -201,9 +201,33 @@ def _held(cluster):
     return held
 
 
+def _retire_computes(cluster):
+    """Delete the nodes (and ports) of an earlier scenario's computes:
+    tests/upgrade/consumers.py names each compute's node and port the
+    same in every run, and a compute's shard must hold its node only."""
+    for index in (1, 2):
+        name = 'compute-node-%d' % index
+        status, node = cluster.request('GET', '/v1/nodes/%s' % name)
+        if status == 404:
+            continue
+        assert status == 200, node
+        if node['provision_state'] == 'active':
+            _provision(cluster, name, 'deleted')
+            cluster.wait_state(name, lambda n: n['provision_state'] ==
+                               'available' and not n['reservation'],
+                               what='undeployed')
+        if node['instance_uuid']:
+            status, body = cluster.request('PATCH', '/v1/nodes/%s' % name, [
+                {'op': 'remove', 'path': '/instance_uuid'}])
+            assert status == 200, body
+        status, body = cluster.request('DELETE', '/v1/nodes/%s' % name)
+        assert status == 204, body
+
+
 @pytest.mark.long(150)
 def test_conductor_killed_mid_deployment(deployed):
     cluster = deployed
+    _retire_computes(cluster)
     ours = _available_nodes(cluster, DEPLOYED)
     victim = []
     held_at_kill = []
@@ -270,6 +294,7 @@ def _in_flight_failures(timeline, began, ended):
 @pytest.mark.long(120)
 def test_api_killed_behind_haproxy(deployed):
     cluster = deployed
+    _retire_computes(cluster)
     victim = 'api-1'
     seen = len(cluster.client.timeline)
     kill_times = []
