@@ -85,6 +85,12 @@ class Compute(object):
             if status == 200 and body['provision_state'] == state \
                     and not body['target_provision_state']:
                 return True
+            if status == 200 and body['provision_state'] == 'deploy failed':
+                # Its conductor died mid-deploy (tests/ha): what Nova
+                # does then is the cycle's (_undo_failed_deploy).
+                self.errors.append('node %s deploy failed: %s' % (
+                    self.node, body['last_error']))
+                return False
             time.sleep(0.3)
         self.errors.append('node %s not %s in %ss' % (self.node, state,
                                                       timeout))
@@ -173,9 +179,11 @@ class Compute(object):
             served &= status == 204
         status, body = self._retry('GET', node + '/validate', ok=(200,))
         served &= status == 200
-        if not (self._provision('active', 'active', configdrive='H4sI')
-                and self._retry('PUT', node + '/states/power',
-                                {'target': 'rebooting'})[0] == 202
+        if not self._provision('active', 'active', configdrive='H4sI'):
+            self._undo_failed_deploy(vif)
+            return False
+        if not (self._retry('PUT', node + '/states/power',
+                            {'target': 'rebooting'})[0] == 202
                 and self._provision('deleted', 'available')):
             return False
         if self.volume:
@@ -193,6 +201,26 @@ class Compute(object):
             {'op': 'remove', 'path': '/instance_uuid'},
             {'op': 'remove', 'path': '/instance_info'}])
         return status == 200 and served
+
+    def _undo_failed_deploy(self, vif):
+        """As Nova after a failed build: the node torn down (once its
+        deploy, if it began, has ended), the VIF unplugged, the node
+        unclaimed; the next cycle claims it again."""
+        status, body = self.req('GET', '/v1/nodes/%s' % self.node)
+        if status != 200:
+            return
+        if body['provision_state'] != 'available' or \
+                body['target_provision_state']:
+            self._wait('active')    # or deploy failed
+            self._provision('deleted', 'available')
+        if self.vif == vif:
+            status, _ = self._retry('DELETE', '/v1/nodes/%s/vifs/%s'
+                                    % (self.node, vif))
+            if status == 204:
+                self.vif = None
+        self._retry('PATCH', '/v1/nodes/%s' % self.node, [
+            {'op': 'remove', 'path': '/instance_uuid'},
+            {'op': 'remove', 'path': '/instance_info'}])
 
     def verify(self):
         problems = []
