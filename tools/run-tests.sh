@@ -40,9 +40,11 @@ python=$venv/bin/python
 # recovery), they reach the shared servers only through their own proxies
 # and databases, and they wait for what they expect with a hang's bound,
 # never a CPU-tight timer.  Their output is shown when the unit level ends.
+# The HA smoke scenarios (tests/ha) mostly wait as well: beside the
+# functional tests.
 LEVELS=(
     "unit auto load tests/unit"
-    "functional+upgrade 6 longest tests/functional tests/upgrade"
+    "functional+upgrade 6 longest tests/functional tests/upgrade tests/ha"
     "docs auto load tests/docs"
 )
 BESIDE_UNIT="faults 1 load tests/faults"
@@ -92,6 +94,10 @@ done
 failed=()
 summary=()
 total_start=$SECONDS
+# Of the HA scenarios (tests/ha: clustered engines, a member killed under
+# load), the levels run one per engine, those marked ha_smoke; tox -e ha
+# and a run naming tests/ha run every one (tests/ha/conftest.py).
+export IRONIC_LITE_HA_SMOKE_ONLY=${IRONIC_LITE_HA_SMOKE_ONLY:-1}
 
 # What the functional and upgrade levels install once (Keystone, the cut
 # releases) is built in the background meanwhile (tests/prefetch.py): on a

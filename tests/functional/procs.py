@@ -218,10 +218,15 @@ class Service(object):
         # A restarted service appends to its log: read only this life's.
         self._log_start = self._log.tell()
         executable = executable or command(name)
+        # A session of its own, as a service manager gives it: with
+        # [oslo_messaging_rabbit]use_queue_manager, oslo.messaging reads
+        # /proc/<process group leader>/stat, and the test runner's group
+        # leader may have exited (a runner started from a background
+        # shell), which failed every RPC call.  Stopped by its pid.
         self.proc = subprocess.Popen(
             [executable, '--config-file', config_file],
             env=env_of(executable), stdout=self._log,
-            stderr=subprocess.STDOUT)
+            stderr=subprocess.STDOUT, start_new_session=True)
         self._terminated = False
 
     def log(self):

@@ -113,7 +113,8 @@ SMOKE = ('haproxy', 'host')
 
 
 @pytest.mark.parametrize('route,kill', [
-    pytest.param(*run, marks=[pytest.mark.ha_smoke] if run == SMOKE else [])
+    pytest.param(*run, marks=[pytest.mark.ha_smoke, pytest.mark.long(90)]
+                 if run == SMOKE else [])
     for run in RUNS])
 def test_primary_killed_under_load_nothing_lost(deployment, pg_cluster,
                                                 route, kill):
