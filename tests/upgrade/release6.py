@@ -495,13 +495,18 @@ def consumer(dep, up, client, old, old_api, settled):
     conductors enable the ``agent`` inspect interface (beside the test
     interfaces ``procs.write_config`` would add, and the options another
     consumer gave them: call this after ``redfish.consumer``)."""
-    config = {section: dict(options) for section, options in
-              dep.release_config.get(up.new.name, {}).items()}
-    default = procs._test_interfaces(config)
-    default.update(config.get('DEFAULT', {}))
-    default['enabled_inspect_interfaces'] = INSPECT_INTERFACES
-    config['DEFAULT'] = default
-    dep.release_config[up.new.name] = config
+    # The old release's conductors too, when they have the agent
+    # interface (an old side that serves these verbs, 6.0 on): else a
+    # node given it while an old conductor holds it is refused.
+    sides = [up.new.name] + ([up.old.name] if applies(old_api) else [])
+    for side in sides:
+        config = {section: dict(options) for section, options in
+                  dep.release_config.get(side, {}).items()}
+        default = procs._test_interfaces(config)
+        default.update(config.get('DEFAULT', {}))
+        default['enabled_inspect_interfaces'] = INSPECT_INTERFACES
+        config['DEFAULT'] = default
+        dep.release_config[side] = config
     return Release6Consumer(client, dep, old.name, old_api, settled)
 
 
