@@ -68,8 +68,19 @@ def pytest_collection_modifyitems(config, items):
     # Longest first (stable: the others keep their order).  With
     # "--dist load --maxschedchunk 1" (tools/run-tests.sh) each free xdist
     # worker takes the next test, so the long ones start at once, on
-    # different workers, instead of ending a level alone.
+    # different workers, instead of ending a level alone.  But xdist hands
+    # each worker two consecutive tests to begin with: the marked tests are
+    # dealt longest, shortest, next longest, next shortest, ... so that no
+    # worker begins with two of the longest (the two rolling upgrades ran
+    # one after the other on one worker, the level's critical path).
     items.sort(key=lambda item: -_expected_seconds(item))
+    marked = [i for i in items if _expected_seconds(i)]
+    dealt = []
+    while marked:
+        dealt.append(marked.pop(0))
+        if marked:
+            dealt.append(marked.pop())
+    items[:len(dealt)] = dealt
     for item in items:
         parts = item.nodeid.split('/')
         for level in ('functional', 'upgrade', 'faults'):
