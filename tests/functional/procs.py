@@ -206,6 +206,16 @@ def baremetal(service, env, *args, expect_json=True, expect_ok=True,
     return json.loads(result.stdout) if expect_json else result.stdout
 
 
+def kill_group(proc, timeout=timeouts.HANG):
+    """kill -9 of a process started in a session of its own, with every
+    process of its group (a dead host), then reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout)
+
+
 class Service(object):
     """One service process with its log file."""
 

@@ -23,7 +23,6 @@ not given clients.
 import http.server
 import os
 import shutil
-import signal
 import subprocess
 import threading
 import uuid
@@ -204,11 +203,7 @@ class Galera(object):
 
     def kill(self, member):
         """kill -9 of the member's process group."""
-        try:
-            os.killpg(member.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        member.proc.wait(timeouts.HANG)
+        procs.kill_group(member.proc)
 
     def revive(self, member):
         """Start a killed member again: it rejoins (IST) and syncs."""

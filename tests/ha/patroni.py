@@ -133,11 +133,7 @@ class Process(object):
 
     def kill(self):
         """kill -9 of the whole process group (a dead host)."""
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(timeouts.HANG)
+        procs.kill_group(self.proc)
         self._log.close()
 
     def log(self):

@@ -16,7 +16,6 @@ RabbitMQ 3.10 support it (doc/source/admin/high-availability.rst).
 
 import json
 import os
-import signal
 import subprocess
 import uuid
 
@@ -194,11 +193,7 @@ class RabbitCluster(object):
     def kill(self, node):
         """kill -9 the member's whole process group (its beam, epmd is
         the host's)."""
-        try:
-            os.killpg(node.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        node.proc.wait(timeouts.HANG)
+        procs.kill_group(node.proc)
         node._log.close()
 
     def restart(self, node):
