@@ -22,7 +22,9 @@ measured the same way.  Then it settles and checks the ledger:
   ``deleted_answered_404``;
 - *duplicated*: a node create carries a token of its own in ``extra``: a
   token found on more than one node was applied twice; a create carried
-  out though its answer was an error is counted
+  out though its answer was an error, and a node holding the value of a
+  PATCH sent after its last acknowledged one and answered with a 5xx or
+  not at all ("may have been carried out"), are counted
   (``applied_unacknowledged``), neither lost nor duplicated;
 - *stranded*: nodes left in a state a conductor must move them out of
   (deploying, cleaning, deleting, ...) with no conductor holding them,
@@ -330,7 +332,7 @@ def run(cluster, kill, name, before=BEFORE, after=AFTER, computes=True,
                                     if n > 1 and t in load.tokens)
         figures.notes['applied_unacknowledged'] = sum(
             1 for t, node in load.tokens.items()
-            if node is None and t in found)
+            if node is None and t in found) + load.applied_unacknowledged
     finally:
         load.stop()
         if computes:
