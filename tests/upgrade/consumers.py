@@ -248,6 +248,7 @@ class Consumers(object):
                          for i, shard in enumerate(shards)] + list(others)
         self._stop = threading.Event()
         self._threads = []
+        self.timings = []       # (consumer class, step, ok, seconds)
 
     # Bounds of a consumer's loop: MAX_DONE cycles that did their work,
     # and MAX_TRIED in all (a guard against a runaway loop).  Refused
@@ -263,8 +264,11 @@ class Consumers(object):
                n < self.MAX_TRIED):
             n += 1
             step = compute.client.step
+            began = time.monotonic()
             ok = compute.cycle(n)
             compute.cycles.append((step, ok))
+            self.timings.append((type(compute).__name__, step, ok,
+                                 time.monotonic() - began))
             done += bool(ok)
 
     def start(self):
@@ -275,6 +279,18 @@ class Consumers(object):
                                       daemon=True)
             thread.start()
             self._threads.append(thread)
+
+    def timing_table(self):
+        """Per consumer and step: cycles (served/all) and seconds."""
+        rows = {}
+        for kind, step, ok, seconds in list(self.timings):
+            row = rows.setdefault((kind, step), [0, 0, 0.0])
+            row[0] += bool(ok)
+            row[1] += 1
+            row[2] += seconds
+        return '\n'.join('%-18s %-9s %3d/%-3d cycles %7.1f s' % (
+            kind, step, ok, n, seconds)
+            for (kind, step), (ok, n, seconds) in sorted(rows.items()))
 
     def full_cycles_since(self, steps):
         """Cycles begun at one of ``steps`` that got every 3.0 call."""

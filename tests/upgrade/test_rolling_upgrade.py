@@ -490,9 +490,11 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
         if emulator is not None:
             redfish.stop_bmc(emulator)
         print('\nRolling upgrade %s -> %s on %s (%.0f s)\n%s\n\n'
+              'Consumers\' cycles by step:\n%s\n\n'
               'ironic-status upgrade check (new code), Upgrade state:\n%s'
               % (old.name, new.name, backend, time.monotonic() - began,
-                 up.table(), '\n'.join(up.status_log)))
+                 up.table(), computes.timing_table(),
+                 '\n'.join(up.status_log)))
     # Both together: a consumer's error often explains what it left behind.
     problems += computes.errors()[:20]
     assert not problems, '\n'.join(problems)
