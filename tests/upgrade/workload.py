@@ -144,6 +144,14 @@ class RoundRobinClient(object):
 
 
 class Workload(object):
+    # What one worker keeps at most: nodes of its own (it creates one now
+    # and then) and ports, port groups per node (it deletes one instead of
+    # creating one past that).  Unbounded, a long run grew to hundreds of
+    # nodes and ports: each check's verify read every one of them, and the
+    # online data migrations of an upgrade ran a hundred batches.
+    MAX_NODES = 6
+    MAX_CHILDREN = 3
+
     def __init__(self, client, threads=4, nodes_per_thread=2, pace=0.01):
         self.client = client
         self.threads = threads
@@ -168,6 +176,9 @@ class Workload(object):
         # acknowledged one whose answer was a 5xx or none: "may have been
         # carried out", so the node may hold any of them instead.
         self.unsure = {}
+        # Deleted children a verify found gone: not read again (a long
+        # run deletes hundreds, and each step's verify read them all).
+        self._seen_gone = set()
         self.applied_unacknowledged = 0
         self._lock = threading.Lock()
         self._mac = itertools.count(1)
@@ -223,7 +234,8 @@ class Workload(object):
 
     def _port(self, node):
         mine = [p for p, n in self.ports.items() if n == node]
-        if mine and random.random() < 0.4:
+        if mine and (len(mine) >= self.MAX_CHILDREN or
+                     random.random() < 0.4):
             port = random.choice(mine)
             status, _ = self.client.request('DELETE', '/v1/ports/%s' % port)
             if status == 204:
@@ -239,7 +251,8 @@ class Workload(object):
 
     def _portgroup(self, node):
         mine = [p for p, n in self.portgroups.items() if n == node]
-        if mine and random.random() < 0.5:
+        if mine and (len(mine) >= self.MAX_CHILDREN or
+                     random.random() < 0.5):
             pg = random.choice(mine)
             status, _ = self.client.request(
                 'DELETE', '/v1/portgroups/%s' % pg, version='1.26')
@@ -274,7 +287,7 @@ class Workload(object):
                 self._busy += 1
             try:
                 random.choice(ops)(random.choice(own))
-                if random.random() < 0.02:
+                if len(own) < self.MAX_NODES and random.random() < 0.02:
                     new = self.create_node()
                     if new:
                         own.append(new)
@@ -320,7 +333,8 @@ class Workload(object):
 
         Checks run ``parallel`` at a time (the tables grow with the run).
         Pause the workload first (``pause``): a write applied but not yet
-        acknowledged would otherwise look lost.
+        acknowledged would otherwise look lost.  A deleted port or port
+        group is read until one verify finds it gone, not after.
         """
         get = self.client.request
 
@@ -349,6 +363,9 @@ class Workload(object):
             if node is None and status != 404:
                 return ('%s %s deleted but still there (%s)'
                         % (kind, ident, status))
+            if node is None:
+                with self._lock:
+                    self._seen_gone.add(ident)
             if node is not None and (status != 200 or
                                      body['node_uuid'] != node):
                 return '%s %s lost (%s)' % (kind, ident, status)
@@ -357,9 +374,9 @@ class Workload(object):
         with self._lock:
             nodes = sorted(self.nodes.items())
             unsure = {n: set(v) for n, v in self.unsure.items()}
-            children = ([('ports', i, n) for i, n in self.ports.items()] +
-                        [('portgroups', i, n)
-                         for i, n in self.portgroups.items()])
+            children = [(kind, i, n) for kind, table in (
+                ('ports', self.ports), ('portgroups', self.portgroups))
+                for i, n in table.items() if i not in self._seen_gone]
         with futures.ThreadPoolExecutor(parallel) as pool:
             found = (list(pool.map(node_problem, nodes)) +
                      list(pool.map(child_problem, sorted(children))))
