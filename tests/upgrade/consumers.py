@@ -21,6 +21,15 @@ import uuid as uuidlib
 
 from tests import timeouts
 
+# Seconds between two reads of a node waiting for a state, and between two
+# tries of a request answered "busy" (Nova's driver waits 2 s).  And
+# between two cycles of a consumer: a real one does not deploy a node the
+# moment it undeployed it.  Each consumer of the rolling-upgrade and HA
+# tests runs for the whole test: at 0.25 s and no pause, five of them kept
+# a conductor at half a core and the functional level's machine full.
+POLL = 0.5
+CYCLE_PAUSE = 2
+
 NOVA_FIELDS = ('uuid,power_state,target_power_state,provision_state,'
                'target_provision_state,last_error,maintenance,properties,'
                'instance_uuid,traits,resource_class')
@@ -73,7 +82,7 @@ class Compute(object):
                 return status, resp
             if time.monotonic() > deadline:
                 break
-            time.sleep(0.25)
+            time.sleep(POLL)
         self.errors.append('%s %s still %s after %ss: %s'
                            % (method, path, status, timeout, resp))
         return status, resp
@@ -91,7 +100,7 @@ class Compute(object):
                 self.errors.append('node %s deploy failed: %s' % (
                     self.node, body['last_error']))
                 return False
-            time.sleep(0.3)
+            time.sleep(POLL)
         self.errors.append('node %s not %s in %ss' % (self.node, state,
                                                       timeout))
         return False
@@ -270,6 +279,7 @@ class Consumers(object):
             self.timings.append((type(compute).__name__, step, ok,
                                  time.monotonic() - began))
             done += bool(ok)
+            self._stop.wait(CYCLE_PAUSE)
 
     def start(self):
         for compute in self.computes:

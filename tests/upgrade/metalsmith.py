@@ -20,6 +20,7 @@ so that ``verify`` proves none was lost and no deleted one came back.
 import time
 
 from tests import timeouts
+from tests.upgrade import consumers
 
 RESOURCE_CLASS = 'upgrade-metalsmith'
 # Seconds between two cycles whose allocation was refused.
@@ -89,7 +90,7 @@ class Metalsmith(object):
             if status != 409 or is_refusal(status, resp) or \
                     time.monotonic() > deadline:
                 break
-            time.sleep(0.25)
+            time.sleep(consumers.POLL)
         return self._served(status, resp, ok, what), resp
 
     def _until(self, what, probe, timeout=timeouts.HANG):
@@ -98,7 +99,7 @@ class Metalsmith(object):
         while time.monotonic() < deadline:
             if probe():
                 return True
-            time.sleep(0.3)
+            time.sleep(consumers.POLL)
         self.errors.append('%s: not done in %ss' % (what, timeout))
         return False
 
@@ -115,7 +116,7 @@ class Metalsmith(object):
             # 409: a conductor holds the node for a moment.
             if status != 409 or time.monotonic() > deadline:
                 break
-            time.sleep(0.25)
+            time.sleep(consumers.POLL)
         if status != 202:
             self.errors.append('%s %s -> %s %s'
                                % (target, self.node, status, body))

@@ -38,6 +38,7 @@ import sqlalchemy as sa
 
 from tests import redfish_emulator
 from tests import timeouts
+from tests.upgrade import consumers
 
 TYPE = 'redfish'
 # node.conductor is shown from 1.49.
@@ -277,7 +278,7 @@ class RedfishConsumer(object):
             status, resp = self.req(method, path, body, version=version)
             if status != 409 or time.monotonic() > deadline:
                 return status, resp
-            time.sleep(0.25)
+            time.sleep(consumers.POLL)
 
     def _act(self, path, body, done, timeout=timeouts.HANG):
         """PUT an action (retried while the node is locked), then wait for
@@ -304,7 +305,7 @@ class RedfishConsumer(object):
                     return True
                 if resp.get('last_error'):
                     break
-            time.sleep(0.3)
+            time.sleep(consumers.POLL)
         self.errors.append('%s: not done: %s' % (node, resp))
         return False
 

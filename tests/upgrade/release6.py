@@ -49,6 +49,7 @@ import sqlalchemy as sa
 
 from tests.functional import procs
 from tests import timeouts
+from tests.upgrade import consumers
 from tests.upgrade import redfish
 
 # The microversion of each verb (and of the requests of its flow).
@@ -151,7 +152,7 @@ class Release6Consumer(object):
                 self.errors.append('%s: %s %s -> %s %s' % (
                     self._flow, method, path, status, resp))
                 return None
-            time.sleep(0.25)
+            time.sleep(consumers.POLL)
 
     def _gate(self, verb, method, path, body, ok, nothing):
         """The first request of ``verb``: (SERVED, its answer); (REFUSED,
@@ -165,7 +166,7 @@ class Release6Consumer(object):
             if not self._locked(status, resp) or \
                     time.monotonic() > deadline:
                 break
-            time.sleep(0.25)
+            time.sleep(consumers.POLL)
         base = self.client.answered.base
         if base is None:
             return None, None   # a failed request: the client counts it
@@ -212,7 +213,7 @@ class Release6Consumer(object):
                     return node
                 if node.get('last_error'):
                     break
-            time.sleep(0.3)
+            time.sleep(consumers.POLL)
         self.errors.append('%s: node %s not done: %s'
                            % (self._flow, role, node))
         return None

@@ -374,8 +374,9 @@ def test_rolling_upgrade(request, old_name, new_name, backend, procedure,
         dep.EXTRA_CONFIG = {'DEFAULT': {'report_interval': 1}}
     client = workload.RoundRobinClient(dep.api_urls)
     # A steady load of a few hundred requests per step rather than all
-    # the CPU it can take from the processes being restarted.
-    load = workload.Workload(client, threads=2, pace=0.05)
+    # the CPU it can take from the processes being restarted (at 0.05 s,
+    # with the consumers, a hop took a core for a quarter of an hour).
+    load = workload.Workload(client, threads=2, pace=0.2)
     up = Upgrade(dep, client, load, old, new, (old_name, new_name))
     # From release 4.0: Nova's volume lookups, and a metalsmith-style
     # consumer (allocations, deploy templates, volume connectors).
