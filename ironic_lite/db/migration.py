@@ -25,6 +25,16 @@ LOG = log.getLogger(__name__)
 # Runs of a migration that lost a deadlock to the running services.
 DEADLOCK_RETRIES = 5
 
+# MySQL/MariaDB: seconds a migration's DDL statement waits for its table's
+# metadata lock before it gives way (then waits DDL_RETRY_PAUSE and tries
+# again, for up to DDL_LOCK_DEADLINE in all).  See _guard_ddl_locks.
+DDL_LOCK_WAIT = 5
+DDL_RETRY_PAUSE = 1
+DDL_LOCK_DEADLINE = 1800
+# MySQL's ER_LOCK_WAIT_TIMEOUT.
+_LOCK_WAIT_TIMEOUT = 1205
+_DDL = ('ALTER ', 'CREATE ', 'DROP ', 'RENAME ', 'TRUNCATE ')
+
 
 def script_location():
     """The migrations: inside the package once installed, else the tree."""
@@ -48,13 +58,100 @@ def _config(connection=None):
     return config
 
 
+def _lock_wait_timeout(error):
+    args = getattr(error, 'args', ())
+    return bool(args) and args[0] == _LOCK_WAIT_TIMEOUT
+
+
+def _patient_execute(cursor, statement, parameters):
+    """Run a DDL statement; while it times out waiting for its table's
+    metadata lock, pause and run it again (it did nothing)."""
+    deadline = time.monotonic() + DDL_LOCK_DEADLINE
+    while True:
+        try:
+            if parameters is None:
+                cursor.execute(statement)
+            else:
+                cursor.execute(statement, parameters)
+            return
+        except Exception as error:
+            if not _lock_wait_timeout(error) or \
+                    time.monotonic() > deadline:
+                raise
+            LOG.warning('A schema change waited %d s for a table that the '
+                        'running services use; letting them through, then '
+                        'trying again: %s', DDL_LOCK_WAIT,
+                        statement.strip().split('\n')[0][:120])
+            time.sleep(DDL_RETRY_PAUSE)
+
+
+def _guard_ddl_locks(connection):
+    """MySQL/MariaDB: a migration's DDL never holds the services up for
+    more than DDL_LOCK_WAIT seconds.
+
+    An ``ALTER TABLE`` (even an instant one) needs its table's metadata
+    lock alone: it waits for every open transaction that used the table,
+    and every statement on that table sent meanwhile queues behind it.  A
+    service whose transaction stays open while it waits for another
+    (an API reading a node, then calling a conductor whose own query is
+    queued behind the ``ALTER``) holds everyone until its RPC times out:
+    a rolling upgrade answered 503s.  So the migration's session waits
+    DDL_LOCK_WAIT seconds at most (``lock_wait_timeout``); a statement
+    that timed out changed nothing, and is run again after a pause, the
+    queued statements having gone through.  Returns the undo.
+    """
+    if connection.dialect.name != 'mysql':
+        return lambda: None
+    connection.exec_driver_sql('SET SESSION lock_wait_timeout = %d'
+                               % DDL_LOCK_WAIT)
+    # Not in the transaction SQLAlchemy began for the SET: alembic begins
+    # (and commits) one per migration only on a connection outside any.
+    connection.commit()
+    connection.info['ironic_lite_patient_ddl'] = True
+
+    def do_execute(cursor, statement, parameters, context):
+        if not context.root_connection.info.get(
+                'ironic_lite_patient_ddl') or not statement.lstrip(
+                ).upper().startswith(_DDL):
+            return None
+        _patient_execute(cursor, statement, parameters)
+        return True
+
+    def do_execute_no_params(cursor, statement, context):
+        return do_execute(cursor, statement, None, context)
+
+    engine = connection.engine
+    sa.event.listen(engine, 'do_execute', do_execute)
+    sa.event.listen(engine, 'do_execute_no_params', do_execute_no_params)
+
+    def undo():
+        sa.event.remove(engine, 'do_execute', do_execute)
+        sa.event.remove(engine, 'do_execute_no_params',
+                        do_execute_no_params)
+        connection.info.pop('ironic_lite_patient_ddl', None)
+        try:
+            connection.rollback()
+            connection.exec_driver_sql(
+                'SET SESSION lock_wait_timeout = DEFAULT')
+            connection.commit()
+        except Exception:
+            # The connection is broken: the pool discards it, and the
+            # session setting with it.
+            connection.invalidate()
+    return undo
+
+
 def _run(func, *args, **kwargs):
     # Not in a transaction of ours: alembic (env.py) runs each migration
     # in its own, and a migration may step outside it for DDL that
     # PostgreSQL refuses inside one (CREATE INDEX CONCURRENTLY).
     engine = api.get_engine()
     with engine.connect() as connection:
-        func(_config(connection), *args, **kwargs)
+        undo = _guard_ddl_locks(connection)
+        try:
+            func(_config(connection), *args, **kwargs)
+        finally:
+            undo()
 
 
 def upgrade(revision='head'):

@@ -629,3 +629,50 @@ def test_parent_node_migration_finishes_a_run_cut_short(postgresql_url):
         assert current_revision(engine) == revisions_oldest_first()[-1]
     finally:
         engine.dispose()
+
+
+def test_a_schema_change_gives_way_to_the_services_on_mysql(mysql_url,
+                                                            use_db,
+                                                            monkeypatch,
+                                                            caplog):
+    """An ``ALTER TABLE nodes`` waits for every open transaction that used
+    ``nodes``, and every query on ``nodes`` sent meanwhile queues behind
+    it: a service holding such a transaction while it waits for another
+    (an API reading a node, then calling a conductor) held everyone until
+    its RPC timed out.  The migration's DDL waits a bounded time, lets the
+    queued queries through and tries again: a reader is answered while
+    the transaction is still open, and the migration ends once it is
+    closed."""
+    from ironic_lite.db import migration
+    monkeypatch.setattr(migration, 'DDL_LOCK_WAIT', 1)
+    monkeypatch.setattr(migration, 'DDL_RETRY_PAUSE', 0.2)
+    use_db(mysql_url, migrate=False)
+    migration.upgrade('f9a3c6e2d8b4')
+    engine = sa.create_engine(mysql_url)
+    pool = futures.ThreadPoolExecutor(2)
+    try:
+        with engine.connect() as holder:
+            # An open transaction that read the nodes (a shared metadata
+            # lock on the table until it ends).
+            holder.execute(sa.text('SELECT count(*) FROM nodes')).scalar()
+            upgraded = pool.submit(migration.upgrade, 'c3e8a5f1d7b9')
+            deadline = time.monotonic() + timeouts.HANG
+            while 'A schema change waited' not in caplog.text:
+                assert not upgraded.done(), upgraded.exception()
+                assert time.monotonic() < deadline, 'the ALTER never waited'
+                time.sleep(0.1)
+
+            def read():
+                with engine.connect() as reader:
+                    return reader.execute(sa.text(
+                        'SELECT count(*) FROM nodes')).scalar()
+            # Answered while the holder's transaction is still open.
+            assert pool.submit(read).result(timeout=timeouts.HANG) == 0
+            assert not upgraded.done()
+            holder.rollback()
+        upgraded.result(timeout=timeouts.HANG)
+        assert migration.version() == 'c3e8a5f1d7b9'
+        assert migration.has_column('nodes', 'instance_name')
+    finally:
+        pool.shutdown()
+        engine.dispose()
