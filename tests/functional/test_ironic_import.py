@@ -100,7 +100,7 @@ IMPORT_BACKENDS = (top_conftest.BACKEND_PARAMS
                    else ('postgresql',))
 
 
-@pytest.mark.long(120)
+@pytest.mark.long(170)
 @pytest.mark.parametrize('db_url', IMPORT_BACKENDS)
 def test_an_ironic_fleet_moves_to_ironic_lite(db_url, ironic_bin, tmp_path):
     with contextlib.ExitStack() as stack:

@@ -122,7 +122,7 @@ def plain_lite(cloud, tmp_path_factory):  # noqa: F811
     assert service.stop() == 0, service.log()
 
 
-@pytest.mark.long(150)
+@pytest.mark.long(190)
 def test_rbac_matrix_with_real_tokens(personas, plain_lite,
                                       lite,  # noqa: F811
                                       monkeypatch):

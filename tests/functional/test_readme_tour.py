@@ -136,7 +136,7 @@ def test_the_tour_is_read_as_a_script():
     assert any(cmd.endswith(SERVICE_TERMINAL) for cmd in commands)
 
 
-@pytest.mark.long(150)
+@pytest.mark.long(210)
 def test_the_readme_tour_runs_as_written(tmp_path):
     if redfish_emulator.executable() is None:
         top_conftest.unavailable('the tour runs sushy-tools\' emulator: '

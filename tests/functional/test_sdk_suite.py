@@ -85,7 +85,7 @@ def _outcomes(junit_xml):
     return outcomes
 
 
-@pytest.mark.long(180)
+@pytest.mark.long(215)
 def test_the_sdk_functional_suite_passes_on_the_default_configuration(
         cloud, lite, tmp_path):
     ini = tmp_path / 'pytest.ini'

@@ -75,7 +75,7 @@ class IronicOnRabbit(cluster_mod.Cluster):
 
 
 @pytest.mark.ha_smoke
-@pytest.mark.long(90)
+@pytest.mark.long(175)
 def test_kill_the_node_leading_the_conductor_queue(tmp_path,
                                                    rabbit_cluster):
     with shared.temp_database(shared.POSTGRESQL_URL, 5432) as db_url:
