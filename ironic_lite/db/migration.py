@@ -85,6 +85,23 @@ def _patient_execute(cursor, statement, parameters):
             time.sleep(DDL_RETRY_PAUSE)
 
 
+def _do_execute(cursor, statement, parameters, context):
+    # The engine's listener: only the DDL of a guarded connection.
+    if not context.root_connection.info.get('ironic_lite_patient_ddl') \
+            or not statement.lstrip().upper().startswith(_DDL):
+        return None
+    _patient_execute(cursor, statement, parameters)
+    return True
+
+
+def _do_execute_no_params(cursor, statement, context):
+    return _do_execute(cursor, statement, None, context)
+
+
+_LISTENERS = (('do_execute', _do_execute),
+              ('do_execute_no_params', _do_execute_no_params))
+
+
 def _guard_ddl_locks(connection):
     """MySQL/MariaDB: a migration's DDL never holds the services up for
     more than DDL_LOCK_WAIT seconds.
@@ -108,37 +125,23 @@ def _guard_ddl_locks(connection):
     # (and commits) one per migration only on a connection outside any.
     connection.commit()
     connection.info['ironic_lite_patient_ddl'] = True
+    for name, listener in _LISTENERS:
+        sa.event.listen(connection.engine, name, listener)
+    return lambda: _unguard_ddl_locks(connection)
 
-    def do_execute(cursor, statement, parameters, context):
-        if not context.root_connection.info.get(
-                'ironic_lite_patient_ddl') or not statement.lstrip(
-                ).upper().startswith(_DDL):
-            return None
-        _patient_execute(cursor, statement, parameters)
-        return True
 
-    def do_execute_no_params(cursor, statement, context):
-        return do_execute(cursor, statement, None, context)
-
-    engine = connection.engine
-    sa.event.listen(engine, 'do_execute', do_execute)
-    sa.event.listen(engine, 'do_execute_no_params', do_execute_no_params)
-
-    def undo():
-        sa.event.remove(engine, 'do_execute', do_execute)
-        sa.event.remove(engine, 'do_execute_no_params',
-                        do_execute_no_params)
-        connection.info.pop('ironic_lite_patient_ddl', None)
-        try:
-            connection.rollback()
-            connection.exec_driver_sql(
-                'SET SESSION lock_wait_timeout = DEFAULT')
-            connection.commit()
-        except Exception:
-            # The connection is broken: the pool discards it, and the
-            # session setting with it.
-            connection.invalidate()
-    return undo
+def _unguard_ddl_locks(connection):
+    for name, listener in _LISTENERS:
+        sa.event.remove(connection.engine, name, listener)
+    connection.info.pop('ironic_lite_patient_ddl', None)
+    try:
+        connection.rollback()
+        connection.exec_driver_sql('SET SESSION lock_wait_timeout = DEFAULT')
+        connection.commit()
+    except Exception:
+        # The connection is broken: the pool discards it, and the session
+        # setting with it.
+        connection.invalidate()
 
 
 def _run(func, *args, **kwargs):

@@ -464,6 +464,10 @@ def test_boot_mode_secure_boot_and_indicators(backend):
     url = '%s/%s' % (NODES, node)
     resp = backend.put_json(url + '/states/boot_mode', {'target': 'uefi'})
     assert resp.status_int == 202, resp.text
+    # The real conductor changes the boot mode after answering: until it
+    # has, the node is locked and the next change is refused (409, as in
+    # Ironic).  On a loaded machine that took longer than the next PUT.
+    settled(backend, node, boot_mode='uefi')
     resp = backend.put_json(url + '/states/secure_boot', {'target': True})
     assert resp.status_int == 202, resp.text
     shown = settled(backend, node, boot_mode='uefi', secure_boot=True)
