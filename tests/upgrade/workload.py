@@ -179,6 +179,7 @@ class Workload(object):
         # Deleted children a verify found gone: not read again (a long
         # run deletes hundreds, and each step's verify read them all).
         self._seen_gone = set()
+        # Nodes the last verify found holding such a value.
         self.applied_unacknowledged = 0
         self._lock = threading.Lock()
         self._mac = itertools.count(1)
@@ -374,6 +375,8 @@ class Workload(object):
         with self._lock:
             nodes = sorted(self.nodes.items())
             unsure = {n: set(v) for n, v in self.unsure.items()}
+            # Counted afresh: the upgrade tests verify at every step.
+            self.applied_unacknowledged = 0
             children = [(kind, i, n) for kind, table in (
                 ('ports', self.ports), ('portgroups', self.portgroups))
                 for i, n in table.items() if i not in self._seen_gone]
