@@ -3,24 +3,31 @@ commit, measured beside ironic-lite's writes in the same run.
 
     .venv/bin/python -m tools.benchmark.rpc_floor
     .venv/bin/python -m tools.benchmark.rpc_floor --calls 2000 --writes 400
+    .venv/bin/python -m tools.benchmark.rpc_floor --transport json-rpc
 
 A write through the API (node create, port create, node PATCH) cannot
 take less than what it must do: the API's call to the conductor and its
-reply over the broker, and the conductor's commit.  This tool measures
-those two alone, with nothing of ironic-lite in the path:
+reply, and the conductor's commit.  This tool measures those two alone,
+with nothing of ironic-lite's services in the path:
 
-* **RPC**: an oslo.messaging RPC server in a separate process (threading
-  executor, one endpoint that returns its argument) and a client here,
-  calling it one call after another over the same RabbitMQ, on a topic
-  unique to the run;
+* **RPC over RabbitMQ** (``--transport oslo``): an oslo.messaging RPC
+  server in a separate process (threading executor, one endpoint that
+  returns its argument) and a client here, calling it one call after
+  another over the same RabbitMQ, on a topic unique to the run;
+* **RPC over JSON-RPC** (``--transport json-rpc``): ironic-lite's own
+  JSON-RPC server in a separate process, answering each call with its
+  argument without any dispatcher, and its JSON-RPC client here (HTTP
+  keep-alive over loopback, as between an API and a conductor);
 * **commit**: one ``UPDATE`` of a one-row table and its ``COMMIT`` on
   PostgreSQL, through SQLAlchemy and psycopg2 as the services use them
   (a connection from the pool, as a conductor's write takes one);
 
-then starts the split layout (``ironic-api`` + ``ironic-conductor`` over
-that RabbitMQ, on a fresh PostgreSQL database with a small fleet) and
-times each write of ``write_profile.WRITES`` from one client.  It prints
-the medians and each write's ratio to the floor (RPC + commit).
+then, per transport, starts the split layout (``ironic-api`` +
+``ironic-conductor`` over that transport, on a fresh PostgreSQL database
+with a small fleet) and times each write of ``write_profile.WRITES``
+from one client.  It prints the medians and each write's ratio to its
+transport's floor (RPC + commit).  ``--transport both`` (the default)
+measures both in one run.
 
 It is a tool for people, not a test: it asserts nothing about timings.
 """
@@ -50,8 +57,12 @@ def parse_args(argv):
     parser.add_argument('--writes', type=int, default=300,
                         help='API requests timed per write')
     parser.add_argument('--nodes', type=int, default=500)
+    parser.add_argument('--transport', default='both',
+                        choices=('oslo', 'json-rpc', 'both'))
     parser.add_argument('--serve', metavar='TOPIC',
                         help=argparse.SUPPRESS)  # the echo server's process
+    parser.add_argument('--serve-json-rpc', action='store_true',
+                        help=argparse.SUPPRESS)  # the same over JSON-RPC
     return parser.parse_args(argv)
 
 
@@ -82,34 +93,110 @@ def serve(topic):
     server.wait()
 
 
-def rpc_round_trips(calls):
-    """Seconds of each of ``calls`` sequential calls to a server in
-    another process (after a warm-up that opens the connections)."""
-    import oslo_messaging as messaging
-    topic = 'rpc-floor-%s' % uuid.uuid4().hex[:12]
+def _json_rpc_conf(port=0):
+    """ironic-lite's configuration object with ``[json_rpc]`` for a
+    loopback server on ``port`` without authentication."""
+    from oslo_messaging import opts
+
+    from ironic_lite import conf
+    for group, options in opts.list_opts():
+        if group is None:  # the server's thread count is one of these
+            conf.CONF.register_opts(options)
+    conf.CONF([], project='rpc-floor', default_config_files=[])
+    conf.CONF.set_override('auth_strategy', 'noauth', 'json_rpc')
+    conf.CONF.set_override('host_ip', '127.0.0.1', 'json_rpc')
+    conf.CONF.set_override('port', port, 'json_rpc')
+    return conf.CONF
+
+
+def serve_json_rpc():
+    """The JSON-RPC echo server: prints its port, answers every call with
+    its ``value`` until stdin closes."""
+    from ironic_lite.common import json_rpc_server
+    server = json_rpc_server.Server(
+        _json_rpc_conf(), lambda ctxt, message: message['args']['value'])
+    server.start()
+    print('ready %s' % server.port, flush=True)
+    sys.stdin.read()
+    server.stop()
+    server.wait()
+
+
+class _Oslo(object):
+    """An oslo.messaging client of the echo server (``--serve``)."""
+
+    def __init__(self):
+        import oslo_messaging as messaging
+        self.topic = 'rpc-floor-%s' % uuid.uuid4().hex[:12]
+        self.argv = ['--serve', self.topic]
+        self.transport = _transport()
+        self.client = messaging.get_rpc_client(
+            self.transport,
+            messaging.Target(topic=self.topic, server='floor'), timeout=30)
+
+    def started(self, _ready_line):
+        pass
+
+    def call(self, payload):
+        return self.client.call({}, 'echo', value=payload)
+
+    def close(self):
+        self.transport.cleanup()
+
+
+class _JsonRpc(object):
+    """ironic-lite's JSON-RPC client of the echo server
+    (``--serve-json-rpc``)."""
+
+    argv = ['--serve-json-rpc']
+
+    def __init__(self):
+        import oslo_messaging as messaging
+        self.conf = _json_rpc_conf()
+        self.serializer = messaging.NoOpSerializer()
+        self.client = None
+
+    def started(self, ready_line):
+        from ironic_lite.common import json_rpc_client
+        self.client = json_rpc_client.Client(
+            self.conf, self.serializer, timeout=30,
+            server='127.0.0.1:%s' % ready_line.split()[1])
+
+    def call(self, payload):
+        return self.client.call({}, 'echo', value=payload)
+
+    def close(self):
+        from ironic_lite.common import json_rpc_client
+        json_rpc_client.POOLS.clear()
+
+
+def rpc_round_trips(calls, transport='oslo'):
+    """Seconds of each of ``calls`` sequential calls to an echo server in
+    another process over ``transport`` (after a warm-up that opens the
+    connections)."""
+    rpc = _Oslo() if transport == 'oslo' else _JsonRpc()
     server = subprocess.Popen(
-        [sys.executable, '-m', 'tools.benchmark.rpc_floor', '--serve', topic],
+        [sys.executable, '-m', 'tools.benchmark.rpc_floor'] + rpc.argv,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    transport = _transport()
     try:
-        if server.stdout.readline().strip() != 'ready':
+        ready = server.stdout.readline().strip()
+        if not ready.startswith('ready'):
             raise RuntimeError('the echo server did not start')
-        client = messaging.get_rpc_client(
-            transport, messaging.Target(topic=topic, server='floor'),
-            timeout=30)
+        rpc.started(ready)
         payload = {'node': uuid.uuid4().hex, 'extra': {'k': 'v' * 64}}
         for _ in range(50):
-            client.call({}, 'echo', value=payload)
+            if rpc.call(payload) != payload:
+                raise RuntimeError('the echo server answered otherwise')
         times = []
         for _ in range(calls):
             start = time.perf_counter()
-            client.call({}, 'echo', value=payload)
+            rpc.call(payload)
             times.append(time.perf_counter() - start)
         return times
     finally:
         server.stdin.close()
         server.wait(30)
-        transport.cleanup()
+        rpc.close()
 
 
 def commits(url, calls):
@@ -136,9 +223,11 @@ def commits(url, calls):
         engine.dispose()
 
 
-def api_writes(db, args, procs):
-    """{write: [seconds]} of each write of write_profile.WRITES."""
-    client, node = write_profile.start_split(db, args.nodes, procs)
+def api_writes(db, args, procs, transport='oslo'):
+    """{write: [seconds]} of each write of write_profile.WRITES, the split
+    layout's RPC over ``transport``."""
+    client, node = write_profile.start_split(db, args.nodes, procs,
+                                             transport)
     found = {}
     for write in sorted(write_profile.WRITES):
         for _ in range(30):  # warm-up
@@ -153,29 +242,53 @@ def _ms(times):
     return statistics.median(times) * 1e3, measure.percentile(times, 90) * 1e3
 
 
+TRANSPORTS = {'oslo': 'RabbitMQ', 'json-rpc': 'JSON-RPC'}
+
+
+def measure_transport(transport, args, commit):
+    """(RPC figures, floor, {write: [seconds]}) of ``transport``, on a
+    database of its own."""
+    rpc = _ms(rpc_round_trips(args.calls, transport))
+    db = dataset.Database('postgresql')
+    procs = []
+    try:
+        writes = api_writes(db, args, procs, transport)
+    finally:
+        services.stop(procs)
+        db.drop()
+    return rpc, rpc[0] + commit[0], writes
+
+
+def report(commit, results):
+    print('%-30s %9s %9s' % ('', 'median ms', 'p90 ms'))
+    print('%-30s %9.2f %9.2f' % (('PostgreSQL commit',) + commit))
+    for transport, (rpc, floor, writes) in results:
+        name = TRANSPORTS[transport]
+        print('%-30s %9.2f %9.2f' % (('RPC round trip (%s)' % name,) + rpc))
+        print('%-30s %9.2f' % ('floor (%s RPC + commit)' % name, floor))
+        for write, times in sorted(writes.items()):
+            median, p90 = _ms(times)
+            print('  %-28s %9.2f %9.2f   %.2f x floor'
+                  % (write, median, p90, median / floor))
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.serve:
         serve(args.serve)
         return 0
+    if args.serve_json_rpc:
+        serve_json_rpc()
+        return 0
     db = dataset.Database('postgresql')
-    procs = []
     try:
-        rpc = _ms(rpc_round_trips(args.calls))
         commit = _ms(commits(db.url, args.calls))
-        floor = rpc[0] + commit[0]
-        writes = api_writes(db, args, procs)
     finally:
-        services.stop(procs)
         db.drop()
-    print('%-28s %9s %9s' % ('', 'median ms', 'p90 ms'))
-    print('%-28s %9.2f %9.2f' % (('RPC round trip (RabbitMQ)',) + rpc))
-    print('%-28s %9.2f %9.2f' % (('PostgreSQL commit',) + commit))
-    print('%-28s %9.2f' % ('floor (RPC + commit)', floor))
-    for write, times in sorted(writes.items()):
-        median, p90 = _ms(times)
-        print('%-28s %9.2f %9.2f   %.2f x floor'
-              % (write, median, p90, median / floor))
+    transports = (('oslo', 'json-rpc') if args.transport == 'both'
+                  else (args.transport,))
+    report(commit, [(transport, measure_transport(transport, args, commit))
+                    for transport in transports])
     return 0
 
 

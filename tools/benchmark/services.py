@@ -70,6 +70,17 @@ def write_config(path, db_url, port, mode, api_threads=8, extra=(),
     return path
 
 
+def json_rpc_settings():
+    """The ``extra`` settings (``write_config``) of a split layout over
+    ironic-lite's JSON-RPC instead of RabbitMQ: the conductor listens on
+    a free loopback port and names itself by it, so that the API's
+    client finds it by its host name (as Ironic's does)."""
+    rpc_port = free_port()
+    return ['rpc_transport=json-rpc', 'json_rpc.auth_strategy=noauth',
+            'json_rpc.host_ip=127.0.0.1', 'json_rpc.port=%d' % rpc_port,
+            'host=127.0.0.1:%d' % rpc_port]
+
+
 class Process(object):
     """A console script of this venv, its output in a log file."""
 

@@ -123,12 +123,15 @@ def _spy(proc, out, args):
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def start_split(db, nodes, procs):
+def start_split(db, nodes, procs, transport='oslo'):
     """The split layout on ``db`` holding a fleet of ``nodes`` (its
-    processes appended to ``procs``): (a client, one node's UUID)."""
+    processes appended to ``procs``), its RPC over ``transport`` (oslo:
+    RabbitMQ, or json-rpc): (a client, one node's UUID)."""
     port = services.free_port()
-    config = services.write_config(os.path.join(db.tmpdir, 'ironic.conf'),
-                                   db.url, port, 'split')
+    extra = services.json_rpc_settings() if transport == 'json-rpc' else ()
+    config = services.write_config(
+        os.path.join(db.tmpdir, 'ironic-%s.conf' % transport), db.url, port,
+        'split', extra=extra)
     dataset.dbsync_upgrade(config)
     dataset.load(db.url, nodes, 10)
     procs.extend(services.start('split', config, db.tmpdir))
