@@ -50,6 +50,15 @@ def parse_args(argv):
                              'ironic-api + ironic-conductor of each (lite '
                              'over RabbitMQ, Ironic over JSON-RPC).  auto: '
                              'aio on SQLite, split on PostgreSQL')
+    parser.add_argument('--lite-rpc', choices=('oslo', 'json-rpc'),
+                        default='oslo',
+                        help='split layout: ironic-lite\'s conductor over '
+                             'RabbitMQ (oslo) or over its JSON-RPC, as '
+                             'Ironic\'s is')
+    parser.add_argument('--lite-option', action='append', default=[],
+                        metavar='SECTION.OPTION=VALUE',
+                        help='a setting of ironic-lite\'s ironic.conf '
+                             '(repeatable), e.g. api.api_workers=2')
     parser.add_argument('--reps', type=int, default=40,
                         help='timed requests of each kind per service')
     parser.add_argument('--warmup', type=int, default=3)
@@ -94,9 +103,12 @@ class Side(object):
 
 def prepare_lite(side, args):
     mode = 'lite' if args.layout == 'aio' else 'split'
+    extra = list(getattr(args, 'lite_option', None) or ())
+    if mode == 'split' and getattr(args, 'lite_rpc', 'oslo') == 'json-rpc':
+        extra = services.json_rpc_settings() + extra
     side.config = services.write_config(
         os.path.join(side.db.tmpdir, 'ironic.conf'), side.db.url, side.port,
-        mode, extra=getattr(args, 'lite_option', None) or ())
+        mode, extra=extra)
     dataset.dbsync_upgrade(side.config)
     counts, side.load_seconds = dataset.load(
         side.db.url, args.nodes, args.shards, args.unsharded,
@@ -157,10 +169,17 @@ def _run(args, sides, bin_dir):
     rows, info = compare_ops.run_all(ports, args)
     rss = {name: services.rss_mb(side.procs)
            for name, side in sides.items()}
+    rss_each = {name: services.rss_per_process_mb(side.procs)
+                for name, side in sides.items()}
+    layout = args.layout
+    if args.layout == 'split':
+        layout += ' (ironic-lite over %s)' % args.lite_rpc
+    if args.lite_option:
+        layout += ', ironic-lite with %s' % ', '.join(args.lite_option)
     header = ('%s, %d nodes (%s in shard %s), layout %s, %d reps after %d '
               'warm-up, load average before/after %s / %s' % (
                   args.db, args.nodes, info['shard_count'], info['shard'],
-                  args.layout, args.reps, args.warmup,
+                  layout, args.reps, args.warmup,
                   '%.1f' % loadavg[0], '%.1f' % os.getloadavg()[0]))
     print('\n' + header + '\n')
     print(compare_ops.format_table(rows))
@@ -168,7 +187,13 @@ def _run(args, sides, bin_dir):
           '; '.join('%s: %s' % (side, ', '.join(
               '%s %.0f' % kv for kv in procs.items()))
               for side, procs in rss.items()))
-    result = {'db': args.db, 'nodes': args.nodes, 'layout': args.layout,
+    print('RSS per process, parent first (MB): %s' % '; '.join(
+        '%s: %s' % (side, ', '.join(
+            '%s %s' % (name, '/'.join('%.0f' % mb for mb in each))
+            for name, each in procs.items()))
+        for side, procs in rss_each.items()))
+    result = {'db': args.db, 'nodes': args.nodes, 'layout': layout,
+              'rss_mb_per_process': rss_each,
               'ironic_version': args.ironic_version, 'counts': counts,
               'shard': info['shard'], 'shard_count': info['shard_count'],
               'rss_mb': rss, 'loadavg_before': loadavg,

@@ -186,3 +186,11 @@ def rss_mb(procs):
         pids = [proc.proc.pid] + _children(proc.proc.pid)
         result[proc.name] = sum(_rss_kb(pid) for pid in pids) / 1024.0
     return result
+
+
+def rss_per_process_mb(procs):
+    """{process name: [resident MB of the process, then of each of its
+    children]}: what one API worker process holds, beside its parent."""
+    return {proc.name: [_rss_kb(pid) / 1024.0 for pid in
+                        [proc.proc.pid] + sorted(_children(proc.proc.pid))]
+            for proc in procs}
