@@ -63,6 +63,10 @@ def _fleet_args(parser):
                              'ironic.conf, e.g. '
                              'api.max_concurrent_large_lists=0 (the bound '
                              'off); repeatable')
+    parser.add_argument('--lite-rpc', choices=('oslo', 'json-rpc'),
+                        default='oslo',
+                        help='split layout: ironic-lite\'s conductor over '
+                             'RabbitMQ (oslo) or its JSON-RPC')
 
 
 def _consumer_args(parser):
@@ -215,7 +219,9 @@ def header(args):
                 args.period_scale, args.duration, args.agents_per_compute,
                 args.p99_limit, os.cpu_count(), os.getloadavg()[0])
             + ('; consumers start together' if args.together else '')
-            + ''.join('; lite %s' % o for o in args.lite_option))
+            + ''.join('; lite %s' % o for o in args.lite_option)
+            + ('; lite over JSON-RPC' if args.lite_rpc == 'json-rpc'
+               else ''))
 
 
 def main(argv=None):
