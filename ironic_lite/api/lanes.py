@@ -48,10 +48,11 @@ def hardware_refusal():
             % CONF.api.request_queue_timeout)
 
 
-def server_lanes():
-    """The lanes of ironic-api's HTTP server, as configured."""
+def server_lanes(processes=1):
+    """The lanes of ironic-api's HTTP server, as configured, for a
+    service of ``processes`` API processes."""
     lanes = []
-    large = large_pages.lane()
+    large = large_pages.lane(processes)
     if large is not None:
         lanes.append(large)
     if CONF.api.max_concurrent_hardware_calls:

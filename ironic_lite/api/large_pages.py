@@ -36,6 +36,7 @@ from oslo_config import cfg
 from ironic_lite.api import request_scope
 from ironic_lite.common import admission
 from ironic_lite.common import exception
+from ironic_lite.conf import api as api_conf
 
 CONF = cfg.CONF
 
@@ -97,26 +98,28 @@ class Gate(object):
 
 
 def gate():
-    """The process's gate, as configured (None: no bound)."""
+    """The process's gate, as configured (None: no bound).  Under
+    another WSGI server each process has its own."""
     global _gate
-    if not CONF.api.max_concurrent_large_lists:
+    line = api_conf.large_list_line(CONF)
+    if not line:
         return None
     with _lock:
         if _gate is None:
-            _gate = Gate(CONF.api.max_concurrent_large_lists,
-                         CONF.api.request_queue_timeout)
+            _gate = Gate(line, CONF.api.request_queue_timeout)
         return _gate
 
 
-def lane():
-    """The HTTP server's admission lane for large pages, as configured
-    (None: no bound)."""
+def lane(processes=1):
+    """The HTTP server's admission lane for large pages, as configured,
+    for a service of ``processes`` API processes sharing it (None: no
+    bound)."""
     global _lane
-    if not CONF.api.max_concurrent_large_lists:
+    line = api_conf.large_list_line(CONF, processes)
+    if not line:
         return None
     timeout = CONF.api.request_queue_timeout
-    _lane = admission.Lane(is_large_request,
-                           CONF.api.max_concurrent_large_lists, timeout,
+    _lane = admission.Lane(is_large_request, line, timeout,
                            refusal(timeout))
     return _lane
 

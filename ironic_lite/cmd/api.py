@@ -27,9 +27,10 @@ from ironic_lite import service_reporter
 CONF = conf.CONF
 
 
-def api_service(sock=None, bounds=None):
+def api_service(sock=None, bounds=None, processes=1):
     """The WSGI server; exits with a clear message if it cannot listen.
-    ``sock`` and ``bounds``: a worker's (see wsgi.WSGIService)."""
+    ``sock`` and ``bounds``: a worker's (see wsgi.WSGIService), one of
+    ``processes``."""
     try:
         service = wsgi.WSGIService(
             'ironic-api', app.setup_app(), CONF.api.host_ip, CONF.api.port,
@@ -40,7 +41,7 @@ def api_service(sock=None, bounds=None):
             request_read_timeout=CONF.api.request_read_timeout,
             max_connections_per_client=api_conf.connections_per_client(CONF),
             proxy_addresses=CONF.api.proxy_addresses,
-            lanes=lanes.server_lanes(), sock=sock, bounds=bounds)
+            lanes=lanes.server_lanes(processes), sock=sock, bounds=bounds)
     except OSError as err:
         sys.exit('ERROR: cannot listen on %s:%s ([api]host_ip, [api]port): '
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))
@@ -76,7 +77,7 @@ def serve_workers(count):
         metrics.share_across_processes(shared_metrics)
 
     def run_worker(index):
-        service = api_service(sock, bounds.worker(index))
+        service = api_service(sock, bounds.worker(index), count)
         return launcher.serve([api_reporter(), service],
                               close=[db_api.reset])
     try:

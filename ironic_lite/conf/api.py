@@ -83,14 +83,16 @@ opts = [
                      'or proxies in front of ironic-api: their '
                      'connections are not counted against '
                      'max_connections_per_client.'),
-    cfg.IntOpt('max_concurrent_large_lists', default=2, min=0,
+    cfg.IntOpt('max_concurrent_large_lists', min=0,
+               sample_default='<2 per API process>',
                help='How many large list pages (see large_list_threshold) '
                     'are read and rendered at once; the others wait for '
                     'their turn, holding no worker thread, up to '
                     'request_queue_timeout seconds.  A figure for the '
-                    'whole service, however many api_workers.  Keep it '
-                    'below threads, so that light requests always find a '
-                    'worker thread.  0: no bound.'),
+                    'whole service, however many api_workers; unset, 2 '
+                    'for each API process.  Keep it below threads, so '
+                    'that light requests always find a worker thread.  '
+                    '0: no bound.'),
     cfg.IntOpt('request_queue_timeout', default=30, min=1,
                help='Seconds a request held back by '
                     'max_concurrent_large_lists or '
@@ -159,6 +161,21 @@ def worker_count(conf):
     MAX_DEFAULT_WORKERS."""
     return conf.api.api_workers or min(processutils.get_worker_count(),
                                        MAX_DEFAULT_WORKERS)
+
+
+# Large list pages rendered at once, for each API process, unless
+# [api]max_concurrent_large_lists says otherwise.
+LARGE_LISTS_PER_PROCESS = 2
+
+
+def large_list_line(conf, processes=1):
+    """How many large list pages the service renders at once: [api]
+    max_concurrent_large_lists, or LARGE_LISTS_PER_PROCESS for each of
+    the service's ``processes`` (0: no bound)."""
+    value = conf.api.max_concurrent_large_lists
+    if value is None:
+        return LARGE_LISTS_PER_PROCESS * max(1, processes)
+    return value
 
 
 def connections_per_client(conf):

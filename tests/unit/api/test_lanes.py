@@ -140,3 +140,21 @@ def test_the_lanes_follow_the_options():
                                group='api')
     [lane] = lanes.server_lanes()
     assert (lane.running, lane.wait) == (3, 30)
+
+
+def test_the_large_page_line_is_two_per_api_process_unless_set():
+    """Unset, [api]max_concurrent_large_lists is 2 for each API process
+    of the service (the lane the workers share); a value set is the
+    whole service's, however many processes; 0 is no line."""
+    conftest.CONF.set_override('max_concurrent_hardware_calls', 0,
+                               group='api')
+    conftest.CONF.clear_override('max_concurrent_large_lists', group='api')
+    assert conftest.CONF.api.max_concurrent_large_lists is None
+    for processes, running in ((1, 2), (2, 4), (4, 8)):
+        [lane] = lanes.server_lanes(processes)
+        assert lane.running == running
+    conftest.CONF.set_override('max_concurrent_large_lists', 3, group='api')
+    [lane] = lanes.server_lanes(4)
+    assert lane.running == 3
+    conftest.CONF.set_override('max_concurrent_large_lists', 0, group='api')
+    assert lanes.server_lanes(4) == []
