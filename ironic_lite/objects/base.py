@@ -358,12 +358,14 @@ class IronicObject(ovo_base.VersionedObject):
     # -- the DB boundary ----------------------------------------------------
 
     @staticmethod
-    def _from_db_object(context, obj, db_object, fields=None):
+    def _from_db_object(context, obj, db_object, fields=None,
+                        positions=None):
         """Fill ``obj`` from a DB row and convert it to the latest version.
 
         ``fields``: when the row was read with only some columns, the
         names to copy (the others stay unset); None copies every field the
-        row has.
+        row has.  ``positions``: a Core row's ``_row_positions``, if known
+        (a row builds its column names anew each time it is asked).
 
         A value that the field's coercion would return unchanged (a str
         for a string field, ...) or a JSON text of a dict field is stored
@@ -374,10 +376,9 @@ class IronicObject(ovo_base.VersionedObject):
         attributes; a Core row's (a list page's) by position.
         """
         if isinstance(db_object, sa_engine.Row):
-            # A Core row (a list page): its values by position, which
-            # costs less than by name.
-            positions, at_version = _row_positions(type(obj),
-                                                   db_object._fields)
+            # A Core row (a list page): its values by position.
+            positions, at_version = positions or _row_positions(
+                type(obj), db_object._fields)  # the list's, if given
             items = [(name, db_object[i]) for name, i in positions
                      if fields is None or name in fields]
             row_version = db_object[at_version]
@@ -410,7 +411,14 @@ class IronicObject(ovo_base.VersionedObject):
 
     @classmethod
     def _from_db_object_list(cls, context, db_objects, fields=None):
-        return [cls._from_db_object(context, cls(), row, fields)
+        """Objects of ``db_objects``: the rows of one statement."""
+        extra = {}
+        if db_objects and isinstance(db_objects[0], sa_engine.Row):
+            # One set of columns for the whole list (Core rows of one
+            # statement).  (Objects with children of their own read ORM
+            # instances and keep the shorter signature.)
+            extra['positions'] = _row_positions(cls, db_objects[0]._fields)
+        return [cls._from_db_object(context, cls(), row, fields, **extra)
                 for row in db_objects]
 
     def do_version_changes_for_db(self):
