@@ -25,6 +25,7 @@ from ironic_lite.common import policy
 from ironic_lite.common import utils as common_utils
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
+from ironic_lite.objects import base as objects_base
 
 # The vtep keys of local_link_connection (OVN VTEP switches) are known at
 # every version, as in Ironic's schema; a port is created with them only
@@ -135,34 +136,47 @@ def to_object_values(values, ctx):
     return values
 
 
+# The fields a body shows, read from where the object keeps them
+# (objects_base.field_attr) rather than through each field's property: a
+# page renders 1,000 ports, and the properties were a tenth of its cost.
+_SHOWN = ('uuid', 'address', 'extra', 'internal_info',
+          'local_link_connection', 'pxe_enabled', 'physical_network',
+          'is_smartnic', 'name', 'description', 'vendor', 'category',
+          'available_for_dynamic_portgroup', 'created_at', 'updated_at',
+          'node_id', 'portgroup_id')
+_STORED_AT = tuple(objects_base.field_attr(name) for name in _SHOWN)
+
+
 def render(port, fields=None, caches=None):
     """The JSON body of a port at the request's version."""
     caches = caches if caches is not None else {}
+    stored = port.__dict__
+    v = dict(zip(_SHOWN, [stored[attr] for attr in _STORED_AT]))
     body = {
-        'uuid': port.uuid, 'address': port.address,
+        'uuid': v['uuid'], 'address': v['address'],
         'node_uuid': None, 'portgroup_uuid': None,   # set below
-        'extra': port.extra or {}, 'internal_info': port.internal_info or {},
-        'local_link_connection': port.local_link_connection or {},
-        'pxe_enabled': port.pxe_enabled,
-        'physical_network': port.physical_network,
-        'is_smartnic': bool(port.is_smartnic),
-        'name': port.name, 'description': port.description,
-        'vendor': port.vendor, 'category': port.category,
+        'extra': v['extra'] or {}, 'internal_info': v['internal_info'] or {},
+        'local_link_connection': v['local_link_connection'] or {},
+        'pxe_enabled': v['pxe_enabled'],
+        'physical_network': v['physical_network'],
+        'is_smartnic': bool(v['is_smartnic']),
+        'name': v['name'], 'description': v['description'],
+        'vendor': v['vendor'], 'category': v['category'],
         'available_for_dynamic_portgroup':
-            port.available_for_dynamic_portgroup,
-        'created_at': resource.isotime(port.created_at),
-        'updated_at': resource.isotime(port.updated_at),
+            v['available_for_dynamic_portgroup'],
+        'created_at': resource.isotime(v['created_at']),
+        'updated_at': resource.isotime(v['updated_at']),
         'links': link.self_and_bookmark_at(resource.request_url(caches),
-                                           'ports', port.uuid),
+                                           'ports', v['uuid']),
     }
     # The parents' UUIDs cost a lookup: only when the body shows them.
     table = FIELD_MIN_VERSION
     current = resource.request_minor(caches)
     if resource.shows(fields, 'node_uuid', table, current):
-        body['node_uuid'] = resource.node_uuid(port.node_id, caches)
+        body['node_uuid'] = resource.node_uuid(v['node_id'], caches)
     if resource.shows(fields, 'portgroup_uuid', table, current):
         body['portgroup_uuid'] = resource.portgroup_uuid(
-            port.portgroup_id, caches)
+            v['portgroup_id'], caches)
     if (not ovn_vtep_served(current) and any(
             k in body['local_link_connection'] for k in OVN_VTEP_KEYS)):
         # As Ironic: the whole connection shown empty outside 1.90-1.104.
