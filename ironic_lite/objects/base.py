@@ -47,6 +47,7 @@ from sqlalchemy import engine as sa_engine
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
+from ironic_lite.common import utils
 from ironic_lite.db import api as db_api
 
 LOG = logging.getLogger(__name__)
@@ -117,6 +118,9 @@ _SAME = {ovo_fields.StringField: str, ovo_fields.UUIDField: str,
 
 # The kinds whose values are stored as they are.
 _AS_IS = (str, bool, int)
+# A MAC address field (normalized as its coercion does).
+_MAC = 'mac'
+
 
 
 def field_attr(name):
@@ -142,6 +146,8 @@ def _db_setters(obj_cls):
     is.  ``(attr, dict)``: a JSON dict field (``FlexibleDictField``), whose
     coercion is decoding the JSON text.  ``(attr, datetime)``: a
     timezone-aware time field, whose coercion makes a naive time UTC.
+    ``(attr, _MAC)``: a MAC address field: a str is normalized as its
+    coercion does.
     Every other value or field goes through the field's setter (``setattr``).
     """
     setters = _DB_SETTERS.get(obj_cls)
@@ -157,6 +163,8 @@ def _db_setters(obj_cls):
             elif (type(field) is ovo_fields.DateTimeField
                   and field.AUTO_TYPE.tzinfo_aware):
                 setters[name] = (attr, datetime.datetime, field.nullable)
+            elif type(field) is ir_fields.MACAddressField:
+                setters[name] = (attr, _MAC, field.nullable)
         _DB_SETTERS[obj_cls] = setters
     return setters
 
@@ -178,6 +186,12 @@ def _set_from_db(obj, setter, name, value):
                 value = json.loads(value)
             if isinstance(value, dict) or not value:
                 obj.__dict__[attr] = dict(value or {})
+                return
+        elif kind is _MAC:
+            if type(value) is str:
+                # The field's coercion itself, without the property's
+                # bookkeeping (a port page holds 1,000).
+                obj.__dict__[attr] = utils.validate_and_normalize_mac(value)
                 return
         elif kind is datetime.datetime:
             if type(value) is kind:
