@@ -122,7 +122,6 @@ _AS_IS = (str, bool, int)
 _MAC = 'mac'
 
 
-
 def field_attr(name):
     """The instance attribute where an object keeps field ``name``'s value.
 
