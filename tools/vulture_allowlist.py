@@ -69,8 +69,11 @@ console_interface
 duration_seconds  # NodeHistory column (1.115); the ORM writes it
 firmware_interface
 initial_version  # FirmwareComponent: db/firmware.py row.update()
+available_for_dynamic_portgroup  # Port: port bodies read it by name (_SHOWN)
 inspect_interface
+is_smartnic  # Port: port bodies read it by name (_SHOWN)
 last_version_flashed  # FirmwareComponent: db/firmware.py row.update()
+local_link_connection  # Port: port bodies read it by name (_SHOWN)
 _.inspection_finished_at  # column; set by conductor/inspection.py
 _.inspection_started_at  # column; set by conductor/inspection.py
 network_data
