@@ -69,7 +69,8 @@ def serve_workers(count):
                  '%s' % (CONF.api.host_ip, CONF.api.port, err.strerror or err))
     bounds = worker_bounds.Bounds(
         count, CONF.api.max_connections,
-        api_conf.connections_per_client(CONF), len(lanes.server_lanes()))
+        api_conf.connections_per_client(CONF),
+        len(lanes.server_lanes(count)))
 
     shared_metrics = None
     if api_metrics.enabled():

@@ -47,7 +47,6 @@ from sqlalchemy import engine as sa_engine
 from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
-from ironic_lite.common import utils
 from ironic_lite.db import api as db_api
 
 LOG = logging.getLogger(__name__)
@@ -190,7 +189,8 @@ def _set_from_db(obj, setter, name, value):
             if type(value) is str:
                 # The field's coercion itself, without the property's
                 # bookkeeping (a port page holds 1,000).
-                obj.__dict__[attr] = utils.validate_and_normalize_mac(value)
+                obj.__dict__[attr] = obj.fields[name].AUTO_TYPE.coerce(
+                    obj, name, value)
                 return
         elif kind is datetime.datetime:
             if type(value) is kind:
@@ -241,7 +241,7 @@ class IronicObject(ovo_base.VersionedObject):
 
     def obj_attr_is_set(self, attrname):
         if attrname in self.fields:
-            return hasattr(self, '_obj_' + attrname)
+            return hasattr(self, field_attr(attrname))
         return super().obj_attr_is_set(attrname)  # extra fields, errors
 
     def obj_what_changed(self):
@@ -249,7 +249,7 @@ class IronicObject(ovo_base.VersionedObject):
         changes = {name for name in self._changed_fields if name in fields}
         values = self.__dict__
         for name in fields:
-            value = values.get('_obj_' + name)
+            value = values.get(field_attr(name))
             if (isinstance(value, ovo_base.VersionedObject)
                     and value.obj_what_changed()):
                 changes.add(name)

@@ -2,6 +2,8 @@
 
 from oslo_versionedobjects import fields as ovo_fields
 
+from ironic_lite.common import utils
+
 BooleanField = ovo_fields.BooleanField
 DateTimeField = ovo_fields.DateTimeField
 IntegerField = ovo_fields.IntegerField
@@ -35,7 +37,6 @@ class FlexibleDictField(ovo_fields.AutoTypedField):
 class MACAddress(ovo_fields.FieldType):
     @staticmethod
     def coerce(obj, attr, value):
-        from ironic_lite.common import utils
         return utils.validate_and_normalize_mac(value)
 
 
