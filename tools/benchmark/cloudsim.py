@@ -57,16 +57,7 @@ def _fleet_args(parser):
     parser.add_argument('--ironic-version', default=ironic_env.IRONIC_VERSION)
     parser.add_argument('--only', choices=(IRONIC, LITE))
     parser.add_argument('--keep', action='store_true')
-    parser.add_argument('--lite-option', action='append', default=[],
-                        metavar='SECTION.OPTION=VALUE',
-                        help='a setting added to ironic-lite\'s '
-                             'ironic.conf, e.g. '
-                             'api.max_concurrent_large_lists=0 (the bound '
-                             'off); repeatable')
-    parser.add_argument('--lite-rpc', choices=('oslo', 'json-rpc'),
-                        default='oslo',
-                        help='split layout: ironic-lite\'s conductor over '
-                             'RabbitMQ (oslo) or its JSON-RPC')
+    compare.add_lite_args(parser)
 
 
 def _consumer_args(parser):

@@ -50,15 +50,7 @@ def parse_args(argv):
                              'ironic-api + ironic-conductor of each (lite '
                              'over RabbitMQ, Ironic over JSON-RPC).  auto: '
                              'aio on SQLite, split on PostgreSQL')
-    parser.add_argument('--lite-rpc', choices=('oslo', 'json-rpc'),
-                        default='oslo',
-                        help='split layout: ironic-lite\'s conductor over '
-                             'RabbitMQ (oslo) or over its JSON-RPC, as '
-                             'Ironic\'s is')
-    parser.add_argument('--lite-option', action='append', default=[],
-                        metavar='SECTION.OPTION=VALUE',
-                        help='a setting of ironic-lite\'s ironic.conf '
-                             '(repeatable), e.g. api.api_workers=2')
+    add_lite_args(parser)
     parser.add_argument('--reps', type=int, default=40,
                         help='timed requests of each kind per service')
     parser.add_argument('--warmup', type=int, default=3)
@@ -101,10 +93,26 @@ class Side(object):
         self.db.drop()
 
 
+def add_lite_args(parser):
+    """ironic-lite's settings of a run (this tool's and cloudsim's)."""
+    parser.add_argument('--lite-rpc', choices=('oslo', 'json-rpc'),
+                        default='oslo',
+                        help='split layout: ironic-lite\'s conductor over '
+                             'RabbitMQ (oslo) or over its JSON-RPC, as '
+                             'Ironic\'s is')
+    parser.add_argument('--lite-option', action='append', default=[],
+                        metavar='SECTION.OPTION=VALUE',
+                        help='a setting added to ironic-lite\'s '
+                             'ironic.conf (repeatable), e.g. '
+                             'api.api_workers=2, or '
+                             'api.max_concurrent_large_lists=0 (the bound '
+                             'off)')
+
+
 def prepare_lite(side, args):
     mode = 'lite' if args.layout == 'aio' else 'split'
-    extra = list(getattr(args, 'lite_option', None) or ())
-    if mode == 'split' and getattr(args, 'lite_rpc', 'oslo') == 'json-rpc':
+    extra = list(args.lite_option)
+    if mode == 'split' and args.lite_rpc == 'json-rpc':
         extra = services.json_rpc_settings() + extra
     side.config = services.write_config(
         os.path.join(side.db.tmpdir, 'ironic.conf'), side.db.url, side.port,
@@ -167,10 +175,10 @@ def _run(args, sides, bin_dir):
     ports = {name: side.port for name, side in sides.items()}
     loadavg = os.getloadavg()
     rows, info = compare_ops.run_all(ports, args)
-    rss = {name: services.rss_mb(side.procs)
-           for name, side in sides.items()}
     rss_each = {name: services.rss_per_process_mb(side.procs)
                 for name, side in sides.items()}
+    rss = {name: {proc: sum(each) for proc, each in procs.items()}
+           for name, procs in rss_each.items()}
     layout = args.layout
     if args.layout == 'split':
         layout += ' (ironic-lite over %s)' % args.lite_rpc

@@ -181,11 +181,8 @@ def _rss_kb(pid):
 def rss_mb(procs):
     """{process name: resident MB}; a process's children (a launcher's
     worker) count with it."""
-    result = {}
-    for proc in procs:
-        pids = [proc.proc.pid] + _children(proc.proc.pid)
-        result[proc.name] = sum(_rss_kb(pid) for pid in pids) / 1024.0
-    return result
+    return {name: sum(each)
+            for name, each in rss_per_process_mb(procs).items()}
 
 
 def rss_per_process_mb(procs):
