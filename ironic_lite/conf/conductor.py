@@ -97,9 +97,12 @@ opts = [
                help='Name of the conductor group this conductor belongs '
                     'to; it manages only nodes of the same group.'),
     cfg.IntOpt('node_locked_retry_attempts', default=3, min=0,
-               help='Number of attempts to grab a node lock.'),
+               help='Number of attempts to grab a node lock (read by '
+                    'the API too, for the port groups it creates under '
+                    'the same check).'),
     cfg.FloatOpt('node_locked_retry_interval', default=0.2, min=0,
-                 help='Seconds to sleep between node lock attempts.'),
+                 help='Seconds to sleep between node lock attempts (read '
+                      'by the API too).'),
     cfg.StrOpt('topic',
                help='The RPC topic conductors listen on (and the name of '
                     'their queues on the broker).  Unset: '

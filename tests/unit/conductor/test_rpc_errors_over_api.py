@@ -147,8 +147,7 @@ def spied(monkeypatch):
     """The RPC methods the API calls, by name."""
     called = []
     for name in ('create_port', 'update_port', 'destroy_port',
-                 'create_portgroup', 'update_portgroup',
-                 'destroy_portgroup'):
+                 'update_portgroup', 'destroy_portgroup'):
         real = getattr(rpcapi.ConductorAPI, name)
 
         def spy(self, *args, _real=real, _name=name, **kwargs):
@@ -181,18 +180,22 @@ def _port_story(api, node):
 def test_ports_written_by_the_conductor_under_the_node_lock(api, spied):
     node = _node(api)['uuid']
     _port_story(api, node)
-    assert spied == ['create_portgroup', 'create_port', 'update_port',
-                     'update_portgroup', 'destroy_port',
-                     'destroy_portgroup']
-    # The node's lock is held by another operation: 409, nothing written.
+    # A port group's creation is the API's own write (as Ironic's).
+    assert spied == ['create_port', 'update_port', 'update_portgroup',
+                     'destroy_port', 'destroy_portgroup']
+    # The node's lock is held by another operation: 409, nothing written,
+    # whoever writes (the conductor a port, the API a port group).
     from ironic_lite import objects
     locked = objects.Node.get_by_uuid(None, node)
     objects.Node.reserve(None, 'other-host', locked.uuid)
-    resp = _clean(_call(api, 'post', '/v1/ports', {
-        'node_uuid': node, 'address': '52:54:00:00:00:02'}))
-    assert resp.status_int == 409, resp.text
-    assert 'other-host' in resp.text
+    for path in ('/v1/ports', '/v1/portgroups'):
+        resp = _clean(_call(api, 'post', path, {
+            'node_uuid': node, 'address': '52:54:00:00:00:02'}))
+        assert resp.status_int == 409, resp.text
+        assert 'other-host' in resp.text
+        assert 'locked' in resp.text, resp.text
     assert _call(api, 'get', '/v1/ports').json['ports'] == []
+    assert _call(api, 'get', '/v1/portgroups').json['portgroups'] == []
 
 
 def test_pinned_to_2_0_ports_written_directly(api, spied, config):

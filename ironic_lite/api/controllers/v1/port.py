@@ -1,8 +1,8 @@
 """``/v1/ports`` (and ``/v1/nodes/<n>/ports``, ``/v1/portgroups/<pg>/ports``).
 
 Ports are written by the conductor of their node, under the node's lock
-(RPC 1.3, the writer of ``RES``; directly through the objects
-while pinned below 1.3, as release 2.0 did); the database's unique
+(RPC 1.3, the writer of ``RES``; while pinned below 1.3, by the API
+under the same check of the node's lock); the database's unique
 constraints make a duplicate MAC a 409 without a partial write.
 """
 
@@ -26,6 +26,7 @@ from ironic_lite.common import utils as common_utils
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 from ironic_lite.objects import base as objects_base
+from ironic_lite.objects import child_writes
 
 # The vtep keys of local_link_connection (OVN VTEP switches) are known at
 # every version, as in Ironic's schema; a port is created with them only
@@ -280,8 +281,12 @@ class PortsController(resource.ResourceController):
         for name, value in to_object_values(changes, ctx).items():
             setattr(obj, name, value)
 
-    def check_write(self, ctx, obj):
-        obj.check_physnet(ctx)
+    def write_here(self, ctx, obj, action):
+        """Pinned below RPC 1.3: written here with the conductor's check
+        of the network and under the node's lock, as it writes."""
+        check = obj.check_physnet if action != 'destroy' else None
+        return child_writes.write_here(ctx, obj, writer.SAVES[action],
+                                       check)
 
     def check_changes(self, obj, changes, new_doc):
         super().check_changes(obj, changes, new_doc)

@@ -1,6 +1,7 @@
 """``/v1/portgroups`` (1.23) and ``/v1/nodes/<n>/portgroups`` (1.24).
 
-Written by the conductor of their node, like ports (see port.py).
+Created by the API, updated and deleted by the conductor of their node
+(as Ironic), each as under the node's lock (see port.py).
 """
 
 import functools
@@ -24,6 +25,7 @@ from ironic_lite.common import utils as common_utils
 from ironic_lite.conductor import rpcapi
 from ironic_lite import conf
 from ironic_lite import objects
+from ironic_lite.objects import child_writes
 
 CONF = conf.CONF
 
@@ -101,11 +103,14 @@ def render(pg, fields=None, caches=None):
     return utils.select_fields(body, fields) if fields else body
 
 
-# Written by the conductor of the port group's node, like ports.
+# Updated and deleted by the conductor of the port group's node, like
+# ports; created by the API (as Ironic's API does), under the same check
+# of the node's lock: no RPC call for the most frequent write of a port
+# group.
 RES = resource.Resource(
     'portgroup', 'portgroups', objects.Portgroup, render,
     FIELD_MIN_VERSION,
-    writer=writer.Writer(create=rpcapi.ConductorAPI.create_portgroup,
+    writer=writer.Writer(create=None,
                          update=rpcapi.ConductorAPI.update_portgroup,
                          destroy=rpcapi.ConductorAPI.destroy_portgroup,
                          version='1.3', older=writer.DIRECT),
@@ -164,16 +169,15 @@ class PortgroupsController(resource.ResourceController):
         for name, value in to_object_values(changes, ctx, 'update').items():
             setattr(obj, name, value)
 
-    def write(self, action, ctx, obj):
-        """Written here rather than by the conductor (pinned below RPC
-        1.3): the group's ports follow its network as the conductor's
-        write makes them (conductor/ports.py), after it."""
-        before = obj.obj_clone() if action == 'update' else None
-        written = super().write(action, ctx, obj)
-        if before is not None and not self.RES.writer.sends(
-                pecan.request.rpcapi, action):
-            objects.Port.follow_portgroup_network(ctx, before)
-        return written
+    def write_here(self, ctx, obj, action):
+        """A creation (and, pinned below RPC 1.3, every write) made here
+        under the node's lock, as the conductor makes it: an update's
+        ports follow the group's network in the same transaction
+        (conductor/ports.py)."""
+        after = (objects.Port.follow_portgroup_network
+                 if action == 'update' else None)
+        return child_writes.write_here(ctx, obj, writer.SAVES[action],
+                                       after=after)
 
 
 SINCE = mv.PORTGROUP_MIN_VERSION

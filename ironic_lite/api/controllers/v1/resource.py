@@ -268,17 +268,17 @@ class ResourceController(patch_flow.PatchFlow):
                 node = self.rpc_node_of(obj)
             result = writer.send(client, action, ctx, obj, node)
             return obj if result is None else result
-        if action != 'destroy':
-            self.check_write(ctx, obj)
-        getattr(obj, write.SAVES[action])()
-        return obj
+        return self.write_here(ctx, obj, action)
 
     # -- hooks for subclasses ---------------------------------------------
 
-    def check_write(self, ctx, obj):
-        """The checks the conductor makes before it creates or updates
-        ``obj``, made here when the API writes it directly (pinned below
-        RPC 1.3)."""
+    def write_here(self, ctx, obj, action):
+        """``action`` written to the database by the API (its writer
+        sends it nowhere, or is pinned below the version that does);
+        returns the object written.  Ports and port groups add the checks
+        the conductor would make, under their node's lock."""
+        getattr(obj, write.SAVES[action])()
+        return obj
 
     # The patch flow's hooks (``patch_flow.PatchFlow``) as a declared
     # resource fills them.

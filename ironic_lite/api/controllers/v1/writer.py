@@ -15,7 +15,9 @@ that silently goes around the conductor.  What a service pinned below
 - ``REFUSE``: 409 ``PinnedRelease`` before anything is written, worded
   with ``what`` (``'{verb} a volume connector'``).
 
-A writer with no method and no version always writes to the database.
+An action with no method is always written to the database by the API
+(a port group's creation, as Ironic's API writes it; the resource's
+controller makes the checks the conductor would).
 """
 
 import inspect
@@ -61,9 +63,9 @@ class Writer(object):
                              'or REFUSE, or neither')
         if older == REFUSE and not what:
             raise ValueError('a refusing writer words its refusal (what)')
-        if older == DIRECT and any(m is None for m in self.methods.values()):
+        if older == DIRECT and all(m is None for m in self.methods.values()):
             raise ValueError('older=DIRECT is for a writer that sends '
-                             'every action to the conductor')
+                             'an action to the conductor')
         self.version, self.older, self.what = version, older, what
 
     def check(self, client, action):
