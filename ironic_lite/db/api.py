@@ -186,6 +186,27 @@ def reader():
 _AUTOCOMMIT_READ = 'ironic_lite_autocommit_read'
 
 
+@contextlib.contextmanager
+def plain_read():
+    """A Core connection for one read on PostgreSQL, in autocommit as an
+    outermost ``reader`` is, without the facade's Session; None inside a
+    reader or writer block and on other databases (the caller then uses
+    ``reader``)."""
+    if (getattr(_READING, 'active', False)
+            or getattr(_WRITING, 'active', False)):
+        yield None
+        return
+    engine = _facade().reader.get_engine()
+    if engine.dialect.name != 'postgresql':
+        yield None
+        return
+    with engine.connect() as conn:
+        fairy = conn.connection
+        fairy.dbapi_connection.autocommit = True
+        fairy.info[_AUTOCOMMIT_READ] = True
+        yield conn
+
+
 @event.listens_for(sa.pool.Pool, 'checkin')
 def _end_autocommit_read(dbapi_conn, record):
     """A connection a reader switched to autocommit goes back to the

@@ -1,5 +1,7 @@
 """Node queries."""
 
+import collections
+
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
@@ -14,6 +16,7 @@ from ironic_lite.db import firmware as db_firmware
 from ironic_lite.db import inventory as db_inventory
 from ironic_lite.db import models
 from ironic_lite.db import node_history as db_history
+from ironic_lite.db import prepared
 
 # Filters of get_node_list() and the column they compare for equality.
 _EQUAL_FILTERS = ('driver', 'resource_class', 'fault', 'owner', 'lessee',
@@ -296,10 +299,28 @@ _NODE_AND_TRAITS_BY = {
     for column in ('id', 'uuid', 'name')}
 
 
+# A trait read with its node by a prepared statement (Core rows: the
+# trait's columns follow the node's, its duplicates suffixed ``_1``).
+_TraitRow = collections.namedtuple(
+    '_TraitRow', 'node_id trait version created_at updated_at')
+
+
 def get_node_and_traits(column, value):
     """(node row, [trait rows]) of the node whose ``column`` (id, uuid or
     name) is ``value``, read in one statement (a node shown by the API
-    is read with its traits: one round trip, not two)."""
+    is read with its traits: one round trip, not two).  Outside a
+    transaction on PostgreSQL, a statement prepared once per connection
+    (``prepared.execute``)."""
+    with api.plain_read() as conn:
+        if conn is not None:
+            rows = prepared.execute(
+                conn, _NODE_AND_TRAITS_BY[column], value).all()
+            if not rows:
+                raise exception.NodeNotFound(node=value)
+            traits = [_TraitRow(r.node_id, r.trait, r.version_1,
+                                r.created_at_1, r.updated_at_1)
+                      for r in rows if r.trait is not None]
+            return rows[0], traits
     with api.reader() as session:
         rows = session.execute(_NODE_AND_TRAITS_BY[column],
                                {'value': value}).all()
