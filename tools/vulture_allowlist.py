@@ -16,7 +16,6 @@
 _.on_error  # hooks.py
 _.on_route  # hooks.py
 _.charset  # api/middleware.py: webob's response attribute
-compat_headers  # api/middleware.py: read by oslo.middleware's RequestId
 
 # -- api/microversions.py: the ordered list of every microversion, kept
 #    whole as the API's history --
@@ -116,7 +115,6 @@ obj_relationships  # objects/node.py: oslo.versionedobjects
 
 # -- entry points named in setup.cfg, and the WSGI application --
 DrainingCheck  # api/healthcheck.py: an oslo.middleware health check
-application  # api/wsgi.py: what a WSGI server loads
 get_oslo_policy_enforcer  # common/policy.py: oslo.policy's generators
 update_opt_defaults  # conf/opts.py: oslo-config-generator
 OUTPUT  # api/schemas/reference.py: tools/gen-api-reference.py

@@ -1,7 +1,6 @@
 """The ironic-lite API WSGI application."""
 
 from oslo_middleware import http_proxy_to_wsgi
-from oslo_middleware import sizelimit
 import orjson
 import pecan
 from pecan.middleware import recursive
@@ -141,7 +140,7 @@ def _wrap(app):
     # A request that waited in the server's lane too long: 503, before it
     # is read or authenticated (nothing is done for it).
     app = lanes.ExpiredRequests(app)
-    app = sizelimit.RequestBodySizeLimiter(app)
+    app = middleware.SizeLimit(app)
     app = middleware.ParsableErrorMiddleware(app)
     app = middleware.VersionMiddleware(app)
     # Installed only when enabled (the option is read at start, not on a

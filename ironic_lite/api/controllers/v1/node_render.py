@@ -335,20 +335,34 @@ def _plan(fields, sub_links):
     plan = plans.get(key)
     if plan is None:
         current = utils.minor()
-        wanted = (set(fields) if fields is not None
-                  else set(mv.NODE_FIELD_MIN_VERSION))
-        shown = [name for name, minor in mv.NODE_FIELD_MIN_VERSION.items()
-                 if name not in mv.NODE_LINK_FIELDS and name in wanted
-                 and minor <= current]
-        links = [sub for sub in ('ports', 'states', 'portgroups', 'volume')
-                 if sub_links and fields is None
-                 and mv.NODE_FIELD_MIN_VERSION[sub] <= current]
-        if mv.NODE_FIELD_MIN_VERSION['links'] <= current:
-            links.insert(0, 'links')
-        plan = plans[key] = (
-            [(n, objects_base.field_attr(n), _kind(n)) for n in shown],
-            links, pecan.request.public_url, _request())
+        # The fields and links of a version are the same for every
+        # request: worked out once per process (for the few field
+        # selections clients use; any beyond _MAX_PLANS each time).
+        fixed = _PLANS.get((key, current))
+        if fixed is None:
+            wanted = (set(fields) if fields is not None
+                      else set(mv.NODE_FIELD_MIN_VERSION))
+            shown = [name for name, minor
+                     in mv.NODE_FIELD_MIN_VERSION.items()
+                     if name not in mv.NODE_LINK_FIELDS and name in wanted
+                     and minor <= current]
+            links = [sub for sub in ('ports', 'states', 'portgroups',
+                                     'volume')
+                     if sub_links and fields is None
+                     and mv.NODE_FIELD_MIN_VERSION[sub] <= current]
+            if mv.NODE_FIELD_MIN_VERSION['links'] <= current:
+                links.insert(0, 'links')
+            fixed = (tuple((n, objects_base.field_attr(n), _kind(n))
+                           for n in shown), tuple(links))
+            if len(_PLANS) < _MAX_PLANS:
+                _PLANS[(key, current)] = fixed
+        plan = plans[key] = fixed + (pecan.request.public_url, _request())
     return plan
+
+
+# (fields, sub_links, minor version) -> (fields' plan, link names).
+_PLANS = {}
+_MAX_PLANS = 1000
 
 
 def _kind(name):
