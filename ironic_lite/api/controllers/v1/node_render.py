@@ -11,7 +11,6 @@ from oslo_utils import strutils
 from oslo_versionedobjects import fields as ovo_fields
 import pecan
 
-from ironic_lite.api.controllers import link
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
@@ -328,8 +327,8 @@ _MISSING = object()
 def _plan(fields, sub_links):
     """What a node body holds at the request's version, worked out once
     per request (a list renders many bodies with the same plan):
-    ([(name, attribute, kind or compute function)], [link names], base
-    URL, the request's facts)."""
+    ([(name, attribute, kind or compute function)], [(link name, self
+    prefix, bookmark prefix, suffix)], the request's facts)."""
     key = (tuple(fields) if fields is not None else None, sub_links)
     plans = request_scope.of(pecan.request.environ).node_plans
     plan = plans.get(key)
@@ -356,7 +355,13 @@ def _plan(fields, sub_links):
                            for n in shown), tuple(links))
             if len(_PLANS) < _MAX_PLANS:
                 _PLANS[(key, current)] = fixed
-        plan = plans[key] = fixed + (pecan.request.public_url, _request())
+        url = pecan.request.public_url
+        # Each link's self and bookmark prefixes and its suffix after the
+        # node's UUID: a body's links are then two concatenations each.
+        link_parts = tuple(
+            (sub, url + '/v1/nodes/', url + '/nodes/',
+             '' if sub == 'links' else '/' + sub) for sub in fixed[1])
+        plan = plans[key] = (fixed[0], link_parts, _request())
     return plan
 
 
@@ -385,7 +390,7 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
     :param sub_links: add the ports/states/portgroups/volume links
         (only when ``fields`` is not given, as in Ironic).
     """
-    shown, links, url, req = _plan(fields, sub_links)
+    shown, links, req = _plan(fields, sub_links)
     stored = node.__dict__
     body = {}
     for name, attr, kind in shown:
@@ -403,7 +408,7 @@ def render(node, fields=None, sub_links=True, chassis_cache=None):
     if _filtered(req):
         _redact(body, node, req)
     uuid = stored.get('_obj_uuid') or node.uuid
-    for sub in links:
-        args = uuid if sub == 'links' else '%s/%s' % (uuid, sub)
-        body[sub] = link.self_and_bookmark_at(url, 'nodes', args)
+    for sub, own, bookmark, suffix in links:
+        body[sub] = [{'href': own + uuid + suffix, 'rel': 'self'},
+                     {'href': bookmark + uuid + suffix, 'rel': 'bookmark'}]
     return body
