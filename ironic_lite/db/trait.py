@@ -8,6 +8,7 @@ now and then.
 """
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
@@ -52,12 +53,23 @@ def get_node_traits_for_nodes(node_ids):
     if not found:
         return found
     with api.reader() as session:
-        rows = (session.query(models.NodeTrait)
-                .filter(models.NodeTrait.node_id.in_(list(found)))
-                .order_by(models.NodeTrait.trait))
-        for row in rows:
+        conn = session.connection()
+        statement = _TRAITS_OF_ANY if conn.dialect.name == 'postgresql' \
+            else _TRAITS_OF_IN
+        for row in conn.execute(statement, {'ids': list(found)}):
             found[row.node_id].append(row)
     return found
+
+
+# The traits of many nodes (Core rows), by name.  On PostgreSQL the ids
+# are one array parameter (``= ANY``): a page's thousand ids rendered as
+# a thousand placeholders took a third of the query's time.
+_TRAITS = models.NodeTrait.__table__
+_TRAITS_OF_IN = sa.select(_TRAITS).where(_TRAITS.c.node_id.in_(
+    sa.bindparam('ids', expanding=True))).order_by(_TRAITS.c.trait)
+_TRAITS_OF_ANY = sa.select(_TRAITS).where(_TRAITS.c.node_id == sa.any_(
+    sa.bindparam('ids', type_=postgresql.ARRAY(sa.Integer)))).order_by(
+        _TRAITS.c.trait)
 
 
 @api.retry_on_db_errors
