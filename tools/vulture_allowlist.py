@@ -99,7 +99,6 @@ _sqlite_on_connect  # db/api.py: SQLAlchemy event listener
 _sqlite_begin  # db/api.py: SQLAlchemy event listener
 _end_autocommit_read  # db/api.py: SQLAlchemy pool event listener
 _read_only_is_disconnect  # db/api.py: SQLAlchemy event listener
-_.is_disconnect  # db/api.py: SQLAlchemy's ExceptionContext flag
 _.autocommit  # db/api.py: psycopg2's switch, read by the driver
 inherit_cache  # db/exact.py: SQLAlchemy's statement cache flag
 cache_ok  # db/models.py: SQLAlchemy's statement cache flag
