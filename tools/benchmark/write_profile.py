@@ -61,6 +61,10 @@ def parse_args(argv):
     parser.add_argument('--rate', type=int, default=200,
                         help='py-spy samples per second')
     parser.add_argument('--nodes', type=int, default=2000)
+    parser.add_argument('--transport', choices=('oslo', 'json-rpc'),
+                        default='oslo',
+                        help='the RPC between the API and the conductor: '
+                             'RabbitMQ (oslo) or JSON-RPC')
     return parser.parse_args(argv)
 
 
@@ -143,7 +147,7 @@ def start_split(db, nodes, procs, transport='oslo'):
 
 
 def run(args, db, procs):
-    client, node = start_split(db, args.nodes, procs)
+    client, node = start_split(db, args.nodes, procs, args.transport)
     for _ in range(50):  # warm-up
         _send(client, args.write, node)
     raw = {p.name: os.path.join(db.tmpdir, '%s.raw' % p.name)
