@@ -12,7 +12,6 @@ first).
 import collections
 import functools
 
-from oslo_utils import strutils
 from oslo_utils import uuidutils
 import pecan
 
@@ -27,6 +26,7 @@ from ironic_lite.api import routes
 from ironic_lite.api import schemas
 from ironic_lite.api.schemas import deploy_template as schema
 from ironic_lite.common import exception
+from ironic_lite.common import masking
 from ironic_lite.common import policy
 from ironic_lite import objects
 
@@ -50,8 +50,8 @@ INVALID_SORT_KEYS = ('extra', 'steps')
 
 def masked_steps(steps):
     """The steps as a read shows them: secrets in arguments masked."""
-    return [dict(step, args=strutils.mask_dict_password(step['args'] or {},
-                                                        MASK))
+    return [dict(step, args=masking.mask_dict_password(step['args'] or {},
+                                                       MASK))
             for step in steps or ()]
 
 

@@ -7,7 +7,6 @@ renders many bodies the same way).
 """
 
 import jsonpointer
-from oslo_utils import strutils
 from oslo_versionedobjects import fields as ovo_fields
 import pecan
 
@@ -16,6 +15,7 @@ from ironic_lite.api import json_patch
 from ironic_lite.api import microversions as mv
 from ironic_lite.api import request_scope
 from ironic_lite.common import exception
+from ironic_lite.common import masking
 from ironic_lite.common import policy
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
@@ -31,7 +31,7 @@ def _mask_keys(value, keys):
     (at the top) -> "******"."""
     if not value:
         return {}
-    masked = strutils.mask_dict_password(value, SECRET)
+    masked = masking.mask_dict_password(value, SECRET)
     for key in keys:
         if masked.get(key):
             masked[key] = SECRET

@@ -6,7 +6,6 @@ secrets are masked, and a caller without
 notice instead of the whole dict.
 """
 
-from oslo_utils import strutils
 import pecan
 
 from ironic_lite.api.controllers import link
@@ -16,6 +15,7 @@ from ironic_lite.api.controllers.v1 import volume
 from ironic_lite.api import microversions as mv
 from ironic_lite.api.schemas import volume as schema
 from ironic_lite.conductor import rpcapi
+from ironic_lite.common import masking
 from ironic_lite.common import policy
 from ironic_lite import objects
 
@@ -43,7 +43,7 @@ def _properties(target, caches):
     if not caches['view_properties']:
         return dict(REDACTED)
     properties = target.properties or {}
-    return (strutils.mask_dict_password(properties, '******')
+    return (masking.mask_dict_password(properties, '******')
             if properties else {})
 
 
