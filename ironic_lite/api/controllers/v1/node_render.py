@@ -17,6 +17,7 @@ from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import masking
 from ironic_lite.common import policy
+from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 from ironic_lite.objects import base as objects_base
@@ -165,7 +166,8 @@ def shown_for(node):
 class _Request(object):
     """What the API values of a request's nodes depend on."""
 
-    __slots__ = ('context', 'minor', 'shows', 'filtered', 'hidden')
+    __slots__ = ('context', 'minor', 'shows', 'filtered', 'hidden',
+                 'rings')
 
     def __init__(self):
         self.context = pecan.request.context
@@ -176,6 +178,8 @@ class _Request(object):
         # (owner, lessee) -> the fields redacted on such a node
         self.filtered = None
         self.hidden = {}
+        # the conductors' hash rings, read once for the request's nodes
+        self.rings = None
 
 
 def _request():
@@ -211,7 +215,15 @@ def _chassis_uuid(node, req, chassis_cache):
 
 
 def _conductor(node, req, _chassis_cache):
-    """The host the hash ring maps the node to (None when none can)."""
+    """The host the hash ring maps the node to (None when none can).
+    The rings are taken once per request (a page's nodes share them);
+    a node none of them serves asks the ring manager, which may rebuild
+    them or say why there is no host."""
+    if req.rings is None:
+        req.rings = hash_ring.RING_MANAGER.rings(req.context)
+    ring = req.rings.get((node.driver, node.conductor_group or ''))
+    if ring is not None:
+        return next(iter(ring.get_nodes(node.uuid.encode('utf-8'))))
     try:
         return rpcapi.conductor_for(req.context, node)
     except exception.IronicException:
