@@ -102,7 +102,12 @@ class HashRingManager(object):
                     reason='No conductor service registered which supports '
                            'driver %s for conductor group "%s".'
                            % (driver, conductor_group or ''))
-        return next(iter(ring.get_nodes(node_uuid.encode('utf-8'))))
+        return host_of(ring, node_uuid)
+
+
+def host_of(ring, node_uuid):
+    """The host ``ring`` (one of ``rings()``'s) maps a node to."""
+    return next(iter(ring.get_nodes(node_uuid.encode('utf-8'))))
 
 
 RING_MANAGER = HashRingManager()

@@ -55,9 +55,20 @@ _INTERFACE_FIELDS = tuple('%s_interface' % i
                           for i in drivers_base.ALL_INTERFACES)
 
 
-def conductor_for(context, node):
+def conductor_rings(context):
+    """The conductors' hash rings as they are now: a snapshot for
+    ``conductor_for`` to map many nodes with (a page's)."""
+    return hash_ring.RING_MANAGER.rings(context)
+
+
+def conductor_for(context, node, rings=None):
     """The host name of the conductor the hash ring maps ``node`` to
-    (what the API shows as the node's ``conductor``)."""
+    (what the API shows as the node's ``conductor``), from ``rings``
+    (``conductor_rings``) when they serve the node."""
+    if rings is not None:
+        ring = rings.get((node.driver, node.conductor_group or ''))
+        if ring is not None:
+            return hash_ring.host_of(ring, node.uuid)
     return hash_ring.RING_MANAGER.get_host(
         context, node.uuid, node.driver, node.conductor_group)
 

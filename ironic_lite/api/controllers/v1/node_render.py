@@ -17,7 +17,6 @@ from ironic_lite.api import request_scope
 from ironic_lite.common import exception
 from ironic_lite.common import masking
 from ironic_lite.common import policy
-from ironic_lite.conductor import hash_ring
 from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
 from ironic_lite.objects import base as objects_base
@@ -220,12 +219,9 @@ def _conductor(node, req, _chassis_cache):
     a node none of them serves asks the ring manager, which may rebuild
     them or say why there is no host."""
     if req.rings is None:
-        req.rings = hash_ring.RING_MANAGER.rings(req.context)
-    ring = req.rings.get((node.driver, node.conductor_group or ''))
-    if ring is not None:
-        return next(iter(ring.get_nodes(node.uuid.encode('utf-8'))))
+        req.rings = rpcapi.conductor_rings(req.context)
     try:
-        return rpcapi.conductor_for(req.context, node)
+        return rpcapi.conductor_for(req.context, node, req.rings)
     except exception.IronicException:
         return None
 
