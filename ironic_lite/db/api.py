@@ -216,17 +216,23 @@ def reader():
         with _facade().reader.using(_CONTEXT) as session:
             if (not outer and not getattr(_WRITING, 'active', False)
                     and session.get_bind().dialect.name == 'postgresql'):
-                # psycopg2's own switch, as SQLAlchemy's ping does: the
-                # isolation_level option would add a SET per read.
-                fairy = session.connection().connection
-                fairy.dbapi_connection.autocommit = True
-                fairy.info[_AUTOCOMMIT_READ] = True
+                _autocommit_read(session.connection())
             yield session
     finally:
         _READING.active = outer
 
 
 _AUTOCOMMIT_READ = 'ironic_lite_autocommit_read'
+
+
+def _autocommit_read(conn):
+    """Put ``conn``'s connection in autocommit for one read, marked so
+    that it goes back to the pool as it came (``_end_autocommit_read``).
+    psycopg2's own switch, as SQLAlchemy's ping uses: the isolation_level
+    option would add a SET per read."""
+    fairy = conn.connection
+    fairy.dbapi_connection.autocommit = True
+    fairy.info[_AUTOCOMMIT_READ] = True
 
 
 @contextlib.contextmanager
@@ -244,9 +250,7 @@ def plain_read():
         yield None
         return
     with engine.connect() as conn:
-        fairy = conn.connection
-        fairy.dbapi_connection.autocommit = True
-        fairy.info[_AUTOCOMMIT_READ] = True
+        _autocommit_read(conn)
         yield conn
 
 
