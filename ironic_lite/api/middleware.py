@@ -40,6 +40,8 @@ class RequestId(request_id.RequestId):
     request context's ``global_request_id`` (in the logs)."""
 
     compat_headers = ['openstack-request-id']
+    # The response headers that carry the request's id.
+    _ID_HEADERS = [request_id.HTTP_RESP_HEADER_REQUEST_ID] + compat_headers
 
     def __call__(self, environ, start_response):
         """oslo.middleware's ``RequestId`` as plain WSGI: the same
@@ -50,12 +52,11 @@ class RequestId(request_id.RequestId):
             environ[request_id.GLOBAL_REQ_ID] = given
         req_id = oslo_context.generate_request_id()
         environ[request_id.ENV_REQUEST_ID] = req_id
-        added = [request_id.HTTP_RESP_HEADER_REQUEST_ID] + list(
-            self.compat_headers)
 
         def start(status, headers, exc_info=None):
             present = {name.lower() for name, _value in headers}
-            headers = list(headers) + [(name, req_id) for name in added
+            headers = list(headers) + [(name, req_id)
+                                       for name in self._ID_HEADERS
                                        if name.lower() not in present]
             return start_response(status, headers, exc_info)
 
