@@ -104,7 +104,7 @@ def test_lag_by_kind():
     assert kinds['compute']['behind'] == 1
     assert kinds['compute']['max_cycle_s'] == 12.0
     assert kinds['agent'] == {'consumers': 1, 'behind': 0, 'cycles': 0,
-                              'errors': 0, 'period_s': 30.0,
+                              'errors': 0, 'refused': 0, 'period_s': 30.0,
                               'max_cycle_s': 0.0, 'max_late_s': 0.0,
                               'first_error': None}
 
@@ -324,15 +324,28 @@ def _get(statuses, delays):
 
 def test_consumers_retry_409_and_503_as_the_sdk_does():
     delays = []
-    body, _ = _get([503, 409, 200], delays)
+    body, client = _get([503, 409, 200], delays)
     assert body == b'{}' and delays == [0.5, 1.0]
+    assert client.refusals == 2       # retried, and counted all the same
     error, client = _get([503] * 6, delays)
     # The answer's body is kept in the error: the report says why.
     assert error == 'GET /v1/ports/detail -> 503 {}'
-    assert client.conn.requests == 6
+    assert client.conn.requests == 6 and client.refusals == 6
     error, client = _get([404], delays)
     assert error == 'GET /v1/ports/detail -> 404 {}'
     assert client.conn.requests == 1
+    assert not hasattr(client, 'refusals')
+
+
+def test_refusals_are_summed_by_kind_and_shown():
+    log = stats.CycleLog('agent#0', 30.0, 1.0)
+    log.refused = 3
+    kinds = stats.lag_by_kind([log.summary()])
+    assert kinds['agent']['refused'] == 3 and kinds['agent']['behind'] == 0
+    step = dict(_step(3), loadavg=1.0)
+    step['lag'] = kinds
+    line = stats.format_table([step], cloudsim_load.OPS).splitlines()[1]
+    assert ' | agent refused 3 | ' in line
 
 
 class _Stale(_Busy):

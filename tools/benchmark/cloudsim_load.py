@@ -77,11 +77,14 @@ class Consumer(object):
                 break
             self.log.started(due, time.monotonic())
             error = None
+            refused = getattr(client, 'refusals', 0)
             try:
                 self.cycle(client)
             except Exception as exc:  # an error answer, a dropped connection
                 error = '%s: %s' % (type(exc).__name__, exc)
                 client.close()
+            self.log.refused += getattr(client, 'refusals', 0) - refused
+            if error:
                 client = measure.Client(self.port)
             now = time.monotonic()
             self.log.finished(now, error)
@@ -136,7 +139,11 @@ def get_raw(client, path, sleep=time.sleep):
     the body as bytes."""
     for attempt in range(RETRIES + 1):
         resp, raw = _send(client, path)
-        if resp.status not in RETRIED or attempt == RETRIES:
+        if resp.status not in RETRIED:
+            break
+        # Counted, retried or not: "no 503" is a result of its own.
+        client.refusals = getattr(client, 'refusals', 0) + 1
+        if attempt == RETRIES:
             break
         sleep(FIRST_DELAY * 2 ** attempt)
     if resp.status >= 400:

@@ -50,6 +50,8 @@ class CycleLog(object):
         self.durations = []
         self.lateness = []
         self.errors = 0
+        # 409 and 503 answers, retried or not (the SDK retries them).
+        self.refused = 0
         # What the first failed cycle got (the same cause usually fails
         # them all): reported beside the count.
         self.first_error = None
@@ -91,6 +93,7 @@ class CycleLog(object):
     def summary(self, now=None):
         return {'consumer': self.name, 'period_s': self.period,
                 'cycles': len(self.durations), 'errors': self.errors,
+                'refused': self.refused,
                 'max_cycle_s': max(self.durations, default=0.0),
                 'max_late_s': max(self.lateness, default=0.0),
                 'overruns': self.overruns(now),
@@ -106,12 +109,14 @@ def lag_by_kind(summaries):
         kind = s['consumer'].split('#')[0]
         row = kinds.setdefault(kind, {
             'consumers': 0, 'behind': 0, 'cycles': 0, 'errors': 0,
+            'refused': 0,
             'period_s': s['period_s'], 'max_cycle_s': 0.0,
             'max_late_s': 0.0, 'first_error': None})
         row['consumers'] += 1
         row['behind'] += int(s['behind'])
         row['cycles'] += s['cycles']
         row['errors'] += s['errors']
+        row['refused'] += s.get('refused', 0)
         row['max_cycle_s'] = max(row['max_cycle_s'], s['max_cycle_s'])
         row['max_late_s'] = max(row['max_late_s'], s['max_late_s'])
         row['first_error'] = row['first_error'] or s.get('first_error')
@@ -217,7 +222,10 @@ def format_table(steps, ops):
         behind = ['%s %d/%d' % (kind, row['behind'], row['consumers'])
                   for kind, row in sorted(step['lag'].items())
                   if row['behind']]
-        cells.append(', '.join(behind) or 'none')
+        refused = ['%s refused %d' % (kind, row['refused'])
+                   for kind, row in sorted(step['lag'].items())
+                   if row.get('refused')]
+        cells.append(', '.join(behind + refused) or 'none')
         cells.append(_proc_cell(step['processes']))
         cells.append('%.1f' % step.get('loadavg', 0.0))
         lines.append(' | '.join(cells))
