@@ -96,6 +96,8 @@ def json_bytes(result, fallback):
     field, a type it does not know -- goes to ``fallback()`` (pecan's
     renderer, as before), whose text is encoded here.
     """
+    if isinstance(result, bytes):
+        return result   # already encoded (a page kept: api/page_cache.py)
     try:
         return orjson.dumps(result)
     except TypeError:   # orjson.JSONEncodeError is a TypeError

@@ -23,6 +23,7 @@ doc/source/admin/metrics.rst).
 import time
 
 from ironic_lite.api import lanes
+from ironic_lite.api import page_cache
 from ironic_lite.common import context as ir_context
 from ironic_lite.common import metrics
 from ironic_lite import conf
@@ -111,6 +112,24 @@ def server_families(service):
         yield metrics.counter('ironic_api_lane_' + suffix, doc, ['lane'],
                               [((n,), getattr(lane, attr))
                                for n, lane in names])
+    yield from page_families()
+
+
+def page_families():
+    """The list pages kept (api/page_cache.py) by the answering process
+    (none when [api]list_page_cache_size is 0)."""
+    kept = page_cache.pages()
+    if kept is None:
+        return
+    yield metrics.gauge(
+        'ironic_api_list_pages_kept_bytes',
+        'Compressed bytes of the list pages this API process keeps '
+        '([api]list_page_cache_size MiB at most).', [], [((), kept.used)])
+    yield metrics.counter(
+        'ironic_api_list_page_requests',
+        'List page requests that could be answered with a kept page '
+        '(PostgreSQL), by whether they were (this API process).',
+        ['kept'], [(('yes',), kept.hits), (('no',), kept.misses)])
 
 
 _LANE_GAUGES = [

@@ -125,6 +125,14 @@ opts = [
                     '(its limit, or max_limit) and reads them whole: any '
                     'port or port group page, a node page that is '
                     'detailed or names its fields.'),
+    cfg.IntOpt('list_page_cache_size', default=32, min=0,
+               help='MiB of compressed port list pages each API process '
+                    'keeps, to answer a request for the same page again '
+                    'while none of its ports has changed (each request '
+                    'still reads the page\'s row versions from the '
+                    'database: nothing committed is missed).  '
+                    'PostgreSQL only; 0: no pages kept.  '
+                    'Not an Ironic option.'),
     cfg.IntOpt('max_concurrent_hardware_calls', default=4, min=0,
                help='How many requests that wait for a BMC\'s answer (boot '
                     'device, indicators, NMI, interface validation, '

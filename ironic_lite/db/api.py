@@ -506,9 +506,9 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
         database as that many parameters (SQLite takes 32,766 at most).
     """
     if ids_first and limit:
-        ids = [row[0] for row in _paged(query.with_entities(model.id),
-                                        model, limit, marker, sort_key,
-                                        sort_dir)]
+        ids = [row[0] for row in paged(query.with_entities(model.id),
+                                       model, limit, marker, sort_key,
+                                       sort_dir)]
         if not ids:
             return []
         query = query.session.query(model).filter(model.id.in_(ids))
@@ -517,7 +517,7 @@ def paginate(query, model, limit=None, marker=None, sort_key=None,
         by_id = {row.id: row for row in _rows(query, plain)}
         # In the page's order; a row deleted in between is left out.
         return [by_id[i] for i in ids if i in by_id]
-    query = _paged(query, model, limit, marker, sort_key, sort_dir)
+    query = paged(query, model, limit, marker, sort_key, sort_dir)
     if plain:
         query = _plain(query, model, plain)
     return _rows(query, plain)
@@ -533,7 +533,7 @@ def _rows(query, plain):
     return query.all()
 
 
-def _paged(query, model, limit, marker, sort_key, sort_dir):
+def paged(query, model, limit, marker, sort_key, sort_dir):
     """``query`` ordered by (sort_key, id), after ``marker``, cut."""
     sort_keys = ['id']
     if sort_key and sort_key not in sort_keys:

@@ -5,6 +5,7 @@ from ironic_lite.db import api
 from ironic_lite.db import exact
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
+from ironic_lite.db import page_version
 
 
 def _port_query(session, filters=None):
@@ -24,18 +25,34 @@ def _port_query(session, filters=None):
     return query, condition is not None
 
 
+def _page_query(session, filters, marker):
+    """(query, marker row, whether it selects by the ports' nodes)."""
+    marker_row = api.get_marker(session, models.Port, marker,
+                                exception.PortNotFound(port=marker))
+    query, by_nodes = _port_query(session, filters)
+    return query, marker_row, by_nodes
+
+
 def get_port_list(filters=None, limit=None, marker=None, sort_key=None,
                   sort_dir=None):
     with api.reader() as session:
-        marker_row = api.get_marker(session, models.Port, marker,
-                                    exception.PortNotFound(port=marker))
-        query, by_nodes = _port_query(session, filters)
+        query, marker_row, by_nodes = _page_query(session, filters, marker)
         # Ports of a shard (or group, or project): the page's ids first,
         # from ports_shard_id_idx (ports_node_id_id_idx) alone, then its
         # rows (see paginate).
         return api.paginate(query, models.Port, limit, marker_row,
                             sort_key, sort_dir, plain=True,
                             ids_first=by_nodes)
+
+
+def get_port_page_version(filters=None, limit=None, marker=None,
+                          sort_key=None, sort_dir=None):
+    """The version of the page ``get_port_list`` reads with the same
+    arguments (``page_version.of_page``; None but on PostgreSQL)."""
+    with api.reader() as session:
+        query, marker_row, by_nodes = _page_query(session, filters, marker)
+        return page_version.of_page(query, models.Port, limit, marker_row,
+                                    sort_key, sort_dir, ids_first=by_nodes)
 
 
 def _get_port(column, value):

@@ -78,6 +78,16 @@ class Port(base.CrudMixin, base.IronicObject):
         return cls._from_db_object_list(context, rows)
 
     @classmethod
+    def page_version(cls, context, limit=None, marker=None, sort_key=None,
+                     sort_dir=None, filters=None):
+        """The version of the page ``list`` returns for the same
+        arguments: a text that changes whenever the page would (None
+        where the database cannot tell; see db/page_version.py)."""
+        return db_port.get_port_page_version(
+            filters=filters, limit=limit, marker=marker, sort_key=sort_key,
+            sort_dir=sort_dir)
+
+    @classmethod
     def list_by_node_id(cls, context, node_id, **kwargs):
         filters = dict(kwargs.pop('filters', None) or {}, node_id=node_id)
         return cls.list(context, filters=filters, **kwargs)

@@ -10,6 +10,7 @@ import webob
 from ironic_lite.api import lanes
 from ironic_lite.api import large_pages
 from ironic_lite.api import metrics as api_metrics
+from ironic_lite.api import page_cache
 from ironic_lite.common import admission
 from ironic_lite.common import metrics
 from ironic_lite import conf
@@ -131,6 +132,24 @@ def test_server_families_read_connections_and_lanes():
     assert found[('ironic_api_lane_waited_total', 'hardware_calls')] == 5
     assert found[('ironic_api_lane_expired_total', 'large_lists')] == 1
     assert found[('ironic_api_lane_waiting', 'large_lists')] == 0
+
+
+def test_page_families_count_kept_pages(monkeypatch):
+    kept = page_cache.Pages(1 << 20)
+    monkeypatch.setattr(page_cache, 'pages', lambda: kept)
+    kept.put('k', 'v', b'{"ports": []}')
+    kept.get('k', 'v')
+    kept.get('k', 'v2')
+    kept.get('k', 'v')
+    found = {}
+    for family in api_metrics.page_families():
+        for s in family.samples:
+            found[(s.name, s.labels.get('kept'))] = s.value
+    assert found[('ironic_api_list_pages_kept_bytes', None)] == kept.used > 0
+    assert found[('ironic_api_list_page_requests_total', 'yes')] == 2
+    assert found[('ironic_api_list_page_requests_total', 'no')] == 1
+    monkeypatch.setattr(page_cache, 'pages', lambda: None)
+    assert list(api_metrics.page_families()) == []
 
 
 def test_labels_stay_bounded(enabled):

@@ -264,6 +264,13 @@ class PortsController(resource.ResourceController):
     def next_filters(self, params):
         return resource.next_params(params, NEXT_FILTERS)
 
+    def page_version(self, ctx, limit, marker, sort_key, sort_dir, filters):
+        # A port's body shows its own row and the UUIDs of its node and
+        # port group, which never change: the page is as new as its rows.
+        return objects.Port.page_version(ctx, limit=limit, marker=marker,
+                                         sort_key=sort_key,
+                                         sort_dir=sort_dir, filters=filters)
+
     def new_object(self, ctx, values):
         values = dict(values)
         llc = values.get('local_link_connection') or {}

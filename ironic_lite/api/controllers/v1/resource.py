@@ -8,6 +8,7 @@ bodies and filters share (the node and port group a port belongs to,
 times as text).
 """
 
+import functools
 from urllib import parse
 
 from oslo_utils import uuidutils
@@ -23,6 +24,7 @@ from ironic_lite.api.controllers.v1 import writer as write
 from ironic_lite.api import json_patch
 from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
+from ironic_lite.api import page_cache
 from ironic_lite.api import query as q
 from ironic_lite.api import routes
 from ironic_lite.api import request_scope
@@ -390,6 +392,30 @@ class ResourceController(patch_flow.PatchFlow):
         explicit_fields = fields is not None
         if fields is None and not detail:
             fields = list(self.RES.default_fields)
+        read = functools.partial(self._read_page, params, resource, detail,
+                                 fields, limit, marker, sort_key, sort_dir,
+                                 filters, explicit_fields)
+        version = self.page_version(ctx, limit, marker, sort_key, sort_dir,
+                                    filters)
+        if version is None:
+            return read()
+        # Everything else the page's bytes depend on (page_cache.py).
+        key = (resource, detail, params.get('detail'), explicit_fields,
+               tuple(fields or ()), limit, marker, sort_key, sort_dir,
+               repr(sorted(filters.items())), repr(self.next_filters(params)),
+               utils.minor(), pecan.request.public_url)
+        return page_cache.serve(key, version,
+                                lambda: page_cache.encode(read()))
+
+    def page_version(self, ctx, limit, marker, sort_key, sort_dir, filters):
+        """What changes whenever the page of these arguments would (the
+        object class's ``page_version``), or None: the page is read and
+        rendered on every request."""
+        return None
+
+    def _read_page(self, params, resource, detail, fields, limit, marker,
+                   sort_key, sort_dir, filters, explicit_fields):
+        ctx = pecan.request.context
         with large_pages.page(pecan.request.environ, self.RES.path, limit,
                               detail, explicit_fields) as rendered:
             objs = self.list_objects(ctx, limit, marker, sort_key,

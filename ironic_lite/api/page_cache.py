@@ -1,0 +1,121 @@
+"""List pages kept, compressed, for as long as their rows are unchanged.
+
+A networking-baremetal agent asks for every port of the cloud, in
+detail, every 30 seconds (its ``_report_state``): 200 pages of 1,000
+ports at 200,000 ports, for each agent, which the API read and rendered
+again each time although ports seldom change -- at 9 agents, most of
+two cores.  A page is kept here with its version (db/page_version.py:
+a digest of its rows' ids and PostgreSQL row versions, read by the
+page's own query on every request); a request whose page has the same
+version, for the same query, microversion and URL, is answered with
+the bytes kept.  Every request still reads the database -- the one
+short row of the version -- so nothing committed is ever missed; only
+the reading of whole rows and their rendering are saved.
+
+Each API process keeps its own pages, compressed (zlib level 1: a page
+of 1,000 ports is about a tenth of its 640 KB), up to
+``[api]list_page_cache_size`` MiB; a page is kept at most ``MAX_AGE``
+seconds.  When the cache is full, what it holds stays and new pages are
+not kept until some expire: an agent's walk is longer than the cache
+would then hold, and replacing the oldest page by the newest would keep
+exactly the pages the walk reaches last, so that none would ever be
+found.
+"""
+
+import json
+import threading
+import time
+import zlib
+
+from oslo_config import cfg
+import orjson
+
+CONF = cfg.CONF
+
+# How long a page is kept, in seconds, whatever its version says: a
+# transaction id stamps a row version, and PostgreSQL's ids wrap around
+# after four billion transactions.  A page is not kept anywhere near
+# that long.
+MAX_AGE = 600
+_LEVEL = 1
+
+
+class Pages(object):
+    """{key: (version, expiry, compressed body)}, within ``budget``
+    bytes of compressed bodies."""
+
+    def __init__(self, budget, clock=time.monotonic):
+        self.budget = budget
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._pages = {}
+        self.used = 0
+        self.hits = self.misses = 0   # counters, for tests and benchmarks
+
+    def get(self, key, version):
+        """The body kept for ``key`` at ``version``, or None."""
+        with self._lock:
+            kept = self._pages.get(key)
+            if (kept is None or kept[0] != version
+                    or kept[1] <= self._clock()):
+                self.misses += 1
+                return None
+            self.hits += 1
+        return zlib.decompress(kept[2])
+
+    def put(self, key, version, body):
+        """Keep ``body`` for ``key`` at ``version``, if there is room."""
+        packed = zlib.compress(body, _LEVEL)
+        with self._lock:
+            old = self._pages.pop(key, None)
+            if old is not None:
+                self.used -= len(old[2])
+            if self.used + len(packed) > self.budget:
+                self._drop_expired()
+            if self.used + len(packed) > self.budget:
+                return
+            self._pages[key] = (version, self._clock() + MAX_AGE, packed)
+            self.used += len(packed)
+
+    def _drop_expired(self):
+        now = self._clock()
+        for key in [k for k, v in self._pages.items() if v[1] <= now]:
+            self.used -= len(self._pages.pop(key)[2])
+
+
+_pages = None
+_pages_lock = threading.Lock()
+
+
+def pages():
+    """This process's pages (None when [api]list_page_cache_size is 0)."""
+    global _pages
+    budget = CONF.api.list_page_cache_size * 1024 * 1024
+    if not budget:
+        return None
+    with _pages_lock:
+        if _pages is None or _pages.budget != budget:
+            _pages = Pages(budget)
+        return _pages
+
+
+def serve(key, version, build):
+    """The body of a page: the one kept for ``key`` at ``version``, or
+    ``build()``'s (bytes), then kept.  ``version`` None: always built,
+    never kept."""
+    cache = pages() if version is not None else None
+    if cache is None:
+        return build()
+    body = cache.get(key, version)
+    if body is None:
+        body = build()
+        cache.put(key, version, body)
+    return body
+
+
+def encode(body):
+    """A page's JSON as the API sends it (api/app.py's ``json_bytes``)."""
+    try:
+        return orjson.dumps(body)
+    except TypeError:   # an integer beyond 64 bits in a JSON field
+        return json.dumps(body).encode('utf-8')

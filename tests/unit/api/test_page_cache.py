@@ -1,0 +1,82 @@
+"""The pages an API process keeps (api/page_cache.py): by version, for
+MAX_AGE at most, within the budget -- and, full, keeping what it holds
+rather than the newest pages."""
+
+import os
+
+from ironic_lite.api import page_cache
+
+
+class Clock(object):
+    now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def _body(n=20000):
+    return os.urandom(n)   # incompressible: its size is what it takes
+
+
+def test_a_page_is_found_at_its_version_only():
+    pages = page_cache.Pages(1 << 20)
+    pages.put('k', 'v1', b'{"ports": []}')
+    assert pages.get('k', 'v1') == b'{"ports": []}'
+    assert pages.get('k', 'v2') is None
+    assert pages.get('other', 'v1') is None
+    assert (pages.hits, pages.misses) == (1, 2)
+    pages.put('k', 'v2', b'{"ports": [1]}')
+    assert pages.get('k', 'v1') is None
+    assert pages.get('k', 'v2') == b'{"ports": [1]}'
+
+
+def test_a_page_expires_after_max_age():
+    clock = Clock()
+    pages = page_cache.Pages(1 << 20, clock=clock)
+    pages.put('k', 'v', b'x')
+    clock.now = page_cache.MAX_AGE - 1
+    assert pages.get('k', 'v') == b'x'
+    clock.now = page_cache.MAX_AGE
+    assert pages.get('k', 'v') is None
+
+
+def test_full_it_keeps_what_it_has_until_that_expires():
+    clock = Clock()
+    pages = page_cache.Pages(50000, clock=clock)
+    first, second, third = _body(), _body(), _body()
+    pages.put(1, 'v', first)
+    pages.put(2, 'v', second)
+    pages.put(3, 'v', third)          # no room: not kept
+    assert pages.get(3, 'v') is None
+    assert pages.get(1, 'v') == first and pages.get(2, 'v') == second
+    assert pages.used <= pages.budget
+    # A new version of a kept page takes its place.
+    pages.put(1, 'v2', third)
+    assert pages.get(1, 'v2') == third and pages.used <= pages.budget
+    clock.now = page_cache.MAX_AGE + 1
+    pages.put(3, 'v', third)          # the expired ones make room
+    assert pages.get(3, 'v') == third
+    assert pages.get(2, 'v') is None
+    assert pages.used <= pages.budget
+
+
+def test_serve_builds_once_per_version(monkeypatch):
+    cache = page_cache.Pages(1 << 20)
+    monkeypatch.setattr(page_cache, 'pages', lambda: cache)
+    built = []
+
+    def build():
+        built.append(1)
+        return b'page %d' % len(built)
+    assert page_cache.serve('k', 'v', build) == b'page 1'
+    assert page_cache.serve('k', 'v', build) == b'page 1'
+    assert page_cache.serve('k', 'v2', build) == b'page 2'
+    # No version (not PostgreSQL): built every time, nothing kept.
+    assert page_cache.serve('k', None, build) == b'page 3'
+    assert page_cache.serve('k', 'v2', build) == b'page 2'
+
+
+def test_encode_takes_what_orjson_cannot():
+    assert page_cache.encode({'a': [1, None]}) == b'{"a":[1,null]}'
+    assert page_cache.encode({'big': 2 ** 70}) == (
+        b'{"big": 1180591620717411303424}')
