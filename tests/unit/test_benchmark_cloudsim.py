@@ -348,6 +348,14 @@ def test_refusals_are_summed_by_kind_and_shown():
     assert ' | agent refused 3 | ' in line
 
 
+def test_a_service_of_several_processes_shows_its_largest():
+    procs = {'ironic-api': {'rss_max_mb': 646.2, 'cpu_pct': 81.0,
+                            'rss_max_process_mb': 251.4},
+             'ironic-conductor': {'rss_max_mb': 127.0, 'cpu_pct': 3.0}}
+    assert stats._proc_cell(procs) == (
+        'api 646MB (one 251MB)/81% conductor 127MB/3%')
+
+
 class _Stale(_Busy):
     """A kept-alive connection the server closed: the first ``drops``
     requests fail as http.client fails them, then ``statuses`` answer."""

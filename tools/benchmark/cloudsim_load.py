@@ -270,6 +270,10 @@ class ProcessSampler(object):
         self.trees['client'] = psutil.Process()
         self.every = every
         self.rss_max = dict.fromkeys(self.trees, 0.0)
+        # The largest one process of each tree (an API worker), and how
+        # many processes the tree had at most.
+        self.rss_max_one = dict.fromkeys(self.trees, 0.0)
+        self.members_max = dict.fromkeys(self.trees, 1)
         self.cpu_start = {}
         self.wall_start = None
 
@@ -295,12 +299,17 @@ class ProcessSampler(object):
     def _sample_rss(self):
         for name in self.trees:
             total = 0
-            for proc in self._members(name):
+            members = self._members(name)
+            for proc in members:
                 try:
-                    total += proc.memory_info().rss
+                    rss = proc.memory_info().rss / 2.0 ** 20
                 except psutil.Error:
-                    pass
-            self.rss_max[name] = max(self.rss_max[name], total / 2.0 ** 20)
+                    continue
+                total += rss
+                self.rss_max_one[name] = max(self.rss_max_one[name], rss)
+            self.rss_max[name] = max(self.rss_max[name], total)
+            self.members_max[name] = max(self.members_max[name],
+                                         len(members))
 
     def run(self, deadline, stop):
         self.wall_start = time.monotonic()
@@ -320,6 +329,8 @@ class ProcessSampler(object):
             used = sum(t - before.get(pid, 0.0) for pid, t in now.items())
             result[name] = {'rss_max_mb': self.rss_max[name],
                             'cpu_pct': 100.0 * used / wall}
+            if self.members_max[name] > 1:
+                result[name]['rss_max_process_mb'] = self.rss_max_one[name]
         return result
 
 

@@ -199,9 +199,15 @@ def _ms(value):
 
 
 def _proc_cell(procs):
-    return ' '.join('%s %.0fMB/%.0f%%' % (name.replace('ironic-', ''),
-                                          p['rss_max_mb'], p['cpu_pct'])
-                    for name, p in sorted(procs.items()))
+    """``api 646MB/81%``; a service of several processes (API workers)
+    adds its largest one: ``api 646MB (one 251MB)/81%``."""
+    cells = []
+    for name, p in sorted(procs.items()):
+        one = (' (one %.0fMB)' % p['rss_max_process_mb']
+               if 'rss_max_process_mb' in p else '')
+        cells.append('%s %.0fMB%s/%.0f%%' % (
+            name.replace('ironic-', ''), p['rss_max_mb'], one, p['cpu_pct']))
+    return ' '.join(cells)
 
 
 def format_table(steps, ops):
