@@ -48,6 +48,21 @@ class Application(pecan.Pecan):
     and canonical paths are not enforced.
     """
 
+    def __call__(self, environ, start_response):
+        """pecan's answer, without its last reference cycle.
+
+        pecan keeps the request and the response in the environ
+        (``pecan.locals``, read only by its debug middleware) while the
+        request refers to the environ: the cycle kept every response --
+        a page's body among it -- until a full collection, which the
+        service's tuned collector runs rarely.  Four agents walking the
+        ports' pages left 50 bodies of 640 KB alive and an API process
+        at 400 MB.  Without the cycle a response is freed once sent."""
+        try:
+            return super().__call__(environ, start_response)
+        finally:
+            environ.pop('pecan.locals', None)
+
     def route(self, req, node, path):
         route = getattr(node, '_route', None)
         if route is None:
