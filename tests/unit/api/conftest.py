@@ -20,15 +20,20 @@ CONF = conf.CONF
 LATEST = mv.MAX_VERSION_STRING
 
 
-@pytest.fixture
-def database(tmp_path, use_db):
+def _api_database(use_db, url):
+    """The API's database at ``url`` for one test (a fixture's body)."""
     CONF([], project='ironic', default_config_files=[])
-    use_db('sqlite:///%s' % (tmp_path / 'api.db'))
+    use_db(url)
     objects.register_all()
     hash_ring.RING_MANAGER.reset()
-    yield
+    yield url
     hash_ring.RING_MANAGER.reset()
     policy.reset()
+
+
+@pytest.fixture
+def database(tmp_path, use_db):
+    yield from _api_database(use_db, 'sqlite:///%s' % (tmp_path / 'api.db'))
 
 
 @pytest.fixture
@@ -36,13 +41,14 @@ def database_on_every_backend(db_url, use_db):
     """The API's database on SQLite, PostgreSQL and MariaDB in turn: a
     module whose behaviour differs by backend overrides ``database`` with
     it."""
-    CONF([], project='ironic', default_config_files=[])
-    use_db(db_url)
-    objects.register_all()
-    hash_ring.RING_MANAGER.reset()
-    yield db_url
-    hash_ring.RING_MANAGER.reset()
-    policy.reset()
+    yield from _api_database(use_db, db_url)
+
+
+@pytest.fixture
+def database_on_postgresql(postgresql_url, use_db):
+    """The API's database on PostgreSQL only (a module testing what only
+    PostgreSQL has overrides ``database`` with it)."""
+    yield from _api_database(use_db, postgresql_url)
 
 
 @pytest.fixture

@@ -7,24 +7,15 @@ moved to another shard -- is seen by the very next request."""
 import pytest
 
 from ironic_lite.api import page_cache
-from ironic_lite.common import policy
-from ironic_lite.conductor import hash_ring
-from ironic_lite import objects
 from tests.unit.api import conftest
 
 MACS = ['52:54:00:00:10:%02x' % i for i in range(6)]
 
 
 @pytest.fixture
-def database(postgresql_url, use_db):
+def database(database_on_postgresql):
     """The API on PostgreSQL (the page versions are its row stamps)."""
-    conftest.CONF([], project='ironic', default_config_files=[])
-    use_db(postgresql_url)
-    objects.register_all()
-    hash_ring.RING_MANAGER.reset()
-    yield
-    hash_ring.RING_MANAGER.reset()
-    policy.reset()
+    return database_on_postgresql
 
 
 @pytest.fixture
