@@ -15,11 +15,13 @@ the reading of whole rows and their rendering are saved.
 Each API process keeps its own pages, compressed (zlib level 1: a page
 of 1,000 ports is about a tenth of its 640 KB), up to
 ``[api]list_page_cache_size`` MiB; a page is kept at most ``MAX_AGE``
-seconds.  When the cache is full, what it holds stays and new pages are
-not kept until some expire: an agent's walk is longer than the cache
-would then hold, and replacing the oldest page by the newest would keep
-exactly the pages the walk reaches last, so that none would ever be
-found.
+seconds.  When the cache is full, a new page takes the place of the
+oldest pages that were never sent again (one-off pages: a client
+paging with odd limits or fields); pages that were are not replaced
+before they expire, and the new page is then not kept.  Replacing the
+oldest page whatever its use would fail an agent's walk longer than
+the cache: it would keep exactly the pages the walk reaches last, and
+find none.
 """
 
 import json
@@ -41,16 +43,16 @@ _LEVEL = 1
 
 
 class Pages(object):
-    """{key: (version, expiry, compressed body)}, within ``budget``
-    bytes of compressed bodies."""
+    """{key: [version, expiry, compressed body, times sent again]},
+    within ``budget`` bytes of compressed bodies."""
 
     def __init__(self, budget, clock=time.monotonic):
         self.budget = budget
         self._clock = clock
         self._lock = threading.Lock()
-        self._pages = {}
+        self._pages = {}   # in the order the pages were kept
         self.used = 0
-        self.hits = self.misses = 0   # counters, for tests and benchmarks
+        self.hits = self.misses = 0   # counters, for the metrics
 
     def get(self, key, version):
         """The body kept for ``key`` at ``version``, or None."""
@@ -61,26 +63,37 @@ class Pages(object):
                 self.misses += 1
                 return None
             self.hits += 1
+            kept[3] += 1
         return zlib.decompress(kept[2])
 
     def put(self, key, version, body):
         """Keep ``body`` for ``key`` at ``version``, if there is room."""
         packed = zlib.compress(body, _LEVEL)
         with self._lock:
-            old = self._pages.pop(key, None)
-            if old is not None:
-                self.used -= len(old[2])
+            self._drop(key)
             if self.used + len(packed) > self.budget:
-                self._drop_expired()
+                self._make_room(len(packed))
             if self.used + len(packed) > self.budget:
                 return
-            self._pages[key] = (version, self._clock() + MAX_AGE, packed)
+            self._pages[key] = [version, self._clock() + MAX_AGE, packed, 0]
             self.used += len(packed)
 
-    def _drop_expired(self):
+    def _drop(self, key):
+        old = self._pages.pop(key, None)
+        if old is not None:
+            self.used -= len(old[2])
+
+    def _make_room(self, size):
+        """Drop the expired pages, then the oldest never sent again,
+        until ``size`` bytes fit."""
         now = self._clock()
         for key in [k for k, v in self._pages.items() if v[1] <= now]:
-            self.used -= len(self._pages.pop(key)[2])
+            self._drop(key)
+        unused = [k for k, v in self._pages.items() if not v[3]]
+        for key in unused:
+            if self.used + size <= self.budget:
+                break
+            self._drop(key)
 
 
 _pages = None

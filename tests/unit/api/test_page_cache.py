@@ -40,12 +40,13 @@ def test_a_page_expires_after_max_age():
     assert pages.get('k', 'v') is None
 
 
-def test_full_it_keeps_what_it_has_until_that_expires():
+def test_full_it_keeps_the_pages_sent_again_until_they_expire():
     clock = Clock()
     pages = page_cache.Pages(50000, clock=clock)
     first, second, third = _body(), _body(), _body()
     pages.put(1, 'v', first)
     pages.put(2, 'v', second)
+    assert pages.get(1, 'v') == first and pages.get(2, 'v') == second
     pages.put(3, 'v', third)          # no room: not kept
     assert pages.get(3, 'v') is None
     assert pages.get(1, 'v') == first and pages.get(2, 'v') == second
@@ -58,6 +59,22 @@ def test_full_it_keeps_what_it_has_until_that_expires():
     assert pages.get(3, 'v') == third
     assert pages.get(2, 'v') is None
     assert pages.used <= pages.budget
+
+
+def test_full_a_new_page_replaces_the_oldest_never_sent_again():
+    """One-off pages (a client paging with odd limits) do not keep the
+    pages that are asked for again (an agent's walk) out."""
+    pages = page_cache.Pages(50000)
+    walk, once, twice = _body(), _body(), _body()
+    pages.put('walk', 'v', walk)
+    assert pages.get('walk', 'v') == walk
+    pages.put('once-1', 'v', once)
+    pages.put('once-2', 'v', twice)
+    assert pages.get('once-1', 'v') is None       # replaced
+    assert pages.get('once-2', 'v') == twice
+    pages.put('walk-2', 'v', once)                 # once-2 was sent again
+    assert pages.get('walk-2', 'v') is None
+    assert pages.get('walk', 'v') == walk and pages.used <= pages.budget
 
 
 def test_serve_builds_once_per_version(monkeypatch):
