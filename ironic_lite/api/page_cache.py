@@ -16,9 +16,10 @@ Each API process keeps its own pages, compressed (zlib level 1: a page
 of 1,000 ports is about a tenth of its 640 KB), up to
 ``[api]list_page_cache_size`` MiB; a page is kept at most ``MAX_AGE``
 seconds.  When the cache is full, a new page takes the place of the
-oldest pages that were never sent again (one-off pages: a client
-paging with odd limits or fields); pages that were are not replaced
-before they expire, and the new page is then not kept.  Replacing the
+oldest pages that were not sent again in the ``UNUSED_AFTER`` seconds
+after they were kept (one-off pages: a client paging with odd limits
+or fields); other pages are not replaced before they expire, and the
+new page is then not kept.  Replacing the
 oldest page whatever its use would fail an agent's walk longer than
 the cache: it would keep exactly the pages the walk reaches last, and
 find none.
@@ -39,6 +40,11 @@ CONF = cfg.CONF
 # after four billion transactions.  A page is not kept anywhere near
 # that long.
 MAX_AGE = 600
+# A page not sent again this long after it was kept may make room for
+# another (see the module's text): longer than a networking-baremetal
+# agent's period (30 s), so that one agent's next walk finds the pages
+# its last walk kept.
+UNUSED_AFTER = 60
 _LEVEL = 1
 
 
@@ -84,12 +90,16 @@ class Pages(object):
             self.used -= len(old[2])
 
     def _make_room(self, size):
-        """Drop the expired pages, then the oldest never sent again,
-        until ``size`` bytes fit."""
+        """Drop the expired pages, then the oldest never sent again in
+        the UNUSED_AFTER seconds since they were kept, until ``size``
+        bytes fit."""
         now = self._clock()
         for key in [k for k, v in self._pages.items() if v[1] <= now]:
             self._drop(key)
-        unused = [k for k, v in self._pages.items() if not v[3]]
+        # Kept UNUSED_AFTER seconds ago or more: expiring by then.
+        expiring = now - UNUSED_AFTER + MAX_AGE
+        unused = [k for k, v in self._pages.items()
+                  if not v[3] and v[1] <= expiring]
         for key in unused:
             if self.used + size <= self.budget:
                 break

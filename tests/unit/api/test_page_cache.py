@@ -64,11 +64,18 @@ def test_full_it_keeps_the_pages_sent_again_until_they_expire():
 def test_full_a_new_page_replaces_the_oldest_never_sent_again():
     """One-off pages (a client paging with odd limits) do not keep the
     pages that are asked for again (an agent's walk) out."""
-    pages = page_cache.Pages(50000)
+    clock = Clock()
+    pages = page_cache.Pages(50000, clock=clock)
     walk, once, twice = _body(), _body(), _body()
     pages.put('walk', 'v', walk)
     assert pages.get('walk', 'v') == walk
     pages.put('once-1', 'v', once)
+    # Not yet: a page is given UNUSED_AFTER seconds to be asked again
+    # (an agent's next walk), and the new page is not kept.
+    clock.now = page_cache.UNUSED_AFTER - 1
+    pages.put('once-2', 'v', twice)
+    assert pages.get('once-2', 'v') is None
+    clock.now = page_cache.UNUSED_AFTER
     pages.put('once-2', 'v', twice)
     assert pages.get('once-1', 'v') is None       # replaced
     assert pages.get('once-2', 'v') == twice
