@@ -19,10 +19,9 @@ seconds.  When the cache is full, a new page takes the place of the
 oldest pages that were not sent again in the ``UNUSED_AFTER`` seconds
 after they were kept (one-off pages: a client paging with odd limits
 or fields); other pages are not replaced before they expire, and the
-new page is then not kept.  Replacing the
-oldest page whatever its use would fail an agent's walk longer than
-the cache: it would keep exactly the pages the walk reaches last, and
-find none.
+new page is then not kept.  Replacing the oldest page whatever its use
+would fail an agent's walk longer than the cache: it would keep exactly
+the pages the walk reaches last, and find none.
 """
 
 import json
