@@ -395,8 +395,10 @@ class ResourceController(patch_flow.PatchFlow):
         read = functools.partial(self._read_page, params, resource, detail,
                                  fields, limit, marker, sort_key, sort_dir,
                                  filters, explicit_fields)
-        version = self.page_version(ctx, limit, marker, sort_key, sort_dir,
-                                    filters)
+        version = None
+        if page_cache.pages() is not None:
+            version = self.page_version(ctx, limit, marker, sort_key,
+                                        sort_dir, filters)
         if version is None:
             return read()
         # Everything else the page's bytes depend on (page_cache.py).
