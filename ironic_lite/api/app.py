@@ -1,13 +1,13 @@
 """The ironic-lite API WSGI application."""
 
 from oslo_middleware import http_proxy_to_wsgi
-import orjson
 import pecan
 from pecan.middleware import recursive
 
 from ironic_lite.api import auth
 from ironic_lite.api.controllers import root
 from ironic_lite.api import hooks
+from ironic_lite.api import json_out
 from ironic_lite.api import lanes
 from ironic_lite.api import large_pages
 from ironic_lite.api import metrics
@@ -90,7 +90,7 @@ class Application(pecan.Pecan):
         result = controller(*args, **kwargs)
         negotiated = state.request.pecan
         if renders:
-            state.response.body = json_bytes(
+            state.response.body = json_out.json_bytes(
                 result, lambda: self.render(renders, result))
             negotiated['content_type'] = 'application/json'
         elif result:
@@ -98,25 +98,6 @@ class Application(pecan.Pecan):
         # None when the handler wants no Content-Type (a 202 without body).
         if negotiated['content_type']:
             state.response.content_type = negotiated['content_type']
-
-
-def json_bytes(result, fallback):
-    """The JSON body of ``result`` as UTF-8 bytes.
-
-    orjson writes a list page of 1,000 ports several times faster than
-    the standard library, which pecan's renderer uses (the encoder was a
-    tenth of the API's time for a networking-baremetal agent's port
-    walk), and gives bytes, saving webob's encoding of the text.  What
-    orjson cannot write -- an integer beyond 64 bits stored in a JSON
-    field, a type it does not know -- goes to ``fallback()`` (pecan's
-    renderer, as before), whose text is encoded here.
-    """
-    if isinstance(result, bytes):
-        return result   # already encoded (a page kept: api/page_cache.py)
-    try:
-        return orjson.dumps(result)
-    except TypeError:   # orjson.JSONEncodeError is a TypeError
-        return fallback().encode('utf-8')
 
 
 def setup_app(conf=None, rpcapi_factory=None):

@@ -24,13 +24,11 @@ would fail an agent's walk longer than the cache: it would keep exactly
 the pages the walk reaches last, and find none.
 """
 
-import json
 import threading
 import time
 import zlib
 
 from oslo_config import cfg
-import orjson
 
 CONF = cfg.CONF
 
@@ -83,6 +81,18 @@ class Pages(object):
             self._pages[key] = [version, self._clock() + MAX_AGE, packed, 0]
             self.used += len(packed)
 
+    def serve(self, key, version, build):
+        """The body of a page: the one kept for ``key`` at ``version``,
+        or ``build()``'s (bytes), then kept.  ``version`` None: always
+        built, never kept."""
+        if version is None:
+            return build()
+        body = self.get(key, version)
+        if body is None:
+            body = build()
+            self.put(key, version, body)
+        return body
+
     def _drop(self, key):
         old = self._pages.pop(key, None)
         if old is not None:
@@ -110,34 +120,16 @@ _pages_lock = threading.Lock()
 
 
 def pages():
-    """This process's pages (None when [api]list_page_cache_size is 0)."""
+    """This process's pages (None when [api]list_page_cache_size is 0).
+    Asked on every list request: the lock only when they change."""
     global _pages
     budget = CONF.api.list_page_cache_size * 1024 * 1024
     if not budget:
         return None
+    kept = _pages
+    if kept is not None and kept.budget == budget:
+        return kept
     with _pages_lock:
         if _pages is None or _pages.budget != budget:
             _pages = Pages(budget)
         return _pages
-
-
-def serve(key, version, build):
-    """The body of a page: the one kept for ``key`` at ``version``, or
-    ``build()``'s (bytes), then kept.  ``version`` None: always built,
-    never kept."""
-    cache = pages() if version is not None else None
-    if cache is None:
-        return build()
-    body = cache.get(key, version)
-    if body is None:
-        body = build()
-        cache.put(key, version, body)
-    return body
-
-
-def encode(body):
-    """A page's JSON as the API sends it (api/app.py's ``json_bytes``)."""
-    try:
-        return orjson.dumps(body)
-    except TypeError:   # an integer beyond 64 bits in a JSON field
-        return json.dumps(body).encode('utf-8')

@@ -9,6 +9,7 @@ import pecan.routing
 import webob
 
 from ironic_lite.api import app
+from ironic_lite.api import json_out
 
 
 def test_the_root_route_table_is_called_without_inspecting_it(client):
@@ -46,7 +47,6 @@ def test_the_root_handlers_are_called_without_inspecting_them(client):
 
 def test_an_unmarked_handler_is_left_to_pecan():
     """A controller without ``renders`` goes through pecan's own call."""
-    from ironic_lite.api import app as api_app
 
     class Root(object):
         @pecan.expose('json')
@@ -54,7 +54,7 @@ def test_an_unmarked_handler_is_left_to_pecan():
             return {'plain': True}
 
     import webtest
-    client = webtest.TestApp(api_app.Application(Root()))
+    client = webtest.TestApp(app.Application(Root()))
     assert client.get('/').json == {'plain': True}
 
 
@@ -62,9 +62,9 @@ def test_json_bytes_falls_back_for_what_orjson_cannot_write():
     """orjson writes the bodies; an integer beyond 64 bits (a user's
     ``extra`` may hold one) goes to pecan's renderer, as before."""
     body = {'extra': {'name': 'caf\u00e9', 'n': 2 ** 63 - 1}, 'x': None}
-    assert json.loads(app.json_bytes(body, lambda: 'unused')) == body
+    assert json.loads(json_out.json_bytes(body, lambda: 'unused')) == body
     huge = {'extra': {'n': 2 ** 70}}
-    out = app.json_bytes(huge, lambda: json.dumps(huge))
+    out = json_out.json_bytes(huge, lambda: json.dumps(huge))
     assert isinstance(out, bytes) and json.loads(out) == huge
 
 

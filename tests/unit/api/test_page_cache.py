@@ -4,6 +4,7 @@ rather than the newest pages."""
 
 import os
 
+from ironic_lite.api import json_out
 from ironic_lite.api import page_cache
 
 
@@ -84,23 +85,32 @@ def test_full_a_new_page_replaces_the_oldest_never_sent_again():
     assert pages.get('walk', 'v') == walk and pages.used <= pages.budget
 
 
-def test_serve_builds_once_per_version(monkeypatch):
+def test_serve_builds_once_per_version():
     cache = page_cache.Pages(1 << 20)
-    monkeypatch.setattr(page_cache, 'pages', lambda: cache)
     built = []
 
     def build():
         built.append(1)
         return b'page %d' % len(built)
-    assert page_cache.serve('k', 'v', build) == b'page 1'
-    assert page_cache.serve('k', 'v', build) == b'page 1'
-    assert page_cache.serve('k', 'v2', build) == b'page 2'
+    assert cache.serve('k', 'v', build) == b'page 1'
+    assert cache.serve('k', 'v', build) == b'page 1'
+    assert cache.serve('k', 'v2', build) == b'page 2'
     # No version (not PostgreSQL): built every time, nothing kept.
-    assert page_cache.serve('k', None, build) == b'page 3'
-    assert page_cache.serve('k', 'v2', build) == b'page 2'
+    assert cache.serve('k', None, build) == b'page 3'
+    assert cache.serve('k', 'v2', build) == b'page 2'
+
+
+def test_pages_follow_the_option(conf_fixture):
+    conf_fixture.config(list_page_cache_size=1, group='api')
+    first = page_cache.pages()
+    assert first is page_cache.pages() and first.budget == 1 << 20
+    conf_fixture.config(list_page_cache_size=2, group='api')
+    assert page_cache.pages().budget == 2 << 20
+    conf_fixture.config(list_page_cache_size=0, group='api')
+    assert page_cache.pages() is None
 
 
 def test_encode_takes_what_orjson_cannot():
-    assert page_cache.encode({'a': [1, None]}) == b'{"a":[1,null]}'
-    assert page_cache.encode({'big': 2 ** 70}) == (
+    assert json_out.encode({'a': [1, None]}) == b'{"a":[1,null]}'
+    assert json_out.encode({'big': 2 ** 70}) == (
         b'{"big": 1180591620717411303424}')

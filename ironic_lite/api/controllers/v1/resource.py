@@ -21,6 +21,7 @@ from ironic_lite.api.controllers.v1 import patch_flow
 from ironic_lite.api.controllers.v1 import shard
 from ironic_lite.api.controllers.v1 import utils
 from ironic_lite.api.controllers.v1 import writer as write
+from ironic_lite.api import json_out
 from ironic_lite.api import json_patch
 from ironic_lite.api import large_pages
 from ironic_lite.api import microversions as mv
@@ -395,10 +396,9 @@ class ResourceController(patch_flow.PatchFlow):
         read = functools.partial(self._read_page, params, resource, detail,
                                  fields, limit, marker, sort_key, sort_dir,
                                  filters, explicit_fields)
-        version = None
-        if page_cache.pages() is not None:
-            version = self.page_version(ctx, limit, marker, sort_key,
-                                        sort_dir, filters)
+        kept = page_cache.pages()
+        version = None if kept is None else self.page_version(
+            ctx, limit, marker, sort_key, sort_dir, filters)
         if version is None:
             return read()
         # Everything else the page's bytes depend on (page_cache.py).
@@ -406,8 +406,7 @@ class ResourceController(patch_flow.PatchFlow):
                tuple(fields or ()), limit, marker, sort_key, sort_dir,
                repr(sorted(filters.items())), repr(self.next_filters(params)),
                utils.minor(), pecan.request.public_url)
-        return page_cache.serve(key, version,
-                                lambda: page_cache.encode(read()))
+        return kept.serve(key, version, lambda: json_out.encode(read()))
 
     def page_version(self, ctx, limit, marker, sort_key, sort_dir, filters):
         """What changes whenever the page of these arguments would (the
