@@ -12,7 +12,9 @@ database server or RabbitMQ, so ``-m "not backend"`` runs without them.
 
 import contextlib
 import os
+import resource
 import socket
+import time
 import uuid
 
 from futurist import _thread as futurist_thread
@@ -57,6 +59,30 @@ def pytest_configure(config):
 def pytest_sessionfinish(session, exitstatus):
     # Each xdist worker runs this for its own session.
     db_template.drop_templates()
+
+
+# TEST_CPU_LOG=FILE: a line per test appended to FILE -- CPU seconds of
+# the test's own process and of the processes it started and reaped (the
+# services of a functional test), wall seconds, node id -- to find what a
+# level's CPU goes to (tools/cpu-seconds.py measures whole files, alone).
+# The CPU of the shared servers (PostgreSQL, MariaDB, RabbitMQ) is not in
+# it, and a session fixture's counts for the first test that uses it.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    path = os.environ.get('TEST_CPU_LOG')
+    if not path:
+        yield
+        return
+    began, cpu = time.monotonic(), _cpu_seconds()
+    yield
+    with open(path, 'a') as log:
+        log.write('%8.1f %8.1f %s\n' % (
+            _cpu_seconds() - cpu, time.monotonic() - began, item.nodeid))
+
+
+def _cpu_seconds():
+    return sum(sum(resource.getrusage(who)[:2]) for who in (
+        resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
 
 
 def _expected_seconds(item):
