@@ -11,6 +11,13 @@
 # that spelling: the test fails on it too.  To see what vulture reports:
 # vulture ironic_lite --min-confidence 60 (without this file).
 
+# -- setup.cfg: the console scripts' entry points --
+run_api  # cmd/scripts.py
+run_conductor  # cmd/scripts.py
+run_lite  # cmd/scripts.py
+run_dbsync  # cmd/scripts.py
+run_status  # cmd/scripts.py
+
 # -- pecan: the hook methods
 #    (pecan calls them by name) --
 _.on_error  # hooks.py
