@@ -160,15 +160,20 @@ class RabbitCluster(object):
         minutes to boot on a loaded machine.  Then the CLI's
         ``await_startup``, polled too: a node not yet registered with
         epmd fails it at once."""
-        def listening():
+        def alive():
             if node.proc.poll() is not None:
                 raise AssertionError('%s exited %s: %s' % (
                     node.name, node.proc.returncode, self.server_log(node)))
-            return shared.reachable('127.0.0.1', node.port, timeout=1)
+            return True
+
+        def listening():
+            return alive() and shared.reachable('127.0.0.1', node.port,
+                                                timeout=1)
         procs.wait_for(listening, interval=0.5,
                        what='%s listening' % node.name)
 
         def up():
+            alive()
             result = subprocess.run(
                 [CTL, '-n', node.name, '-q', 'await_startup', '--timeout',
                  '30'], env=self._env(node), capture_output=True,
