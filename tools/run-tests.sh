@@ -39,8 +39,9 @@ python=$venv/bin/python
 # level name, default workers, xdist distribution, test paths.  The docs
 # level is CPU bound (one worker per core).  The unit tests wait for the
 # database servers part of the time (their own CPU is about 60 % of their
-# wall time, TEST_CPU_LOG below): three workers, 193 s against 228 s on two
-# (beside the fault tests, one machine, the same tree).  The functional and
+# wall time, TEST_CPU_LOG in tests/conftest.py): three workers, 193 s
+# against 228 s on two (beside the fault tests, one machine, the same
+# tree).  The functional and
 # upgrade tests partly wait for the processes they start, so they run as
 # one level on four workers (two per core), longest first ("longest":
 # --dist load --maxschedchunk 1, with the order of the "long" markers, see

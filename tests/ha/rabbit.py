@@ -160,20 +160,19 @@ class RabbitCluster(object):
         minutes to boot on a loaded machine.  Then the CLI's
         ``await_startup``, polled too: a node not yet registered with
         epmd fails it at once."""
-        def alive():
-            if node.proc.poll() is not None:
+        def still_running():
+            if not self.alive(node):
                 raise AssertionError('%s exited %s: %s' % (
                     node.name, node.proc.returncode, self.server_log(node)))
-            return True
 
         def listening():
-            return alive() and shared.reachable('127.0.0.1', node.port,
-                                                timeout=1)
+            still_running()
+            return shared.reachable('127.0.0.1', node.port, timeout=1)
         procs.wait_for(listening, interval=0.5,
                        what='%s listening' % node.name)
 
         def up():
-            alive()
+            still_running()
             result = subprocess.run(
                 [CTL, '-n', node.name, '-q', 'await_startup', '--timeout',
                  '30'], env=self._env(node), capture_output=True,
