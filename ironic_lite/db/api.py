@@ -28,6 +28,9 @@ _CONTEXT = threading.local()
 _WRITING = threading.local()
 # Whether this thread is inside a reader() block (see reader).
 _READING = threading.local()
+# Whether this thread is in a read that runs again on a new connection
+# when its connection turns out dead (see read_plainly).
+_RERUNNABLE = threading.local()
 
 
 def _new_facade():
@@ -144,18 +147,21 @@ def _pool_sqlite(engine):
         _dispatch=old.dispatch, dialect=old._dialect)
 
 
-# A connection a writer checks out within this many seconds of its last
-# use goes without SQLAlchemy's pre-ping (a ``SELECT 1`` round trip, a
-# fifth of a conductor's port or node write): a writer that finds it
-# dead runs again on a new one (``retry_on_db_errors``).  Readers, and a
-# writer's connection idle longer, are pinged as before.
+# A connection checked out within this many seconds of its last use,
+# by a writer or by a read that runs again (``read_plainly``), goes
+# without SQLAlchemy's pre-ping (a ``SELECT 1`` round trip, a fifth of a
+# conductor's port or node write, a third of a one-node read's trips):
+# one that turns out dead fails its first statement, and the writer
+# (``retry_on_db_errors``) or the read runs again on a new connection.
+# Other readers, and a connection idle longer, are pinged as before.
 PING_WRITERS_AFTER = 1.0
 _LAST_USED = 'ironic_lite_last_used'
 
 
 def _ping_writers_when_idle(engine):
     """Replace the pool's pre-ping by a checkout listener that pings
-    every connection but a writer's recently used one."""
+    every connection but a recently used one that a writer or a
+    re-runnable read checks out."""
     pool = engine.pool
     if engine.dialect.name == 'sqlite' or not pool._pre_ping:
         return
@@ -167,7 +173,9 @@ def _ping_writers_when_idle(engine):
 
     def ping(dbapi_conn, record, _proxy):
         last = record.info.get(_LAST_USED)
-        if (getattr(_WRITING, 'active', False) and last is not None
+        if ((getattr(_WRITING, 'active', False)
+                or getattr(_RERUNNABLE, 'active', False))
+                and last is not None
                 and time.monotonic() - last < PING_WRITERS_AFTER):
             return
         try:
@@ -235,23 +243,43 @@ def _autocommit_read(conn):
     fairy.info[_AUTOCOMMIT_READ] = True
 
 
-@contextlib.contextmanager
-def plain_read():
-    """A Core connection for one read on PostgreSQL, in autocommit as an
-    outermost ``reader`` is, without the facade's Session; None inside a
-    reader or writer block and on other databases (the caller then uses
-    ``reader``)."""
+# What read_plainly answers when it cannot read plainly.
+NOT_PLAIN = object()
+
+
+def read_plainly(read):
+    """``read(conn)`` on a Core connection for one read on PostgreSQL, in
+    autocommit as an outermost ``reader`` is, without the facade's
+    Session; ``NOT_PLAIN`` inside a reader or writer block and on other
+    databases (the caller then uses ``reader``).
+
+    The connection goes without the pre-ping when it was used within
+    ``PING_WRITERS_AFTER``: a read has no effect, so one whose recently
+    used connection turns out dead (a database restart, a failover)
+    runs again, once, on a connection that is pinged.
+    """
     if (getattr(_READING, 'active', False)
             or getattr(_WRITING, 'active', False)):
-        yield None
-        return
+        return NOT_PLAIN
     engine = _facade().reader.get_engine()
     if engine.dialect.name != 'postgresql':
-        yield None
-        return
+        return NOT_PLAIN
+    try:
+        _RERUNNABLE.active = True
+        try:
+            with engine.connect() as conn:
+                _autocommit_read(conn)
+                return read(conn)
+        finally:
+            _RERUNNABLE.active = False
+    except db_exc.DBConnectionError:
+        # SQLAlchemy has invalidated the pool's older connections: the
+        # next check-out opens one (or is pinged, as a reader's is).
+        LOG.info('A database connection was lost; reading again on '
+                 'another')
     with engine.connect() as conn:
         _autocommit_read(conn)
-        yield conn
+        return read(conn)
 
 
 @event.listens_for(sa.pool.Pool, 'checkin')

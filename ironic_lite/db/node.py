@@ -311,16 +311,17 @@ def get_node_and_traits(column, value):
     is read with its traits: one round trip, not two).  Outside a
     transaction on PostgreSQL, a statement prepared once per connection
     (``prepared.execute``)."""
-    with api.plain_read() as conn:
-        if conn is not None:
-            rows = prepared.execute(
-                conn, _NODE_AND_TRAITS_BY[column], value).all()
-            if not rows:
-                raise exception.NodeNotFound(node=value)
-            traits = [_TraitRow(r.node_id, r.trait, r.version_1,
-                                r.created_at_1, r.updated_at_1)
-                      for r in rows if r.trait is not None]
-            return rows[0], traits
+    def read(conn):
+        rows = prepared.execute(conn, _NODE_AND_TRAITS_BY[column],
+                                value).all()
+        if not rows:
+            raise exception.NodeNotFound(node=value)
+        return rows[0], [_TraitRow(r.node_id, r.trait, r.version_1,
+                                   r.created_at_1, r.updated_at_1)
+                         for r in rows if r.trait is not None]
+    found = api.read_plainly(read)
+    if found is not api.NOT_PLAIN:
+        return found
     with api.reader() as session:
         rows = session.execute(_NODE_AND_TRAITS_BY[column],
                                {'value': value}).all()

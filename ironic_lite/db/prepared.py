@@ -60,7 +60,7 @@ def _preparable(statement, dialect):
 
 def execute(conn, statement, value):
     """Run ``statement`` (one bound parameter, ``value``) on ``conn``
-    (from ``api.plain_read``) as a server-side prepared statement:
+    (from ``api.read_plainly``) as a server-side prepared statement:
     PostgreSQL parses and plans it once per connection, not on every
     call -- for a one-node read, two thirds of the statement's time.
     Returns its result (Core rows of the statement's columns).

@@ -1,7 +1,8 @@
-"""A writer's connection used within the last second goes without the
-pre-ping round trip; every other checkout is pinged, and a connection
-that died is replaced -- by the ping for a reader, by the writer's retry
-for a writer."""
+"""A connection used within the last second goes without the pre-ping
+round trip when a writer or the one-node read (which runs again) checks
+it out; every other checkout is pinged, and a connection that died is
+replaced -- by the ping for a reader, by running again for a writer and
+for the one-node read."""
 
 import sqlalchemy as sa
 
@@ -30,7 +31,7 @@ def _kill_pooled_connections(engine):
             'WHERE datname = current_database() AND pid <> pg_backend_pid()')
 
 
-def test_only_a_recently_used_writer_connection_is_not_pinged(
+def test_only_a_recently_used_connection_of_a_writer_or_rerun_read(
         postgresql_url, use_db, monkeypatch):
     use_db(postgresql_url)
     engine = db_api.get_engine()
@@ -40,12 +41,17 @@ def test_only_a_recently_used_writer_connection_is_not_pinged(
     node.extra = {'a': 1}
     node.save()                                    # used just before
     assert pinged == []
-    objects.Node.get_by_uuid(None, node.uuid)      # a reader
-    assert len(pinged) == 1
+    objects.Node.get_by_uuid(None, node.uuid)      # the one-node read
+    assert pinged == []
+    objects.Node.list(None)                        # other readers
+    assert pinged
+    seen = len(pinged)
     monkeypatch.setattr(db_api, 'PING_WRITERS_AFTER', 0)
     node.extra = {'a': 2}
     node.save()                                    # idle "too long"
-    assert len(pinged) == 2
+    assert len(pinged) == seen + 1
+    objects.Node.get_by_uuid(None, node.uuid)
+    assert len(pinged) == seen + 2
 
 
 def test_a_dead_connection_is_replaced_for_readers_and_writers(
@@ -56,6 +62,10 @@ def test_a_dead_connection_is_replaced_for_readers_and_writers(
     node.create()
     _kill_pooled_connections(engine)
     # The reader's ping finds it dead: a new connection, no error.
+    assert [n.name for n in objects.Node.list(None)] == ['n-1']
+    _kill_pooled_connections(engine)
+    # The one-node read's connection, just used, is not pinged: its
+    # statement fails on the dead one, and it reads again on a new one.
     assert objects.Node.get_by_uuid(None, node.uuid).name == 'n-1'
     node.extra = {'b': 1}
     node.save()
