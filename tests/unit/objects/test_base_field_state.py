@@ -58,3 +58,41 @@ def test_every_object_class_uses_the_fast_paths():
         assert cls.obj_attr_is_set is base.IronicObject.obj_attr_is_set, name
         assert (cls.obj_what_changed
                 is base.IronicObject.obj_what_changed), name
+
+
+def _fields(obj):
+    return {name: getattr(obj, name) for name in obj.fields
+            if obj.obj_attr_is_set(name)}
+
+
+@pytest.mark.parametrize('name', sorted(CLASSES))
+def test_a_clone_is_the_librarys_copy(name):
+    cls = CLASSES[name]
+    obj = cls()
+    # Every nullable field set, through its coercion, as None.
+    nullable = [f for f in sorted(cls.fields) if cls.fields[f].nullable]
+    for field in nullable:
+        setattr(obj, field, None)
+    obj.obj_reset_changes(nullable[::2])
+    theirs = ovo_base.VersionedObject.__deepcopy__(obj, {})
+    ours = obj.obj_clone()
+    assert type(ours) is cls
+    assert _fields(ours) == _fields(theirs) == _fields(obj)
+    assert ours.obj_what_changed() == theirs.obj_what_changed()
+
+
+def test_a_clone_of_a_node_holds_copies_of_its_containers():
+    trait = objects.Trait(trait='CUSTOM_A')
+    node = objects.Node(None, driver='fake-hardware', name='n-1',
+                        extra={'a': {'b': [1]}},
+                        traits=objects.TraitList(objects=[trait]))
+    node.obj_reset_changes(recursive=True)
+    node.driver_info = {'x': 1}
+    clone = node.obj_clone()
+    assert _fields(clone) == _fields(node)
+    assert clone.obj_what_changed() == {'driver_info'}
+    assert clone._context is node._context
+    clone.extra['a']['b'].append(2)
+    clone.traits[0].trait = 'CUSTOM_B'
+    assert node.extra == {'a': {'b': [1]}}
+    assert node.traits[0].trait == 'CUSTOM_A'
