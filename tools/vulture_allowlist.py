@@ -115,9 +115,9 @@ _.basetype  # api/types.py: WSME's UserType (wsme.rest.args reads it)
 _.frombasetype  # api/types.py: WSME's UserType (from_param calls it)
 _.registration_hook  # objects/base.py: oslo.versionedobjects
 OBJ_SERIAL_NAMESPACE  # objects/base.py: oslo.versionedobjects
-OBJ_PROJECT_NAMESPACE  # objects/base.py: oslo.versionedobjects
 OBJ_BASE_CLASS  # objects/base.py: oslo.versionedobjects
 obj_relationships  # objects/node.py: oslo.versionedobjects
+_._obj_from_primitive  # objects/base.py: oslo.versionedobjects (obj_from_primitive)
 
 # -- entry points named in setup.cfg, and the WSGI application --
 DrainingCheck  # api/healthcheck.py: an oslo.middleware health check

@@ -4,7 +4,6 @@ import contextlib
 import functools
 import sqlite3
 import threading
-import time
 
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
@@ -18,6 +17,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from ironic_lite.common import exception
+from ironic_lite.db import pool
 
 LOG = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def _sqlite_on_connect(dbapi_conn, record):
     if isinstance(dbapi_conn, sqlite3.Connection):
         # WAL is a property of the database file, kept across
         # connections: switching costs a write lock, reading it does not.
-        # (Connections are pooled, see _pool_sqlite: this runs once per
+        # (Connections are pooled, see pool.pool_sqlite: this runs once per
         # connection, not per transaction.)
         cur = dbapi_conn.cursor()
         cur.execute('PRAGMA busy_timeout = 30000')
@@ -112,85 +112,12 @@ def _sqlite_begin(conn):
         conn.info['in_transaction'] = True
 
 
-# Connections an SQLite engine's pool keeps open (more are opened when
-# more threads need one at once, and closed when returned).
-_SQLITE_POOL_SIZE = 10
-
-
-def _pool_sqlite(engine):
-    """Give an SQLite file engine a pool of connections.
-
-    oslo.db makes SQLite file engines open and close a connection per
-    transaction (``NullPool``); each open costs the connect and the
-    PRAGMAs of ``_sqlite_on_connect``, about a third of a small request,
-    and closing the last connection to a WAL database checkpoints the
-    whole log (milliseconds of I/O).  Pooled connections stay open: the
-    log is checkpointed as it grows (every 1,000 pages), and each commit
-    is as durable as before.
-
-    SQLAlchemy's own default for a file is ``QueuePool`` (its connections
-    are made with ``check_same_thread=False`` for that), and oslo.db's
-    BEGIN and end-of-transaction listeners mark each connection's state
-    per transaction, so a pooled connection starts each one afresh.  The
-    pool keeps the old one's event listeners.  In-memory databases keep
-    oslo.db's ``StaticPool``.
-    """
-    old = engine.pool
-    if engine.dialect.name != 'sqlite' or not isinstance(old,
-                                                         sa.pool.NullPool):
-        return
-    engine.pool = sa.pool.QueuePool(
-        old._creator, pool_size=_SQLITE_POOL_SIZE, max_overflow=-1,
-        recycle=old._recycle, echo=old.echo,
-        logging_name=old._orig_logging_name,
-        reset_on_return=old._reset_on_return, pre_ping=old._pre_ping,
-        _dispatch=old.dispatch, dialect=old._dialect)
-
-
-# A connection checked out within this many seconds of its last use,
-# by a writer or by a read that runs again (``read_plainly``), goes
-# without SQLAlchemy's pre-ping (a ``SELECT 1`` round trip, a fifth of a
-# conductor's port or node write, a third of a one-node read's trips):
-# one that turns out dead fails its first statement, and the writer
-# (``retry_on_db_errors``) or the read runs again on a new connection.
-# Other readers, and a connection idle longer, are pinged as before.
-PING_WRITERS_AFTER = 1.0
-_LAST_USED = 'ironic_lite_last_used'
-
-
-def _ping_writers_when_idle(engine):
-    """Replace the pool's pre-ping by a checkout listener that pings
-    every connection but a recently used one that a writer or a
-    re-runnable read checks out."""
-    pool = engine.pool
-    if engine.dialect.name == 'sqlite' or not pool._pre_ping:
-        return
-    pool._pre_ping = False
-    dialect = engine.dialect
-
-    def used(dbapi_conn, record):
-        record.info[_LAST_USED] = time.monotonic()
-
-    def ping(dbapi_conn, record, _proxy):
-        last = record.info.get(_LAST_USED)
-        if ((getattr(_WRITING, 'active', False)
-                or getattr(_RERUNNABLE, 'active', False))
-                and last is not None
-                and time.monotonic() - last < PING_WRITERS_AFTER):
-            return
-        try:
-            alive = dialect.do_ping(dbapi_conn)
-        except dialect.loaded_dbapi.Error as err:
-            if not dialect.is_disconnect(err, dbapi_conn, None):
-                raise
-            alive = False
-        if not alive:
-            # SQLAlchemy's documented answer: the pool replaces the
-            # connection and checks out again.
-            raise sa.exc.DisconnectionError()
-
-    event.listen(pool, 'checkin', used)
-    event.listen(pool, 'checkout', ping)
+def _may_skip_ping():
+    """Whether this thread's check-out may go without the pre-ping if
+    its connection was used recently: a writer's, or a read's that runs
+    again (``read_plainly``)."""
+    return (getattr(_WRITING, 'active', False)
+            or getattr(_RERUNNABLE, 'active', False))
 
 
 def _facade():
@@ -200,8 +127,9 @@ def _facade():
     if _POOLED is not facade:
         with _LOCK:
             if _POOLED is not facade:
-                _pool_sqlite(facade.writer.get_engine())
-                _ping_writers_when_idle(facade.writer.get_engine())
+                pool.pool_sqlite(facade.writer.get_engine())
+                pool.ping_unless_recent(facade.writer.get_engine(),
+                                        _may_skip_ping)
                 _POOLED = facade
     return facade
 
@@ -254,7 +182,7 @@ def read_plainly(read):
     databases (the caller then uses ``reader``).
 
     The connection goes without the pre-ping when it was used within
-    ``PING_WRITERS_AFTER``: a read has no effect, so one whose recently
+    ``pool.PING_AFTER``: a read has no effect, so one whose recently
     used connection turns out dead (a database restart, a failover)
     runs again, once, on a connection that is pinged.
     """

@@ -35,8 +35,6 @@ field changes meaning:
 """
 
 import copy
-import datetime
-import json
 
 from oslo_log import log as logging
 from oslo_utils import versionutils
@@ -49,8 +47,12 @@ from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
 from ironic_lite.db import api as db_api
+from ironic_lite.objects import field_values
 
 LOG = logging.getLogger(__name__)
+
+# Where an object keeps a field's value (used by the fast paths elsewhere).
+field_attr = field_values.field_attr
 
 
 def column_limits(table_name):
@@ -108,104 +110,6 @@ def _row_positions(obj_cls, columns):
                   if name in columns),
             columns.index('version'))
     return found
-
-
-# obj_cls -> {field name: (attribute name, how a DB value is taken)}
-_DB_SETTERS = {}
-# Values a deep copy shares rather than copies.
-_IMMUTABLE = frozenset((str, int, float, bool, type(None), datetime.datetime))
-_SAME = {ovo_fields.StringField: str, ovo_fields.UUIDField: str,
-         ovo_fields.BooleanField: bool, ovo_fields.IntegerField: int}
-
-
-# The kinds whose values are stored as they are.
-_AS_IS = (str, bool, int)
-# A MAC address field (normalized as its coercion does).
-_MAC = 'mac'
-
-
-def field_attr(name):
-    """The instance attribute where an object keeps field ``name``'s value.
-
-    oslo.versionedobjects stores a set field under ``_obj_<name>`` (its
-    property reads it from there, ``obj_attr_is_set`` looks for it).  The
-    fast paths -- rows read from the DB, large pages rendered -- read and
-    write it directly instead of through the field's property;
-    ``tests/unit/objects/test_base_field_attr.py`` checks the name against
-    the library's public behaviour, so that a library release that changes
-    it fails a test rather than a request.
-    """
-    return '_obj_' + name
-
-
-def _db_setters(obj_cls):
-    """How each field of ``obj_cls`` takes a value read from the DB.
-
-    ``(attr, type)``: a value of exactly ``type`` (or None, if the field
-    is nullable) is what the field's coercion would return anyway -- a
-    str for a string or UUID field, a bool, an int -- and is stored as it
-    is.  ``(attr, dict)``: a JSON dict field (``FlexibleDictField``), whose
-    coercion is decoding the JSON text.  ``(attr, datetime)``: a
-    timezone-aware time field, whose coercion makes a naive time UTC.
-    ``(attr, _MAC)``: a MAC address field: a str is normalized as its
-    coercion does.
-    Every other value or field goes through the field's setter (``setattr``).
-    """
-    setters = _DB_SETTERS.get(obj_cls)
-    if setters is None:
-        from ironic_lite.objects import fields as ir_fields
-        setters = {}
-        for name, field in obj_cls.fields.items():
-            attr = field_attr(name)
-            if type(field) in _SAME:
-                setters[name] = (attr, _SAME[type(field)], field.nullable)
-            elif type(field) is ir_fields.FlexibleDictField:
-                setters[name] = (attr, dict, field.nullable)
-            elif (type(field) is ovo_fields.DateTimeField
-                  and field.AUTO_TYPE.tzinfo_aware):
-                setters[name] = (attr, datetime.datetime, field.nullable)
-            elif type(field) is ir_fields.MACAddressField:
-                setters[name] = (attr, _MAC, field.nullable)
-        _DB_SETTERS[obj_cls] = setters
-    return setters
-
-
-def _set_from_db(obj, setter, name, value):
-    """Store a DB value in ``obj`` as ``setter`` (from _db_setters) says;
-    the field's own setter when there is none or the value does not fit."""
-    if setter is not None:
-        attr, kind, nullable = setter
-        if value is None:
-            if nullable:
-                obj.__dict__[attr] = {} if kind is dict else None
-                return
-        elif kind is dict:
-            if value == '{}':  # most JSON columns: no need to parse
-                obj.__dict__[attr] = {}
-                return
-            if type(value) is str:
-                value = json.loads(value)
-            if isinstance(value, dict) or not value:
-                obj.__dict__[attr] = dict(value or {})
-                return
-        elif kind is _MAC:
-            if type(value) is str:
-                # The field's coercion itself, without the property's
-                # bookkeeping (a port page holds 1,000).
-                obj.__dict__[attr] = obj.fields[name].AUTO_TYPE.coerce(
-                    obj, name, value)
-                return
-        elif kind is datetime.datetime:
-            if type(value) is kind:
-                # A naive time from the DB is UTC (as the field assumes).
-                if value.tzinfo is None:
-                    value = value.replace(tzinfo=datetime.timezone.utc)
-                obj.__dict__[attr] = value
-                return
-        elif type(value) is kind:
-            obj.__dict__[attr] = value
-            return
-    setattr(obj, name, value)
 
 
 class IronicObject(ovo_base.VersionedObject):
@@ -272,10 +176,68 @@ class IronicObject(ovo_base.VersionedObject):
             attr = field_attr(name)
             if attr in source:
                 value = source[attr]
-                target[attr] = (value if type(value) in _IMMUTABLE
+                target[attr] = (value if type(value) in field_values.IMMUTABLE
                                 else copy.deepcopy(value, memo))
         nobj._changed_fields = set(self._changed_fields)
         return nobj
+
+    # -- the RPC boundary, without a setter per field ----------------------
+    #
+    # oslo.versionedobjects converts each field through its type (and, on
+    # the way in, its setter's coercion again): a node's 70 fields, on
+    # each side of each call and of its reply.  A field whose type
+    # converts a value as itself (``field_values.primitive_plan``) is
+    # copied as it is; the others convert as the library does.  The wire
+    # format is the library's: ``tests/unit/objects/test_base_primitive.py``.
+
+    def obj_to_primitive(self, target_version=None, version_manifest=None):
+        if target_version is None:
+            target_version = self.VERSION
+        if (versionutils.convert_version_to_tuple(target_version)
+                > versionutils.convert_version_to_tuple(self.VERSION)):
+            raise ovo_exception.InvalidTargetVersion(version=target_version)
+        values = self.__dict__
+        data = {}
+        plan = field_values.primitive_plan(type(self))
+        for name, attr, field, plain, _kind in plan:
+            if attr in values:
+                value = values[attr]
+                data[name] = (value if plain or value is None
+                              else field.to_primitive(self, name, value))
+        if target_version != self.VERSION or version_manifest:
+            self.obj_make_compatible_from_manifest(data, target_version,
+                                                   version_manifest)
+        key = self._obj_primitive_key
+        primitive = {key('name'): self.obj_name(),
+                     key('namespace'): self.OBJ_PROJECT_NAMESPACE,
+                     key('version'): target_version,
+                     key('data'): data}
+        changes = [name for name in self.obj_what_changed() if name in data]
+        if changes:
+            primitive[key('changes')] = changes
+        return primitive
+
+    @classmethod
+    def _obj_from_primitive(cls, context, objver, primitive):
+        self = cls()
+        self._context = context
+        self.VERSION = objver
+        data = cls._obj_primitive_field(primitive, 'data')
+        values = self.__dict__
+        for name, attr, field, plain, kind in field_values.primitive_plan(cls):
+            if name not in data:
+                continue
+            value = data[name]
+            if kind is not None and (
+                    type(value) is kind
+                    or (value is None and field.nullable)):
+                values[attr] = value  # what the coercion would give
+            else:
+                setattr(self, name, field.from_primitive(self, name, value))
+        changes = cls._obj_primitive_field(primitive, 'changes', [])
+        self._changed_fields = {name for name in changes
+                                if name in self.fields}
+        return self
 
     # -- version arithmetic -------------------------------------------------
 
@@ -404,10 +366,10 @@ class IronicObject(ovo_base.VersionedObject):
 
         A value that the field's coercion would return unchanged (a str
         for a string field, ...) or a JSON text of a dict field is stored
-        directly (``_set_from_db``); every other value goes through the
-        field's coercion (the ovo setter).  The fields a row has are
-        cached per model class, and a loaded row's values are read from
-        its ``__dict__`` rather than through the ORM's instrumented
+        directly (``field_values.set_from_db``); every other value goes
+        through the field's coercion (the ovo setter).  The fields a row
+        has are cached per model class, and a loaded row's values are read
+        from its ``__dict__`` rather than through the ORM's instrumented
         attributes; a Core row's (a list page's) by position.
         """
         if isinstance(db_object, sa_engine.Row):
@@ -425,19 +387,19 @@ class IronicObject(ovo_base.VersionedObject):
             items = [(name, loaded[name] if name in loaded
                       else getattr(db_object, name)) for name in names]
             row_version = db_object.version
-        setters = _db_setters(type(obj))
+        setters = field_values.db_setters(type(obj))
         stored = obj.__dict__
         for name, value in items:
             setter = setters.get(name)
             # The common case inline: a value that is already right.
-            if (setter is not None and setter[1] in _AS_IS
+            if (setter is not None and setter[1] in field_values.AS_IS
                     and (type(value) is setter[1]
                          or (value is None and setter[2]))):
                 stored[setter[0]] = value
             elif type(value) is dict and setter and setter[1] is dict:
                 stored[setter[0]] = dict(value)
             else:
-                _set_from_db(obj, setter, name, value)
+                field_values.set_from_db(obj, setter, name, value)
         obj.VERSION = row_version or type(obj).VERSION
         obj.obj_reset_changes()
         obj.convert_to_latest(skip=obj.STORED_ELSEWHERE)

@@ -25,8 +25,10 @@ with nothing of ironic-lite's services in the path:
 then, per transport, starts the split layout (``ironic-api`` +
 ``ironic-conductor`` over that transport, on a fresh PostgreSQL database
 with a small fleet) and times each write of ``write_profile.WRITES``
-from one client.  It prints the medians and each write's ratio to its
-transport's floor (RPC + commit).  ``--transport both`` (the default)
+from one client, and one node's GET: an API request with one read and
+no RPC, which a write makes too and neither floor figure holds.  It
+prints the medians and each write's ratio to its transport's floor (RPC
++ commit), and to the floor plus that GET.  ``--transport both`` (the default)
 measures both in one run.
 
 It is a tool for people, not a test: it asserts nothing about timings.
@@ -223,12 +225,21 @@ def commits(url, calls):
         engine.dispose()
 
 
+# The read timed beside the writes: an API request with one database
+# read and no RPC, the part of a write that neither floor figure holds.
+READ = 'get-node'
+
+
 def api_writes(db, args, procs, transport='oslo'):
     """{write: [seconds]} of each write of write_profile.WRITES, the split
-    layout's RPC over ``transport``."""
+    layout's RPC over ``transport``, and of one node's GET (``READ``)."""
     client, node = write_profile.start_split(db, args.nodes, procs,
                                              transport)
-    found = {}
+    path = '/v1/nodes/%s' % node
+    for _ in range(30):
+        client.call('GET', path, version=measure.MICROVERSION)
+    found = {READ: [client.call('GET', path, version=measure.MICROVERSION)[0]
+                    for _ in range(args.writes)]}
     for write in sorted(write_profile.WRITES):
         for _ in range(30):  # warm-up
             write_profile._send(client, write, node)
@@ -266,10 +277,16 @@ def report(commit, results):
         name = TRANSPORTS[transport]
         print('%-30s %9.2f %9.2f' % (('RPC round trip (%s)' % name,) + rpc))
         print('%-30s %9.2f' % ('floor (%s RPC + commit)' % name, floor))
+        read = _ms(writes[READ])[0]
+        print('  %-28s %9.2f %9.2f   (an API request, no RPC)'
+              % ((READ,) + _ms(writes[READ])))
         for write, times in sorted(writes.items()):
+            if write == READ:
+                continue
             median, p90 = _ms(times)
-            print('  %-28s %9.2f %9.2f   %.2f x floor'
-                  % (write, median, p90, median / floor))
+            print('  %-28s %9.2f %9.2f   %.2f x floor, %.2f x (floor + %s)'
+                  % (write, median, p90, median / floor,
+                     median / (floor + read), READ))
 
 
 def main(argv=None):

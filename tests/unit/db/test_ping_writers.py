@@ -7,6 +7,7 @@ for the one-node read."""
 import sqlalchemy as sa
 
 from ironic_lite.db import api as db_api
+from ironic_lite.db import pool as db_pool
 from ironic_lite import objects
 
 objects.register_all()
@@ -46,7 +47,7 @@ def test_only_a_recently_used_connection_of_a_writer_or_rerun_read(
     objects.Node.list(None)                        # other readers
     assert pinged
     seen = len(pinged)
-    monkeypatch.setattr(db_api, 'PING_WRITERS_AFTER', 0)
+    monkeypatch.setattr(db_pool, 'PING_AFTER', 0)
     node.extra = {'a': 2}
     node.save()                                    # idle "too long"
     assert len(pinged) == seen + 1
