@@ -218,6 +218,33 @@ def _end_autocommit_read(dbapi_conn, record):
         dbapi_conn.autocommit = False
 
 
+def in_transaction_block():
+    """Whether this thread is inside a reader or writer block."""
+    return (getattr(_READING, 'active', False)
+            or getattr(_WRITING, 'active', False))
+
+
+def writer_engine_name():
+    """The dialect of the writer's engine (postgresql, mysql, sqlite)."""
+    return _facade().writer.get_engine().dialect.name
+
+
+@contextlib.contextmanager
+def core_writer():
+    """A Core connection of the writer's engine in a transaction of its
+    own (committed at the end of the block, rolled back on an error),
+    without the facade's Session: ``with core_writer() as conn: ...``.
+    Outside any reader or writer block only (``in_transaction_block``):
+    it would not join theirs."""
+    outer = getattr(_WRITING, 'active', False)
+    _WRITING.active = True
+    try:
+        with _facade().writer.get_engine().begin() as conn:
+            yield conn
+    finally:
+        _WRITING.active = outer
+
+
 @contextlib.contextmanager
 def writer():
     """A read-write transaction block: ``with writer() as session: ...``."""
@@ -317,16 +344,17 @@ def reset():
         pass
 
 
-def check_known_version(row, known_version):
+def check_known_version(row, known_version, kind=None):
     """Refuse to overwrite a row written at an object version newer than
     the writer knows ("never write what you cannot read"): what it does
-    not know of the row would be lost or made inconsistent."""
+    not know of the row would be lost or made inconsistent.  ``kind``:
+    the row's model name, for a Core row (an ORM row's class tells)."""
     if (known_version is None or not row.version
             or versionutils.is_compatible(row.version, known_version,
                                           same_major=False)):
         return
     raise exception.ObjectVersionTooNew(
-        kind=type(row).__name__, ident=getattr(row, 'uuid', row.id),
+        kind=kind or type(row).__name__, ident=getattr(row, 'uuid', row.id),
         version=row.version, known=known_version)
 
 

@@ -1,0 +1,124 @@
+"""A node's update on PostgreSQL in two Core statements (``db/node_write``)
+answers as the ORM's did: the same row written and returned, the same
+refusals, no UPDATE when nothing changes, and the ORM still where the
+update needs it (history events, an instance removed, a transaction
+block)."""
+
+import datetime
+
+import pytest
+import sqlalchemy as sa
+
+from ironic_lite.common import exception
+from ironic_lite.db import api as db_api
+from ironic_lite.db import models
+from ironic_lite.db import node as db_node
+from ironic_lite.db import node_write
+
+
+@pytest.fixture
+def pg(postgresql_url, use_db):
+    use_db(postgresql_url)
+    rows = [db_node.create_node({'driver': 'fake-hardware', 'name': name,
+                                 'extra': {'a': 1}, 'version': '1.5'})
+            for name in ('n-1', 'n-2')]
+    return [row.uuid for row in rows]
+
+
+def _statements():
+    seen = []
+
+    def record(conn, cursor, statement, params, context, many):
+        seen.append(' '.join(statement.split()[:2]).upper())
+    engine = db_api.get_engine()
+    sa.event.listen(engine, 'before_cursor_execute', record)
+    return seen, lambda: sa.event.remove(engine, 'before_cursor_execute',
+                                         record)
+
+
+def _columns(row):
+    return {name: getattr(row, name) for name in models.Node.__table__.c.keys()
+            if name not in ('id', 'uuid', 'name', 'created_at',
+                            'updated_at', 'provision_updated_at')}
+
+
+def _through_the_orm(monkeypatch):
+    monkeypatch.setattr(node_write, 'plain', lambda values, history: False)
+
+
+def test_the_same_row_as_the_orm_in_two_statements(pg, monkeypatch):
+    values = {'extra': {'b': [1, 2]}, 'provision_state': 'manageable',
+              'driver_info': {'x': 'y'}, 'maintenance': True,
+              'version': '1.5'}
+    seen, stop = _statements()
+    fast = db_node.update_node(pg[0], dict(values))
+    stop()
+    assert seen == ['SELECT NODES.ID,', 'UPDATE NODES']
+    _through_the_orm(monkeypatch)
+    slow = db_node.update_node(pg[1], dict(values))
+    assert _columns(fast) == _columns(slow)
+    # The state changed: both stamped it.
+    assert fast.provision_updated_at and slow.provision_updated_at
+    assert fast.updated_at is not None
+    with db_api.reader() as session:
+        stored = session.get(models.Node, fast.id)
+        assert _columns(stored) == _columns(fast)
+        assert stored.provision_updated_at == fast.provision_updated_at
+
+
+def test_no_update_when_nothing_changes(pg):
+    row = db_node.update_node(pg[0], {'extra': {'a': 2}})
+    seen, stop = _statements()
+    again = db_node.update_node(pg[0], {'extra': {'a': 2}})
+    stop()
+    assert seen == ['SELECT NODES.ID,']
+    assert again.updated_at == row.updated_at
+
+
+@pytest.mark.parametrize('orm', (False, True))
+def test_the_same_refusals(pg, monkeypatch, orm):
+    if orm:
+        _through_the_orm(monkeypatch)
+    with pytest.raises(exception.NodeNotFound):
+        db_node.update_node('1be26c0b-03f2-4d2e-ae87-c02d7f33c123',
+                            {'extra': {}})
+    with pytest.raises(exception.DuplicateName):
+        db_node.update_node(pg[0], {'name': 'n-2'})
+    with pytest.raises(exception.ObjectVersionTooNew):
+        db_node.update_node(pg[0], {'extra': {}}, known_version='1.4')
+    reserved = db_node.reserve_node('host-a', pg[0])
+    with pytest.raises(exception.NodeLocked):
+        db_node.update_node(pg[0], {'extra': {}}, unlocked=lambda row: None)
+    with pytest.raises(exception.NodeLockLost):
+        db_node.update_node(pg[0], {'extra': {}},
+                            fence=('host-a', 'another token'))
+    held = db_node.update_node(
+        pg[0], {'extra': {'held': 1}},
+        fence=('host-a', reserved.reservation_token))
+    assert held.extra == {'held': 1}
+    # A refusal by the caller's check writes nothing.
+    db_node.release_node('host-a', pg[0])
+
+    def refuse(row):
+        raise exception.InvalidState('no')
+    with pytest.raises(exception.InvalidState):
+        db_node.update_node(pg[0], {'extra': {'no': 1}}, unlocked=refuse)
+    assert db_node.get_node_by_uuid(pg[0]).extra == {'held': 1}
+
+
+def test_the_orm_where_the_update_needs_it(pg):
+    when = datetime.datetime(2026, 1, 1)
+    assert node_write.plain({'extra': {}}, None)
+    assert not node_write.plain({'extra': {}}, history=lambda r, v: [])
+    assert not node_write.plain({'instance_uuid': None}, None)
+    assert not node_write.plain({'traits': []}, None)
+    with db_api.writer():
+        assert not node_write.plain({'extra': {}}, None)
+        # Inside a block, the update joins its transaction (the ORM's).
+        row = db_node.update_node(pg[0], {'provision_updated_at': when})
+    assert row.provision_updated_at == when
+
+
+def test_sqlite_keeps_the_orm(use_db, sqlite_url):
+    use_db(sqlite_url)
+    assert not node_write.plain({'extra': {}}, None)
