@@ -393,16 +393,22 @@ def refused(err, kind, ident):
 
 
 def create_row(model, values, on_duplicate):
-    """Insert a row of ``model`` from ``values`` (a UUID made if none).
+    """Insert a row of ``model`` from ``values`` (a UUID made if none):
+    on PostgreSQL one Core statement (``plain_write.create``), elsewhere
+    through the ORM.  Returns the row (Core or ORM).
 
     :param on_duplicate: ``on_duplicate(err, values)`` raises the
         resource's error for a DBDuplicateEntry (``values`` with the uuid).
     """
+    # (Imported here: plain_write builds on this module.)
+    from ironic_lite.db import plain_write
     values = dict(values)
     values.setdefault('uuid', uuidutils.generate_uuid())
-    row = model()
-    row.update(values)
     try:
+        if plain_write.plain_create(model, values):
+            return plain_write.create(model, values)
+        row = model()
+        row.update(values)
         with writer() as session:
             session.add(row)
             session.flush()

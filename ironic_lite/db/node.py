@@ -16,7 +16,7 @@ from ironic_lite.db import firmware as db_firmware
 from ironic_lite.db import inventory as db_inventory
 from ironic_lite.db import models
 from ironic_lite.db import node_history as db_history
-from ironic_lite.db import node_write
+from ironic_lite.db import plain_write
 from ironic_lite.db import prepared
 
 # Filters of get_node_list() and the column they compare for equality.
@@ -421,9 +421,9 @@ def update_node(node_id, values, known_version=None, fence=None,
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
 
-    if node_write.plain(values, history):
-        return node_write.update(node_id, values, known_version,
-                                 before_update, on_duplicate)
+    if plain_write.plain_update(values, history):
+        return plain_write.update_node(node_id, values, known_version,
+                                       before_update, on_duplicate)
     return api.update_row(models.Node, 'node', node_id, values, known_version,
                           exception.NodeNotFound(node=node_id),
                           on_duplicate=on_duplicate, lock=True,

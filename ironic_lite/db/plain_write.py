@@ -1,4 +1,14 @@
-"""A node's update on PostgreSQL in two Core statements.
+"""Writes on PostgreSQL in Core statements, without the ORM: a row's
+insert, and a node's update.
+
+**A row's insert** (``create``): ``api.create_row`` added an instance to
+a Session and flushed a unit of work, an ``INSERT ... RETURNING id``; here
+it is one ``INSERT ... RETURNING`` of every column, each statement built
+once per table and set of columns, its row the one the object is filled
+from.  Only on PostgreSQL, outside another transaction block, with values
+that are all columns of the table.
+
+**A node's update**:
 
 ``db.node.update_node`` reads the row ``FOR UPDATE``, checks it and
 writes the new values.  Through the ORM that took a Session, an
@@ -47,18 +57,71 @@ def _update_of(names):
     return statement
 
 
-def plain(values, history):
+def plain_update(values, history):
     """Whether an update of ``values`` (with node history events when
     ``history`` is not None) can take the Core statements."""
     return (history is None and _COLUMNS.issuperset(values)
             and 'uuid' not in values
             and not ('instance_uuid' in values
                      and values['instance_uuid'] is None)
-            and api.writer_engine_name() == 'postgresql'
+            and _plain_database())
+
+
+def _plain_database():
+    return (api.writer_engine_name() == 'postgresql'
             and not api.in_transaction_block())
 
 
-def update(ident, values, known_version, before_update, on_duplicate):
+# (table, its columns written) -> INSERT ... RETURNING every column.
+_INSERTS = {}
+
+
+def plain_create(model, values):
+    """Whether ``create`` can insert ``values`` into ``model``'s table."""
+    return (set(model.__table__.c.keys()).issuperset(values)
+            and _plain_database())
+
+
+def _as_none(table):
+    """The columns the ORM inserts as None when not given (SQLAlchemy's
+    ``Mapper._insert_cols_as_none``)."""
+    found = _AS_NONE.get(table)
+    if found is None:
+        found = _AS_NONE[table] = tuple(
+            column.key for column in table.c
+            if not (column.primary_key or column.server_default
+                    or column.default or column.type.should_evaluate_none))
+    return found
+
+
+_AS_NONE = {}
+
+
+def create(model, values):
+    """Insert a row of ``model`` from ``values`` (whose keys are columns
+    of its table; the columns' defaults fill the others, as the ORM's
+    insert does) in a transaction of its own; returns it, every column
+    (a Core row).  oslo.db's errors go up as they are."""
+    table = model.__table__
+    # As the ORM's insert: a column without a default that is not given
+    # is written as None, through its type (a JSON column's None is
+    # stored as ``{}``).
+    values = dict(dict.fromkeys(_as_none(table)), **values)
+    names = tuple(sorted(values))
+    statement = _INSERTS.get((table, names))
+    if statement is None:
+        if len(_INSERTS) > 256:  # a bound on the sets of columns kept
+            _INSERTS.clear()
+        statement = _INSERTS[(table, names)] = (
+            sa.insert(table).values(
+                {name: sa.bindparam('v_' + name, type_=table.c[name].type)
+                 for name in names}).returning(*table.c))
+    with api.core_writer() as conn:
+        return conn.execute(statement, {'v_' + name: value for name, value
+                                        in values.items()}).one()
+
+
+def update_node(ident, values, known_version, before_update, on_duplicate):
     """Update node ``ident`` (an id or a UUID) with ``values``, in one
     transaction: the row read FOR UPDATE, its version checked
     (``api.check_known_version``), ``before_update(row)`` called with the

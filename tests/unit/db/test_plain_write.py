@@ -1,4 +1,4 @@
-"""A node's update on PostgreSQL in two Core statements (``db/node_write``)
+"""A node's update on PostgreSQL in two Core statements (``db/plain_write``)
 answers as the ORM's did: the same row written and returned, the same
 refusals, no UPDATE when nothing changes, and the ORM still where the
 update needs it (history events, an instance removed, a transaction
@@ -13,7 +13,7 @@ from ironic_lite.common import exception
 from ironic_lite.db import api as db_api
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
-from ironic_lite.db import node_write
+from ironic_lite.db import plain_write
 
 
 @pytest.fixture
@@ -43,7 +43,8 @@ def _columns(row):
 
 
 def _through_the_orm(monkeypatch):
-    monkeypatch.setattr(node_write, 'plain', lambda values, history: False)
+    monkeypatch.setattr(plain_write, 'plain_update',
+                        lambda values, history: False)
 
 
 def test_the_same_row_as_the_orm_in_two_statements(pg, monkeypatch):
@@ -108,12 +109,12 @@ def test_the_same_refusals(pg, monkeypatch, orm):
 
 def test_the_orm_where_the_update_needs_it(pg):
     when = datetime.datetime(2026, 1, 1)
-    assert node_write.plain({'extra': {}}, None)
-    assert not node_write.plain({'extra': {}}, history=lambda r, v: [])
-    assert not node_write.plain({'instance_uuid': None}, None)
-    assert not node_write.plain({'traits': []}, None)
+    assert plain_write.plain_update({'extra': {}}, None)
+    assert not plain_write.plain_update({'extra': {}}, history=lambda r, v: [])
+    assert not plain_write.plain_update({'instance_uuid': None}, None)
+    assert not plain_write.plain_update({'traits': []}, None)
     with db_api.writer():
-        assert not node_write.plain({'extra': {}}, None)
+        assert not plain_write.plain_update({'extra': {}}, None)
         # Inside a block, the update joins its transaction (the ORM's).
         row = db_node.update_node(pg[0], {'provision_updated_at': when})
     assert row.provision_updated_at == when
@@ -121,4 +122,40 @@ def test_the_orm_where_the_update_needs_it(pg):
 
 def test_sqlite_keeps_the_orm(use_db, sqlite_url):
     use_db(sqlite_url)
-    assert not node_write.plain({'extra': {}}, None)
+    assert not plain_write.plain_update({'extra': {}}, None)
+
+
+def _all_columns(row, model):
+    return {name: getattr(row, name) for name in model.__table__.c.keys()
+            if name not in ('id', 'uuid', 'name', 'address', 'created_at')}
+
+
+@pytest.mark.parametrize('model, values', [
+    (models.Node, {'driver': 'fake-hardware', 'version': '1.5'}),
+    (models.Chassis, {'description': 'c', 'version': '1.0'}),
+    (models.Port, {'address': '52:54:00:12:34:56', 'version': '1.1'}),
+])
+def test_an_insert_writes_what_the_orms_did(pg, monkeypatch, model, values):
+    if model is models.Port:
+        values = dict(values, node_id=db_node.get_node_by_uuid(pg[0]).id)
+    seen, stop = _statements()
+    fast = db_api.create_row(model, dict(values), lambda err, v: None)
+    stop()
+    assert seen == ['INSERT INTO']
+    monkeypatch.setattr(plain_write, 'plain_create', lambda m, v: False)
+    if model is models.Port:
+        values['address'] = '52:54:00:12:34:57'
+    slow = db_api.create_row(model, dict(values), lambda err, v: None)
+    with db_api.reader() as session:
+        stored = {row.id: _all_columns(row, model)
+                  for row in session.query(model)}
+    assert stored[fast.id] == stored[slow.id] == _all_columns(fast, model)
+    assert fast.created_at is not None
+
+
+def test_an_insert_refused_as_before(pg):
+    with pytest.raises(exception.DuplicateName):
+        db_node.create_node({'driver': 'fake-hardware', 'name': 'n-1'})
+    assert not plain_write.plain_create(models.Node, {'traits': []})
+    with db_api.writer():
+        assert not plain_write.plain_create(models.Node, {'name': 'x'})
