@@ -152,7 +152,7 @@ def reader():
         with _facade().reader.using(_CONTEXT) as session:
             if (not outer and not getattr(_WRITING, 'active', False)
                     and session.get_bind().dialect.name == 'postgresql'):
-                _autocommit_read(session.connection())
+                _autocommit(session.connection())
             yield session
     finally:
         _READING.active = outer
@@ -161,9 +161,10 @@ def reader():
 _AUTOCOMMIT_READ = 'ironic_lite_autocommit_read'
 
 
-def _autocommit_read(conn):
-    """Put ``conn``'s connection in autocommit for one read, marked so
-    that it goes back to the pool as it came (``_end_autocommit_read``).
+def _autocommit(conn):
+    """Put ``conn``'s connection in autocommit for one read (or one
+    single-statement write), marked so that it goes back to the pool as
+    it came (``_end_autocommit_read``).
     psycopg2's own switch, as SQLAlchemy's ping uses: the isolation_level
     option would add a SET per read."""
     fairy = conn.connection
@@ -196,7 +197,7 @@ def read_plainly(read):
         _RERUNNABLE.active = True
         try:
             with engine.connect() as conn:
-                _autocommit_read(conn)
+                _autocommit(conn)
                 return read(conn)
         finally:
             _RERUNNABLE.active = False
@@ -206,12 +207,12 @@ def read_plainly(read):
         LOG.info('A database connection was lost; reading again on '
                  'another')
     with engine.connect() as conn:
-        _autocommit_read(conn)
+        _autocommit(conn)
         return read(conn)
 
 
 @event.listens_for(sa.pool.Pool, 'checkin')
-def _end_autocommit_read(dbapi_conn, record):
+def _end_autocommit(dbapi_conn, record):
     """A connection a reader switched to autocommit goes back to the
     pool as it came out: the next transaction on it begins as usual."""
     if record.info.pop(_AUTOCOMMIT_READ, False) and dbapi_conn is not None:
@@ -230,17 +231,29 @@ def writer_engine_name():
 
 
 @contextlib.contextmanager
-def core_writer():
+def core_writer(single_statement=False):
     """A Core connection of the writer's engine in a transaction of its
     own (committed at the end of the block, rolled back on an error),
     without the facade's Session: ``with core_writer() as conn: ...``.
     Outside any reader or writer block only (``in_transaction_block``):
-    it would not join theirs."""
+    it would not join theirs.
+
+    ``single_statement``: the block runs one statement, which is its own
+    transaction; on PostgreSQL the connection is then in autocommit, as
+    a plain read's is, and the statement is the block's one round trip
+    (no BEGIN, no COMMIT).
+    """
     outer = getattr(_WRITING, 'active', False)
     _WRITING.active = True
     try:
-        with _facade().writer.get_engine().begin() as conn:
-            yield conn
+        engine = _facade().writer.get_engine()
+        if single_statement and engine.dialect.name == 'postgresql':
+            with engine.connect() as conn:
+                _autocommit(conn)
+                yield conn
+        else:
+            with engine.begin() as conn:
+                yield conn
     finally:
         _WRITING.active = outer
 

@@ -2,11 +2,13 @@
 insert, and a node's update.
 
 **A row's insert** (``create``): ``api.create_row`` added an instance to
-a Session and flushed a unit of work, an ``INSERT ... RETURNING id``; here
-it is one ``INSERT ... RETURNING`` of every column, each statement built
-once per table and set of columns, its row the one the object is filled
-from.  Only on PostgreSQL, outside another transaction block, with values
-that are all columns of the table.
+a Session and flushed a unit of work, an ``INSERT ... RETURNING id``
+between a BEGIN and a COMMIT; here it is one ``INSERT ... RETURNING`` of
+every column in autocommit (a statement is its own transaction: one
+round trip instead of three), each statement built once per table and
+set of columns, its row the one the object is filled from.  Only on
+PostgreSQL, outside another transaction block, with values that are all
+columns of the table.
 
 **A node's update**:
 
@@ -116,7 +118,8 @@ def create(model, values):
             sa.insert(table).values(
                 {name: sa.bindparam('v_' + name, type_=table.c[name].type)
                  for name in names}).returning(*table.c))
-    with api.core_writer() as conn:
+    # One statement: on its own, in autocommit (one round trip).
+    with api.core_writer(single_statement=True) as conn:
         return conn.execute(statement, {'v_' + name: value for name, value
                                         in values.items()}).one()
 

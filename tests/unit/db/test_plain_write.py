@@ -25,11 +25,15 @@ def pg(postgresql_url, use_db):
     return [row.uuid for row in rows]
 
 
-def _statements():
+def _statements(autocommit=None):
+    """The statements run (their first two words), and in ``autocommit``
+    (a list), whether each ran in autocommit."""
     seen = []
 
     def record(conn, cursor, statement, params, context, many):
         seen.append(' '.join(statement.split()[:2]).upper())
+        if autocommit is not None:
+            autocommit.append(conn.connection.dbapi_connection.autocommit)
     engine = db_api.get_engine()
     sa.event.listen(engine, 'before_cursor_execute', record)
     return seen, lambda: sa.event.remove(engine, 'before_cursor_execute',
@@ -51,10 +55,12 @@ def test_the_same_row_as_the_orm_in_two_statements(pg, monkeypatch):
     values = {'extra': {'b': [1, 2]}, 'provision_state': 'manageable',
               'driver_info': {'x': 'y'}, 'maintenance': True,
               'version': '1.5'}
-    seen, stop = _statements()
+    autocommit = []
+    seen, stop = _statements(autocommit)
     fast = db_node.update_node(pg[0], dict(values))
     stop()
     assert seen == ['SELECT NODES.ID,', 'UPDATE NODES']
+    assert autocommit == [False, False]      # one transaction
     _through_the_orm(monkeypatch)
     slow = db_node.update_node(pg[1], dict(values))
     assert _columns(fast) == _columns(slow)
@@ -138,10 +144,12 @@ def _all_columns(row, model):
 def test_an_insert_writes_what_the_orms_did(pg, monkeypatch, model, values):
     if model is models.Port:
         values = dict(values, node_id=db_node.get_node_by_uuid(pg[0]).id)
-    seen, stop = _statements()
+    autocommit = []
+    seen, stop = _statements(autocommit)
     fast = db_api.create_row(model, dict(values), lambda err, v: None)
     stop()
-    assert seen == ['INSERT INTO']
+    # One statement, its own transaction: no BEGIN, no COMMIT.
+    assert seen == ['INSERT INTO'] and autocommit == [True]
     monkeypatch.setattr(plain_write, 'plain_create', lambda m, v: False)
     if model is models.Port:
         values['address'] = '52:54:00:12:34:57'
@@ -159,3 +167,17 @@ def test_an_insert_refused_as_before(pg):
     assert not plain_write.plain_create(models.Node, {'traits': []})
     with db_api.writer():
         assert not plain_write.plain_create(models.Node, {'name': 'x'})
+
+
+def test_a_connection_used_in_autocommit_goes_back_as_it_came(pg):
+    # The pool's connections after an insert in autocommit: a writer
+    # block that fails still rolls back its work.
+    for number in range(3):
+        db_node.create_node({'driver': 'fake-hardware',
+                             'name': 'extra-%d' % number})
+    with pytest.raises(RuntimeError):
+        with db_api.writer() as session:
+            session.execute(sa.update(models.Node).where(
+                models.Node.uuid == pg[0]).values(name='renamed'))
+            raise RuntimeError('refused')
+    assert db_node.get_node_by_uuid(pg[0]).name == 'n-1'
