@@ -212,9 +212,10 @@ def read_plainly(read):
 
 
 @event.listens_for(sa.pool.Pool, 'checkin')
-def _end_autocommit(dbapi_conn, record):
-    """A connection a reader switched to autocommit goes back to the
-    pool as it came out: the next transaction on it begins as usual."""
+def _end_autocommit_read(dbapi_conn, record):
+    """A connection a reader (or a single-statement writer) switched to
+    autocommit goes back to the pool as it came out: the next
+    transaction on it begins as usual."""
     if record.info.pop(_AUTOCOMMIT_READ, False) and dbapi_conn is not None:
         dbapi_conn.autocommit = False
 
