@@ -187,18 +187,20 @@ def read_plainly(read):
     used connection turns out dead (a database restart, a failover)
     runs again, once, on a connection that is pinged.
     """
-    if (getattr(_READING, 'active', False)
-            or getattr(_WRITING, 'active', False)):
+    if in_transaction_block():
         return NOT_PLAIN
     engine = _facade().reader.get_engine()
     if engine.dialect.name != 'postgresql':
         return NOT_PLAIN
+
+    def attempt():
+        with engine.connect() as conn:
+            _autocommit(conn)
+            return read(conn)
     try:
         _RERUNNABLE.active = True
         try:
-            with engine.connect() as conn:
-                _autocommit(conn)
-                return read(conn)
+            return attempt()
         finally:
             _RERUNNABLE.active = False
     except db_exc.DBConnectionError:
@@ -206,9 +208,7 @@ def read_plainly(read):
         # next check-out opens one (or is pinged, as a reader's is).
         LOG.info('A database connection was lost; reading again on '
                  'another')
-    with engine.connect() as conn:
-        _autocommit(conn)
-        return read(conn)
+    return attempt()
 
 
 @event.listens_for(sa.pool.Pool, 'checkin')
@@ -372,10 +372,15 @@ def check_known_version(row, known_version, kind=None):
         version=row.version, known=known_version)
 
 
+def is_id(value):
+    """Whether a row's identifier is its integer id (else its UUID)."""
+    return isinstance(value, int) or (isinstance(value, str)
+                                      and value.isdigit())
+
+
 def add_identity_filter(query, model, value):
     """Filter by integer id or by UUID."""
-    if isinstance(value, int) or (isinstance(value, str)
-                                  and value.isdigit()):
+    if is_id(value):
         return query.filter(model.id == int(value))
     return query.filter(model.uuid == value)
 

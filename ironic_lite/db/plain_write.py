@@ -39,24 +39,40 @@ _FOR_UPDATE = {
     column: sa.select(_NODES).where(
         _NODES.c[column] == sa.bindparam('ident')).with_for_update()
     for column in ('id', 'uuid')}
-# The UPDATE of each set of columns, built once: a statement object
-# computes its cache key once (SQLAlchemy memoizes it on the object),
-# and a node's 70 columns made that a third of a new statement's cost.
-_UPDATES = {}
+# Statements built once per table and set of columns: a statement object
+# computes its cache key once (SQLAlchemy memoizes it on the object), and
+# a node's 70 columns made that a third of a new statement's cost.
+# (build, table, columns) -> statement.
+_STATEMENTS = {}
 
 
-def _update_of(names):
-    statement = _UPDATES.get(names)
+def _statement(build, table, names):
+    """The statement ``build(table, {column: its bound parameter})`` for
+    the columns ``names`` (a sorted tuple), built once; its parameters
+    are ``_params`` of their values."""
+    key = (build, table, names)
+    statement = _STATEMENTS.get(key)
     if statement is None:
-        if len(_UPDATES) > 256:  # a bound on the sets of columns kept
-            _UPDATES.clear()
-        statement = _UPDATES[names] = (
-            sa.update(_NODES).where(_NODES.c.id == sa.bindparam('row_id'))
-            .values({name: sa.bindparam('v_' + name,
-                                        type_=_NODES.c[name].type)
-                     for name in names})
-            .returning(*_NODES.c))
+        if len(_STATEMENTS) > 256:  # a bound on the sets of columns kept
+            _STATEMENTS.clear()
+        statement = _STATEMENTS[key] = build(table, {
+            name: sa.bindparam('v_' + name, type_=table.c[name].type)
+            for name in names})
     return statement
+
+
+def _params(values):
+    """The bound parameters of ``values`` in a ``_statement``."""
+    return {'v_' + name: value for name, value in values.items()}
+
+
+def _update(table, columns):
+    return (sa.update(table).where(table.c.id == sa.bindparam('row_id'))
+            .values(columns).returning(*table.c))
+
+
+def _insert(table, columns):
+    return sa.insert(table).values(columns).returning(*table.c)
 
 
 def plain_update(values, history):
@@ -72,10 +88,6 @@ def plain_update(values, history):
 def _plain_database():
     return (api.writer_engine_name() == 'postgresql'
             and not api.in_transaction_block())
-
-
-# (table, its columns written) -> INSERT ... RETURNING every column.
-_INSERTS = {}
 
 
 def plain_create(model, values):
@@ -109,19 +121,10 @@ def create(model, values):
     # is written as None, through its type (a JSON column's None is
     # stored as ``{}``).
     values = dict(dict.fromkeys(_as_none(table)), **values)
-    names = tuple(sorted(values))
-    statement = _INSERTS.get((table, names))
-    if statement is None:
-        if len(_INSERTS) > 256:  # a bound on the sets of columns kept
-            _INSERTS.clear()
-        statement = _INSERTS[(table, names)] = (
-            sa.insert(table).values(
-                {name: sa.bindparam('v_' + name, type_=table.c[name].type)
-                 for name in names}).returning(*table.c))
+    statement = _statement(_insert, table, tuple(sorted(values)))
     # One statement: on its own, in autocommit (one round trip).
     with api.core_writer(single_statement=True) as conn:
-        return conn.execute(statement, {'v_' + name: value for name, value
-                                        in values.items()}).one()
+        return conn.execute(statement, _params(values)).one()
 
 
 def update_node(ident, values, known_version, before_update, on_duplicate):
@@ -131,8 +134,7 @@ def update_node(ident, values, known_version, before_update, on_duplicate):
     row read (it may refuse, or add to ``values``), then the columns
     whose values differ written.  Returns the row as written (a Core
     row of every column); NodeNotFound when there is none."""
-    column = 'id' if (isinstance(ident, int) or (
-        isinstance(ident, str) and ident.isdigit())) else 'uuid'
+    column = 'id' if api.is_id(ident) else 'uuid'
     try:
         with api.core_writer() as conn:
             row = conn.execute(_FOR_UPDATE[column], {
@@ -147,10 +149,9 @@ def update_node(ident, values, known_version, before_update, on_duplicate):
                        if current[name] != value}
             if not changed:  # as the ORM's flush: no UPDATE at all
                 return row
-            params = {'v_' + name: value for name, value in changed.items()}
-            params['row_id'] = row.id
-            return conn.execute(_update_of(tuple(sorted(changed))),
-                                params).one()
+            statement = _statement(_update, _NODES, tuple(sorted(changed)))
+            return conn.execute(statement, dict(_params(changed),
+                                                row_id=row.id)).one()
     except db_exc.DBDuplicateEntry as err:
         on_duplicate(err, values)
     except db_exc.DBError as err:

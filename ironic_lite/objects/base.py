@@ -172,8 +172,8 @@ class IronicObject(ovo_base.VersionedObject):
         memo[id(self)] = nobj
         nobj._context = self._context
         source, target = self.__dict__, nobj.__dict__
-        for name in self.fields:
-            attr = field_attr(name)
+        for _name, attr, _f, _p, _k in field_values.primitive_plan(
+                type(self)):
             if attr in source:
                 value = source[attr]
                 target[attr] = (value if type(value) in field_values.IMMUTABLE

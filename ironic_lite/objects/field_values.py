@@ -95,8 +95,7 @@ def primitive_plan(obj_cls):
             setter = setters.get(name)
             kind = setter[1] if setter is not None else None
             plan.append((name, field_attr(name), field, plain,
-                         kind if plain and kind in (str, int, bool)
-                         else None))
+                         kind if plain and kind in AS_IS else None))
         _PRIMITIVE_PLANS[obj_cls] = plan
     return plan
 

@@ -277,16 +277,16 @@ def report(commit, results):
         name = TRANSPORTS[transport]
         print('%-30s %9.2f %9.2f' % (('RPC round trip (%s)' % name,) + rpc))
         print('%-30s %9.2f' % ('floor (%s RPC + commit)' % name, floor))
-        read = _ms(writes[READ])[0]
+        read = _ms(writes[READ])
         print('  %-28s %9.2f %9.2f   (an API request, no RPC)'
-              % ((READ,) + _ms(writes[READ])))
+              % ((READ,) + read))
         for write, times in sorted(writes.items()):
             if write == READ:
                 continue
             median, p90 = _ms(times)
             print('  %-28s %9.2f %9.2f   %.2f x floor, %.2f x (floor + %s)'
                   % (write, median, p90, median / floor,
-                     median / (floor + read), READ))
+                     median / (floor + read[0]), READ))
 
 
 def main(argv=None):
