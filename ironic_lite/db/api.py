@@ -239,10 +239,10 @@ def core_writer(single_statement=False):
     Outside any reader or writer block only (``in_transaction_block``):
     it would not join theirs.
 
-    ``single_statement``: the block runs one statement, which is its own
+    ``single_statement``: each statement of the block is its own
     transaction; on PostgreSQL the connection is then in autocommit, as
-    a plain read's is, and the statement is the block's one round trip
-    (no BEGIN, no COMMIT).
+    a plain read's is, and each statement is one round trip (no BEGIN,
+    no COMMIT).
     """
     outer = getattr(_WRITING, 'active', False)
     _WRITING.active = True

@@ -15,10 +15,20 @@ columns of the table.
 ``db.node.update_node`` reads the row ``FOR UPDATE``, checks it and
 writes the new values.  Through the ORM that took a Session, an
 instance in its identity map and a unit-of-work flush: about three
-quarters of the conductor's Python time in a node PATCH.  Here the same
-transaction is a ``SELECT ... FOR UPDATE`` of the table's columns, the
-same checks on the row read, and an ``UPDATE ... RETURNING`` of the
-columns written, on a Core connection of the writer's engine.
+quarters of the conductor's Python time in a node PATCH.  Here it is
+two statements in autocommit, on a Core connection of the writer's
+engine: a ``SELECT`` of the row with its ``xmin`` (the transaction that
+wrote this version of the row), the same checks on the row read, then
+an ``UPDATE ... WHERE id = ... AND xmin = <as read> RETURNING`` of the
+columns written.  The update is made only if the row is still the
+version that was checked: any write of the row since -- a task taking
+the node's lock, another update -- gives it a new ``xmin``, and a write
+in progress is waited for and the condition evaluated again on what it
+committed (PostgreSQL's READ COMMITTED).  When the condition fails,
+nothing was written and the update is made again the locking way: a
+``SELECT ... FOR UPDATE``, the checks, the ``UPDATE ... RETURNING`` and
+a ``COMMIT``, in one transaction.  Two round trips instead of four
+(BEGIN, SELECT, UPDATE, COMMIT), with the same checks and refusals.
 
 Only where nothing needs the ORM: PostgreSQL (``RETURNING``), outside
 another transaction block, values that are all columns of ``nodes``, no
@@ -38,6 +48,13 @@ _COLUMNS = frozenset(_NODES.c.keys())
 _FOR_UPDATE = {
     column: sa.select(_NODES).where(
         _NODES.c[column] == sa.bindparam('ident')).with_for_update()
+    for column in ('id', 'uuid')}
+# The version of a row: the transaction that wrote it (as text: psycopg2
+# has no type for xid).
+_XMIN = sa.literal_column('xmin::text')
+_READ = {
+    column: sa.select(_NODES, _XMIN.label('row_xmin')).where(
+        _NODES.c[column] == sa.bindparam('ident'))
     for column in ('id', 'uuid')}
 # Statements built once per table and set of columns: a statement object
 # computes its cache key once (SQLAlchemy memoizes it on the object), and
@@ -69,6 +86,10 @@ def _params(values):
 def _update(table, columns):
     return (sa.update(table).where(table.c.id == sa.bindparam('row_id'))
             .values(columns).returning(*table.c))
+
+
+def _update_if_unchanged(table, columns):
+    return _update(table, columns).where(_XMIN == sa.bindparam('row_xmin'))
 
 
 def _insert(table, columns):
@@ -128,31 +149,68 @@ def create(model, values):
 
 
 def update_node(ident, values, known_version, before_update, on_duplicate):
-    """Update node ``ident`` (an id or a UUID) with ``values``, in one
-    transaction: the row read FOR UPDATE, its version checked
-    (``api.check_known_version``), ``before_update(row)`` called with the
-    row read (it may refuse, or add to ``values``), then the columns
-    whose values differ written.  Returns the row as written (a Core
-    row of every column); NodeNotFound when there is none."""
+    """Update node ``ident`` (an id or a UUID) with ``values``: the row
+    read, its version checked (``api.check_known_version``),
+    ``before_update(row)`` called with the row read (it may refuse, or
+    add to ``values``), then the columns whose values differ written --
+    if the row is still as read, else all of it again under the row's
+    lock (see the module's docstring).  Returns the row as written (a
+    Core row of every column); NodeNotFound when there is none."""
     column = 'id' if api.is_id(ident) else 'uuid'
+    ident = int(ident) if column == 'id' else ident
+    asked = dict(values)
     try:
-        with api.core_writer() as conn:
-            row = conn.execute(_FOR_UPDATE[column], {
-                'ident': int(ident) if column == 'id' else ident
-            }).one_or_none()
-            if row is None:
-                raise exception.NodeNotFound(node=ident)
-            api.check_known_version(row, known_version, kind='Node')
-            before_update(row)
-            current = row._mapping
-            changed = {name: value for name, value in values.items()
-                       if current[name] != value}
-            if not changed:  # as the ORM's flush: no UPDATE at all
-                return row
-            statement = _statement(_update, _NODES, tuple(sorted(changed)))
-            return conn.execute(statement, dict(_params(changed),
-                                                row_id=row.id)).one()
+        written = _write_if_unchanged(column, ident, values, known_version,
+                                      before_update)
+        if written is None:  # written by another since it was read
+            values.clear()
+            values.update(asked)  # without what before_update added
+            written = _write_under_lock(column, ident, values,
+                                        known_version, before_update)
+        return written
     except db_exc.DBDuplicateEntry as err:
         on_duplicate(err, values)
     except db_exc.DBError as err:
         raise api.refused(err, 'node', ident) from None
+
+
+def _changes(row, ident, values, known_version, before_update):
+    """The checks on ``row`` (None: NodeNotFound), then the values that
+    differ from it."""
+    if row is None:
+        raise exception.NodeNotFound(node=ident)
+    api.check_known_version(row, known_version, kind='Node')
+    before_update(row)
+    current = row._mapping
+    return {name: value for name, value in values.items()
+            if current[name] != value}
+
+
+def _write_if_unchanged(column, ident, values, known_version,
+                        before_update):
+    """Two statements, each its own transaction: the row read, then
+    written only if no other write made it since.  The row written (or
+    read, when nothing differs), or None when the row had changed."""
+    with api.core_writer(single_statement=True) as conn:
+        row = conn.execute(_READ[column], {'ident': ident}).one_or_none()
+        changed = _changes(row, ident, values, known_version, before_update)
+        if not changed:  # as the ORM's flush: no UPDATE at all
+            return row
+        statement = _statement(_update_if_unchanged, _NODES,
+                               tuple(sorted(changed)))
+        return conn.execute(statement, dict(
+            _params(changed), row_id=row.id,
+            row_xmin=row.row_xmin)).one_or_none()
+
+
+def _write_under_lock(column, ident, values, known_version, before_update):
+    """One transaction: the row read FOR UPDATE, then written."""
+    with api.core_writer() as conn:
+        row = conn.execute(_FOR_UPDATE[column],
+                           {'ident': ident}).one_or_none()
+        changed = _changes(row, ident, values, known_version, before_update)
+        if not changed:
+            return row
+        statement = _statement(_update, _NODES, tuple(sorted(changed)))
+        return conn.execute(statement, dict(_params(changed),
+                                            row_id=row.id)).one()

@@ -1,8 +1,11 @@
 """A node's update on PostgreSQL in two Core statements (``db/plain_write``)
 answers as the ORM's did: the same row written and returned, the same
-refusals, no UPDATE when nothing changes, and the ORM still where the
-update needs it (history events, an instance removed, a transaction
-block)."""
+refusals, no UPDATE when nothing changes, the update made under the
+row's lock when another write came between the read and the write, and
+the ORM still where the update needs it (history events, an instance
+removed, a transaction block)."""
+
+import threading
 
 import datetime
 
@@ -60,7 +63,7 @@ def test_the_same_row_as_the_orm_in_two_statements(pg, monkeypatch):
     fast = db_node.update_node(pg[0], dict(values))
     stop()
     assert seen == ['SELECT NODES.ID,', 'UPDATE NODES']
-    assert autocommit == [False, False]      # one transaction
+    assert autocommit == [True, True]      # each its own transaction
     _through_the_orm(monkeypatch)
     slow = db_node.update_node(pg[1], dict(values))
     assert _columns(fast) == _columns(slow)
@@ -111,6 +114,85 @@ def test_the_same_refusals(pg, monkeypatch, orm):
     with pytest.raises(exception.InvalidState):
         db_node.update_node(pg[0], {'extra': {'no': 1}}, unlocked=refuse)
     assert db_node.get_node_by_uuid(pg[0]).extra == {'held': 1}
+
+
+def _write_meanwhile(uuid, extra):
+    """Another writer's committed update of node ``uuid``."""
+    table = models.Node.__table__
+    with db_api.get_engine().begin() as conn:
+        conn.execute(table.update().where(table.c.uuid == uuid)
+                     .values(extra=extra))
+
+
+def test_a_write_between_the_read_and_the_write_is_not_lost(pg):
+    """The update is made only on the version of the row it checked:
+    after another writer's update, it is checked and made again under
+    the row's lock, from the values asked (not those a first check
+    added)."""
+    checked = []
+
+    def unlocked(row):
+        checked.append(dict(row.extra))
+        if len(checked) == 1:
+            _write_meanwhile(pg[0], {'other': 1})
+
+    seen, stop = _statements()
+    row = db_node.update_node(pg[0], {'name': 'renamed'}, unlocked=unlocked)
+    stop()
+    assert checked == [{'a': 1}, {'other': 1}]
+    assert seen == ['SELECT NODES.ID,', 'UPDATE NODES', 'UPDATE NODES',
+                    'SELECT NODES.ID,', 'UPDATE NODES']
+    assert (row.name, row.extra) == ('renamed', {'other': 1})
+    stored = db_node.get_node_by_uuid(pg[0])
+    assert (stored.name, stored.extra) == ('renamed', {'other': 1})
+
+
+def test_a_check_made_again_sees_what_was_written_meanwhile(pg):
+    """A refusal the row written meanwhile calls for is made."""
+    def unlocked(row):
+        if row.extra == {'a': 1}:
+            _write_meanwhile(pg[0], {'locked-out': True})
+        elif row.extra.get('locked-out'):
+            raise exception.InvalidState('no')
+
+    with pytest.raises(exception.InvalidState):
+        db_node.update_node(pg[0], {'extra': {'mine': 1}}, unlocked=unlocked)
+    assert db_node.get_node_by_uuid(pg[0]).extra == {'locked-out': True}
+
+
+@pytest.mark.parametrize('commit', (True, False))
+def test_a_write_in_progress_is_waited_for(pg, commit):
+    """Another transaction holding the row when the update comes: the
+    update waits for it, and is made as read only if it wrote nothing
+    (rolled back); else again under the lock."""
+    table = models.Node.__table__
+    holding, release = threading.Event(), threading.Event()
+
+    def other():
+        with db_api.get_engine().connect() as conn:
+            trans = conn.begin()
+            conn.execute(table.update().where(table.c.uuid == pg[0])
+                         .values(extra={'other': 1}))
+            holding.set()
+            release.wait(30)
+            trans.commit() if commit else trans.rollback()
+
+    checks = []
+
+    def unlocked(row):
+        checks.append(dict(row.extra))
+        if len(checks) == 1:
+            thread.start()
+            assert holding.wait(30)
+            # The update below waits for the other transaction.
+            threading.Timer(0.3, release.set).start()
+
+    thread = threading.Thread(target=other)
+    row = db_node.update_node(pg[0], {'name': 'mine'}, unlocked=unlocked)
+    thread.join(30)
+    expected_extra = {'other': 1} if commit else {'a': 1}
+    assert checks == ([{'a': 1}, {'other': 1}] if commit else [{'a': 1}])
+    assert (row.name, row.extra) == ('mine', expected_extra)
 
 
 def test_the_orm_where_the_update_needs_it(pg):
