@@ -42,6 +42,7 @@ import sqlalchemy as sa
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
+from ironic_lite.db import prepared
 
 _NODES = models.Node.__table__
 _COLUMNS = frozenset(_NODES.c.keys())
@@ -52,9 +53,11 @@ _FOR_UPDATE = {
 # The version of a row: the transaction that wrote it (as text: psycopg2
 # has no type for xid).
 _XMIN = sa.literal_column('xmin::text')
+# Run as prepared statements (``prepared.execute``): planning the read
+# took as long as running it.
 _READ = {
     column: sa.select(_NODES, _XMIN.label('row_xmin')).where(
-        _NODES.c[column] == sa.bindparam('ident'))
+        _NODES.c[column] == sa.bindparam('value'))
     for column in ('id', 'uuid')}
 # Statements built once per table and set of columns: a statement object
 # computes its cache key once (SQLAlchemy memoizes it on the object), and
@@ -192,7 +195,7 @@ def _write_if_unchanged(column, ident, values, known_version,
     written only if no other write made it since.  The row written (or
     read, when nothing differs), or None when the row had changed."""
     with api.core_writer(single_statement=True) as conn:
-        row = conn.execute(_READ[column], {'ident': ident}).one_or_none()
+        row = prepared.execute(conn, _READ[column], ident).one_or_none()
         changed = _changes(row, ident, values, known_version, before_update)
         if not changed:  # as the ORM's flush: no UPDATE at all
             return row
