@@ -22,14 +22,17 @@ with nothing of ironic-lite's services in the path:
   PostgreSQL, through SQLAlchemy and psycopg2 as the services use them
   (a connection from the pool, as a conductor's write takes one);
 
-then, per transport, starts the split layout (``ironic-api`` +
+and, per transport, the split layout (``ironic-api`` +
 ``ironic-conductor`` over that transport, on a fresh PostgreSQL database
-with a small fleet) and times each write of ``write_profile.WRITES``
-from one client, and one node's GET: an API request with one read and
-no RPC, which a write makes too and neither floor figure holds.  It
-prints the medians and each write's ratio to its transport's floor (RPC
-+ commit), and to the floor plus that GET.  ``--transport both`` (the default)
-measures both in one run.
+with a small fleet): each write of ``write_profile.WRITES`` from one
+client, and one node's GET (an API request with one read and no RPC,
+which a write makes too and neither floor figure holds).  The echo
+server, the commits and the services all run at once, and are measured
+in ``--rounds`` rounds of each in turn: on a host whose speed drifts
+over minutes (a shared virtual machine), floor and writes are timed
+under the same conditions.  It prints the medians and each write's
+ratio to its transport's floor (RPC + commit), and to the floor plus
+that GET.  ``--transport both`` (the default) measures both in one run.
 
 It is a tool for people, not a test: it asserts nothing about timings.
 """
@@ -59,6 +62,8 @@ def parse_args(argv):
     parser.add_argument('--writes', type=int, default=300,
                         help='API requests timed per write')
     parser.add_argument('--nodes', type=int, default=500)
+    parser.add_argument('--rounds', type=int, default=5,
+                        help='rounds of floor and writes measured in turn')
     parser.add_argument('--transport', default='both',
                         choices=('oslo', 'json-rpc', 'both'))
     parser.add_argument('--serve', metavar='TOPIC',
@@ -172,81 +177,79 @@ class _JsonRpc(object):
         json_rpc_client.POOLS.clear()
 
 
-def rpc_round_trips(calls, transport='oslo'):
-    """Seconds of each of ``calls`` sequential calls to an echo server in
-    another process over ``transport`` (after a warm-up that opens the
-    connections)."""
-    rpc = _Oslo() if transport == 'oslo' else _JsonRpc()
-    server = subprocess.Popen(
-        [sys.executable, '-m', 'tools.benchmark.rpc_floor'] + rpc.argv,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        ready = server.stdout.readline().strip()
+class _EchoClient(object):
+    """An echo server in another process over ``transport`` and its
+    client here, for as long as the ``with`` block lasts."""
+
+    def __init__(self, transport):
+        self.transport = transport
+
+    def __enter__(self):
+        self.rpc = _Oslo() if self.transport == 'oslo' else _JsonRpc()
+        self.server = subprocess.Popen(
+            [sys.executable, '-m', 'tools.benchmark.rpc_floor']
+            + self.rpc.argv,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        ready = self.server.stdout.readline().strip()
         if not ready.startswith('ready'):
+            self.__exit__()
             raise RuntimeError('the echo server did not start')
-        rpc.started(ready)
-        payload = {'node': uuid.uuid4().hex, 'extra': {'k': 'v' * 64}}
-        for _ in range(50):
-            if rpc.call(payload) != payload:
+        self.rpc.started(ready)
+        self.payload = {'node': uuid.uuid4().hex, 'extra': {'k': 'v' * 64}}
+        for _ in range(50):  # a warm-up that opens the connections
+            if self.rpc.call(self.payload) != self.payload:
                 raise RuntimeError('the echo server answered otherwise')
+        return self
+
+    def sample(self, calls):
+        """Seconds of each of ``calls`` sequential calls."""
         times = []
         for _ in range(calls):
             start = time.perf_counter()
-            rpc.call(payload)
+            self.rpc.call(self.payload)
             times.append(time.perf_counter() - start)
         return times
-    finally:
-        server.stdin.close()
-        server.wait(30)
-        rpc.close()
+
+    def __exit__(self, *exc):
+        self.server.stdin.close()
+        self.server.wait(30)
+        self.rpc.close()
 
 
-def commits(url, calls):
-    """Seconds of each of ``calls`` one-row UPDATE + COMMIT transactions."""
-    import sqlalchemy as sa
-    engine = sa.create_engine(url)
-    try:
-        with engine.begin() as conn:
+class _Commits(object):
+    """One-row UPDATE + COMMIT transactions on a database of their own,
+    for as long as the ``with`` block lasts."""
+
+    def __enter__(self):
+        import sqlalchemy as sa
+        self.db = dataset.Database('postgresql')
+        self.engine = sa.create_engine(self.db.url)
+        with self.engine.begin() as conn:
             conn.execute(sa.text('CREATE TABLE floor_probe '
                                  '(id integer PRIMARY KEY, n integer)'))
             conn.execute(sa.text('INSERT INTO floor_probe VALUES (1, 0)'))
-        update = sa.text('UPDATE floor_probe SET n = n + 1 WHERE id = 1')
+        self.update = sa.text('UPDATE floor_probe SET n = n + 1 WHERE id = 1')
+        self.sample(50)  # warm-up
+        return self
+
+    def sample(self, calls):
+        """Seconds of each of ``calls`` transactions."""
         times = []
-        for number in range(calls + 50):
+        for _ in range(calls):
             start = time.perf_counter()
-            with engine.begin() as conn:
-                conn.execute(update)
-            if number >= 50:
-                times.append(time.perf_counter() - start)
-        with engine.begin() as conn:
-            conn.execute(sa.text('DROP TABLE floor_probe'))
+            with self.engine.begin() as conn:
+                conn.execute(self.update)
+            times.append(time.perf_counter() - start)
         return times
-    finally:
-        engine.dispose()
+
+    def __exit__(self, *exc):
+        self.engine.dispose()
+        self.db.drop()
 
 
 # The read timed beside the writes: an API request with one database
 # read and no RPC, the part of a write that neither floor figure holds.
 READ = 'get-node'
-
-
-def api_writes(db, args, procs, transport='oslo'):
-    """{write: [seconds]} of each write of write_profile.WRITES, the split
-    layout's RPC over ``transport``, and of one node's GET (``READ``)."""
-    client, node = write_profile.start_split(db, args.nodes, procs,
-                                             transport)
-    path = '/v1/nodes/%s' % node
-    for _ in range(30):
-        client.call('GET', path, version=measure.MICROVERSION)
-    found = {READ: [client.call('GET', path, version=measure.MICROVERSION)[0]
-                    for _ in range(args.writes)]}
-    for write in sorted(write_profile.WRITES):
-        for _ in range(30):  # warm-up
-            write_profile._send(client, write, node)
-        found[write] = [write_profile._send(client, write, node)
-                        for _ in range(args.writes)]
-    client.close()
-    return found
 
 
 def _ms(times):
@@ -256,26 +259,50 @@ def _ms(times):
 TRANSPORTS = {'oslo': 'RabbitMQ', 'json-rpc': 'JSON-RPC'}
 
 
-def measure_transport(transport, args, commit):
-    """(RPC figures, floor, {write: [seconds]}) of ``transport``, on a
-    database of its own."""
-    rpc = _ms(rpc_round_trips(args.calls, transport))
+def measure_transport(transport, args):
+    """(RPC figures, commit figures, {write: [seconds]}) of
+    ``transport``: the echo server, the commits and the split layout
+    (on a database of its own) all running, measured in ``args.rounds``
+    rounds of each in turn -- a host whose speed drifts (a shared
+    virtual machine) slows floor and writes alike."""
+    rounds = max(1, args.rounds)
+    rpc, commit = [], []
+    found = {READ: []}
+    found.update((write, []) for write in write_profile.WRITES)
     db = dataset.Database('postgresql')
     procs = []
     try:
-        writes = api_writes(db, args, procs, transport)
+        with _EchoClient(transport) as echo, _Commits() as commits:
+            client, node = write_profile.start_split(db, args.nodes, procs,
+                                                     transport)
+            path = '/v1/nodes/%s' % node
+            for _ in range(30):  # warm-up
+                client.call('GET', path, version=measure.MICROVERSION)
+                for write in write_profile.WRITES:
+                    write_profile._send(client, write, node)
+            for _ in range(rounds):
+                rpc += echo.sample(args.calls // rounds)
+                commit += commits.sample(args.calls // rounds)
+                found[READ] += [
+                    client.call('GET', path, version=measure.MICROVERSION)[0]
+                    for _ in range(args.writes // rounds)]
+                for write in sorted(write_profile.WRITES):
+                    found[write] += [write_profile._send(client, write, node)
+                                     for _ in range(args.writes // rounds)]
+            client.close()
     finally:
         services.stop(procs)
         db.drop()
-    return rpc, rpc[0] + commit[0], writes
+    return _ms(rpc), _ms(commit), found
 
 
-def report(commit, results):
+def report(results):
     print('%-30s %9s %9s' % ('', 'median ms', 'p90 ms'))
-    print('%-30s %9.2f %9.2f' % (('PostgreSQL commit',) + commit))
-    for transport, (rpc, floor, writes) in results:
+    for transport, (rpc, commit, writes) in results:
         name = TRANSPORTS[transport]
+        floor = rpc[0] + commit[0]
         print('%-30s %9.2f %9.2f' % (('RPC round trip (%s)' % name,) + rpc))
+        print('%-30s %9.2f %9.2f' % (('PostgreSQL commit',) + commit))
         print('%-30s %9.2f' % ('floor (%s RPC + commit)' % name, floor))
         read = _ms(writes[READ])
         print('  %-28s %9.2f %9.2f   (an API request, no RPC)'
@@ -297,15 +324,10 @@ def main(argv=None):
     if args.serve_json_rpc:
         serve_json_rpc()
         return 0
-    db = dataset.Database('postgresql')
-    try:
-        commit = _ms(commits(db.url, args.calls))
-    finally:
-        db.drop()
     transports = (('oslo', 'json-rpc') if args.transport == 'both'
                   else (args.transport,))
-    report(commit, [(transport, measure_transport(transport, args, commit))
-                    for transport in transports])
+    report([(transport, measure_transport(transport, args))
+            for transport in transports])
     return 0
 
 
