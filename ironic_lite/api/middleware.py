@@ -89,6 +89,8 @@ class AccessLog(object):
 
     The line is at INFO, except for the 406 of a client negotiating its
     microversion (every ``baremetal`` command starts with one): DEBUG.
+    It is written once the answer is sent (the server closes it), and
+    its time is until then.
     """
 
     def __init__(self, app):
@@ -105,10 +107,48 @@ class AccessLog(object):
             status[:] = [code.split(' ', 1)[0], headers]
             return start_response(code, headers, exc_info)
 
-        try:
-            return self.app(environ, _start_response)
-        finally:
+        def log():
             _log_access(environ, status, time.monotonic() - began, ctx)
+
+        try:
+            result = self.app(environ, _start_response)
+        except BaseException:
+            log()
+            raise
+        # Logged once the server has sent the answer (and closes it):
+        # formatting the line is not on the client's time.
+        if hasattr(result, '__len__'):
+            return _SizedLoggedWhenClosed(result, log)
+        return _LoggedWhenClosed(result, log)
+
+
+class _LoggedWhenClosed(object):
+    """An application's answer whose access line is logged on close()
+    (every WSGI server calls it once the response is sent)."""
+
+    def __init__(self, result, log):
+        self._result = result
+        self._log = log
+
+    def __iter__(self):
+        return iter(self._result)
+
+    def close(self):
+        try:
+            close = getattr(self._result, 'close', None)
+            if close is not None:
+                close()
+        finally:
+            self._result = ()
+            self._log()
+
+
+class _SizedLoggedWhenClosed(_LoggedWhenClosed):
+    """The same, of an answer with a length (a list of chunks): a server
+    may take a one-chunk answer's Content-Length from it."""
+
+    def __len__(self):
+        return len(self._result)
 
 
 def _log_context(ctx):

@@ -9,6 +9,7 @@ be the one the client received in ``X-OpenStack-Request-Id``.
 import http.client
 import logging
 import threading
+import time
 from wsgiref import simple_server
 
 from oslo_config import cfg
@@ -98,6 +99,11 @@ def _get(port, path, version='latest'):
 
 
 def _one_access_line(lines, request_id):
+    # Written once the server has sent the answer and closed it: the
+    # client may have read the answer first.
+    deadline = time.monotonic() + timeouts.HANG
+    while not lines.access(request_id) and time.monotonic() < deadline:
+        time.sleep(0.01)
     found = lines.access(request_id)
     assert len(found) == 1, lines.lines
     return found[0]
@@ -162,3 +168,59 @@ def test_other_errors_stay_at_info(port, lines, path, version, expected):
     status, request_id = _get(port, path, version=version)
     assert status == expected
     assert _one_access_line(lines, request_id)[1] == 'INFO'
+
+
+def _environ():
+    return {'REQUEST_METHOD': 'GET', 'PATH_INFO': '/v1/nodes',
+            'REMOTE_ADDR': '127.0.0.1', 'openstack.request_id': 'req-x'}
+
+
+def test_the_line_is_written_once_the_answer_is_closed(lines):
+    """Formatting the line is not on the client's time: it is written
+    when the server closes the answer it has sent, after the inner
+    answer's own close()."""
+    from ironic_lite.api import middleware
+    closed = []
+
+    class Body(list):
+        def close(self):
+            closed.append(len(lines.lines))
+
+    def app(environ, start_response):
+        start_response('200 OK', [('Content-Length', '2')])
+        return Body([b'{}'])
+
+    result = middleware.AccessLog(app)(_environ(), lambda *a: None)
+    assert list(result) == [b'{}']
+    assert len(result) == 1      # a server may take the length from it
+    assert lines.access('req-x') == []
+    result.close()
+    assert closed == [0]
+    (line,) = lines.access('req-x')
+    assert '"GET /v1/nodes" status: 200 len: 2' in line[3]
+
+
+def test_a_generator_answer_has_no_length(lines):
+    from ironic_lite.api import middleware
+
+    def app(environ, start_response):
+        start_response('200 OK', [])
+        yield b'{}'
+
+    result = middleware.AccessLog(app)(_environ(), lambda *a: None)
+    assert not hasattr(result, '__len__')
+    assert list(result) == [b'{}']
+    result.close()
+    assert len(lines.access('req-x')) == 1
+
+
+def test_an_application_error_is_logged_at_once(lines):
+    from ironic_lite.api import middleware
+
+    def app(environ, start_response):
+        raise RuntimeError('broken')
+
+    with pytest.raises(RuntimeError):
+        middleware.AccessLog(app)(_environ(), lambda *a: None)
+    (line,) = lines.access('req-x')
+    assert 'status: -' in line[3]
