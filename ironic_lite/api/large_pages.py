@@ -33,6 +33,7 @@ import urllib.parse
 
 from oslo_config import cfg
 
+from ironic_lite.api import middleware
 from ironic_lite.api import request_scope
 from ironic_lite.common import admission
 from ironic_lite.common import exception
@@ -269,23 +270,6 @@ def _deferred_return():
     return_memory()
 
 
-class _Closing(object):
-    def __init__(self, result):
-        self._result = result
-
-    def __iter__(self):
-        return iter(self._result)
-
-    def close(self):
-        try:
-            close = getattr(self._result, 'close', None)
-            if close is not None:
-                close()
-        finally:
-            self._result = None
-            return_memory()
-
-
 class ReturnMemory(object):
     """WSGI middleware: return_memory() after a large page's response."""
 
@@ -295,5 +279,5 @@ class ReturnMemory(object):
     def __call__(self, environ, start_response):
         result = self.app(environ, start_response)
         if request_scope.of(environ).large_page:
-            return _Closing(result)
+            return middleware.after_close(result, return_memory)
         return result

@@ -117,18 +117,16 @@ class AccessLog(object):
             raise
         # Logged once the server has sent the answer (and closes it):
         # formatting the line is not on the client's time.
-        if hasattr(result, '__len__'):
-            return _SizedLoggedWhenClosed(result, log)
-        return _LoggedWhenClosed(result, log)
+        return after_close(result, log)
 
 
-class _LoggedWhenClosed(object):
-    """An application's answer whose access line is logged on close()
-    (every WSGI server calls it once the response is sent)."""
+class _ClosedThen(object):
+    """An application's answer that calls ``then()`` once closed (every
+    WSGI server closes an answer once it has sent it)."""
 
-    def __init__(self, result, log):
+    def __init__(self, result, then):
         self._result = result
-        self._log = log
+        self._then = then
 
     def __iter__(self):
         return iter(self._result)
@@ -140,15 +138,23 @@ class _LoggedWhenClosed(object):
                 close()
         finally:
             self._result = ()
-            self._log()
+            self._then()
 
 
-class _SizedLoggedWhenClosed(_LoggedWhenClosed):
+class _SizedClosedThen(_ClosedThen):
     """The same, of an answer with a length (a list of chunks): a server
     may take a one-chunk answer's Content-Length from it."""
 
     def __len__(self):
         return len(self._result)
+
+
+def after_close(result, then):
+    """``result`` (a WSGI answer), calling ``then()`` once the server
+    has sent and closed it; its length kept when it has one."""
+    if hasattr(result, '__len__'):
+        return _SizedClosedThen(result, then)
+    return _ClosedThen(result, then)
 
 
 def _log_context(ctx):
