@@ -190,15 +190,19 @@ class _EchoClient(object):
             [sys.executable, '-m', 'tools.benchmark.rpc_floor']
             + self.rpc.argv,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        ready = self.server.stdout.readline().strip()
-        if not ready.startswith('ready'):
+        try:
+            ready = self.server.stdout.readline().strip()
+            if not ready.startswith('ready'):
+                raise RuntimeError('the echo server did not start')
+            self.rpc.started(ready)
+            self.payload = {'node': uuid.uuid4().hex,
+                            'extra': {'k': 'v' * 64}}
+            for _ in range(50):  # a warm-up that opens the connections
+                if self.rpc.call(self.payload) != self.payload:
+                    raise RuntimeError('the echo server answered otherwise')
+        except BaseException:
             self.__exit__()
-            raise RuntimeError('the echo server did not start')
-        self.rpc.started(ready)
-        self.payload = {'node': uuid.uuid4().hex, 'extra': {'k': 'v' * 64}}
-        for _ in range(50):  # a warm-up that opens the connections
-            if self.rpc.call(self.payload) != self.payload:
-                raise RuntimeError('the echo server answered otherwise')
+            raise
         return self
 
     def sample(self, calls):
@@ -224,12 +228,18 @@ class _Commits(object):
         import sqlalchemy as sa
         self.db = dataset.Database('postgresql')
         self.engine = sa.create_engine(self.db.url)
-        with self.engine.begin() as conn:
-            conn.execute(sa.text('CREATE TABLE floor_probe '
-                                 '(id integer PRIMARY KEY, n integer)'))
-            conn.execute(sa.text('INSERT INTO floor_probe VALUES (1, 0)'))
-        self.update = sa.text('UPDATE floor_probe SET n = n + 1 WHERE id = 1')
-        self.sample(50)  # warm-up
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(sa.text('CREATE TABLE floor_probe '
+                                     '(id integer PRIMARY KEY, n integer)'))
+                conn.execute(sa.text('INSERT INTO floor_probe '
+                                     'VALUES (1, 0)'))
+            self.update = sa.text(
+                'UPDATE floor_probe SET n = n + 1 WHERE id = 1')
+            self.sample(50)  # warm-up
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def sample(self, calls):
