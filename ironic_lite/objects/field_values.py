@@ -80,6 +80,22 @@ def plain_type(field):
             is ovo_fields.FieldType.from_primitive)
 
 
+def object_fields(obj_cls):
+    """``[(name, attr)]`` of ``obj_cls``'s fields that hold an object
+    (``ObjectField``): the only values that may have changes of their own
+    (a list of objects is a list, as in the library's
+    ``obj_what_changed``)."""
+    found = _OBJECT_FIELDS.get(obj_cls)
+    if found is None:
+        found = _OBJECT_FIELDS[obj_cls] = tuple(
+            (name, field_attr(name)) for name, field in obj_cls.fields.items()
+            if isinstance(field._type, ovo_fields.Object))
+    return found
+
+
+_OBJECT_FIELDS = {}
+
+
 def primitive_plan(obj_cls):
     """``[(name, attr, field, plain, kind)]`` for ``obj_cls``'s fields, in
     the library's order: ``plain`` when the field's value is its own
