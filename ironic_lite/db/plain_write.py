@@ -46,6 +46,11 @@ from ironic_lite.db import prepared
 
 _NODES = models.Node.__table__
 _COLUMNS = frozenset(_NODES.c.keys())
+# (column, its update default's function): what SQLAlchemy sets when an
+# UPDATE does not give the column.
+_ON_UPDATE = tuple((column.key, column.onupdate.arg) for column in _NODES.c
+                   if column.onupdate is not None
+                   and column.onupdate.is_callable)
 _FOR_UPDATE = {
     column: sa.select(_NODES).where(
         _NODES.c[column] == sa.bindparam('ident')).with_for_update()
@@ -53,8 +58,8 @@ _FOR_UPDATE = {
 # The version of a row: the transaction that wrote it (as text: psycopg2
 # has no type for xid).
 _XMIN = sa.literal_column('xmin::text')
-# Run as prepared statements (``prepared.execute``): planning the read
-# took as long as running it.
+# Run as prepared statements (``prepared.execute``), as is the update
+# that follows it: planning the read took as long as running it.
 _READ = {
     column: sa.select(_NODES, _XMIN.label('row_xmin')).where(
         _NODES.c[column] == sa.bindparam('value'))
@@ -199,9 +204,13 @@ def _write_if_unchanged(column, ident, values, known_version,
         changed = _changes(row, ident, values, known_version, before_update)
         if not changed:  # as the ORM's flush: no UPDATE at all
             return row
+        # A prepared statement has no values computed when it runs: the
+        # columns' update defaults (``updated_at``) are given here.
+        for name, default in _ON_UPDATE:
+            changed.setdefault(name, default(None))
         statement = _statement(_update_if_unchanged, _NODES,
                                tuple(sorted(changed)))
-        return conn.execute(statement, dict(
+        return prepared.execute_with(conn, statement, dict(
             _params(changed), row_id=row.id,
             row_xmin=row.row_xmin)).one_or_none()
 

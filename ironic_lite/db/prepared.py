@@ -1,8 +1,9 @@
 """Statements prepared once per database connection (PostgreSQL), for
-the reads the API makes most: the server parses and plans them once per
-connection instead of on every call."""
+the reads the API makes most and a node's update: the server parses and
+plans them once per connection instead of on every call."""
 
 import hashlib
+import re
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
@@ -15,6 +16,8 @@ LOG = logging.getLogger(__name__)
 _PREPARED = 'ironic_lite_prepared'
 # statement -> (name, its PREPARE, its EXECUTE as a cached text clause).
 _PREPARABLE = {}
+# A bound parameter in a statement compiled for psycopg2.
+_BIND = re.compile(r'%\((\w+)\)s')
 # PostgreSQL's codes: no such prepared statement; one of that name exists.
 _NO_SUCH_STATEMENT = '26000'
 _ALREADY_PREPARED = '42P05'
@@ -44,23 +47,49 @@ def _pgcode(err):
 def _preparable(statement, dialect):
     found = _PREPARABLE.get(statement)
     if found is None:
-        sql = str(statement.compile(dialect=dialect)).replace(
-            '%(value)s', '$1')
+        if len(_PREPARABLE) > _KEPT:  # statements built anew (plain_write)
+            _PREPARABLE.clear()
+        compiled = statement.compile(dialect=dialect)
+        names = []  # the bound parameters, numbered as they first appear
+
+        def numbered(match):
+            if match.group(1) not in names:
+                names.append(match.group(1))
+            return '$%d' % (names.index(match.group(1)) + 1)
+        sql = _BIND.sub(numbered, str(compiled))
         # Named by the text: a connection a pooler shares between
         # processes of two releases never runs the other's statement.
         name = 'ironic_lite_%s' % hashlib.sha1(
             sql.encode()).hexdigest()[:20]
-        # Typed as the statement's columns: the same values as its rows.
-        execute = sa.text('EXECUTE %s (:value)' % name).columns(
-            *[sa.column(c.key, c.type) for c in statement.subquery().c])
+        # Its parameters bound through their types, its rows typed as the
+        # statement's columns: the same values as the statement's own.
+        columns = (statement.subquery().c if isinstance(statement, sa.Select)
+                   else statement.exported_columns)
+        execute = sa.text('EXECUTE %s (%s)' % (
+            name, ', '.join(':' + n for n in names))).bindparams(
+                *[sa.bindparam(n, type_=compiled.binds[n].type)
+                  for n in names]).columns(
+                      *[sa.column(c.key, c.type) for c in columns])
         found = _PREPARABLE[statement] = (
             name, 'PREPARE %s AS %s' % (name, sql), execute)
     return found
 
 
+# A bound on the statements kept (a node's update is one per set of
+# columns written).
+_KEPT = 512
+
+
 def execute(conn, statement, value):
-    """Run ``statement`` (one bound parameter, ``value``) on ``conn``
-    (from ``api.read_plainly``) as a server-side prepared statement:
+    """``execute_with`` of a statement whose one bound parameter is
+    ``value``."""
+    return execute_with(conn, statement, {'value': value})
+
+
+def execute_with(conn, statement, params):
+    """Run ``statement`` with its bound ``params`` on ``conn`` (outside a
+    transaction block: ``api.read_plainly``, ``api.core_writer``) as a
+    server-side prepared statement:
     PostgreSQL parses and plans it once per connection, not on every
     call -- for a one-node read, two thirds of the statement's time.
     Returns its result (Core rows of the statement's columns).
@@ -73,14 +102,14 @@ def execute(conn, statement, value):
     server refuse the old plan: the statement is dropped from that
     connection (prepared again at its next use) and run as text."""
     if not _Preparing.on:
-        return conn.execute(statement, {'value': value})
+        return conn.execute(statement, params)
     name, prepare, execute_clause = _preparable(statement, conn.dialect)
     prepared = conn.connection.info.setdefault(_PREPARED, set())
     try:
         if name not in prepared:
             _prepare(conn, prepare)
             prepared.add(name)
-        return conn.execute(execute_clause, {'value': value})
+        return conn.execute(execute_clause, params)
     except _DB_ERRORS as err:
         code = _pgcode(err)
         if code not in (_NO_SUCH_STATEMENT, _PLAN_CHANGED):
@@ -96,7 +125,7 @@ def execute(conn, statement, value):
                         'server connections, such as PgBouncer in '
                         'transaction mode?): reads are no longer prepared '
                         'by this process')
-    return conn.execute(statement, {'value': value})
+    return conn.execute(statement, params)
 
 
 def _prepare(conn, prepare):

@@ -37,8 +37,8 @@ def _statements(autocommit=None):
         words = statement.split()[:2]
         if words[0] == 'PREPARE':  # once per connection
             return
-        # The read of a prepared statement, by whatever name.
-        seen.append('EXECUTE' if words[0] == 'EXECUTE'
+        # A prepared statement, by what it runs.
+        seen.append(_prepared(words[1]) if words[0] == 'EXECUTE'
                     else ' '.join(words).upper())
         if autocommit is not None:
             autocommit.append(conn.connection.dbapi_connection.autocommit)
@@ -46,6 +46,14 @@ def _statements(autocommit=None):
     sa.event.listen(engine, 'before_cursor_execute', record)
     return seen, lambda: sa.event.remove(engine, 'before_cursor_execute',
                                          record)
+
+
+def _prepared(name):
+    """'PREPARED <its first word>' of the prepared statement ``name``."""
+    name = name.split('(')[0]
+    sql = next(prepare for known, prepare, _run
+               in plain_write.prepared._PREPARABLE.values() if known == name)
+    return 'PREPARED ' + sql.split(' AS ', 1)[1].split()[0].upper()
 
 
 def _columns(row):
@@ -67,7 +75,7 @@ def test_the_same_row_as_the_orm_in_two_statements(pg, monkeypatch):
     seen, stop = _statements(autocommit)
     fast = db_node.update_node(pg[0], dict(values))
     stop()
-    assert seen == ['EXECUTE', 'UPDATE NODES']
+    assert seen == ['PREPARED SELECT', 'PREPARED UPDATE']
     assert autocommit == [True, True]      # each its own transaction
     _through_the_orm(monkeypatch)
     slow = db_node.update_node(pg[1], dict(values))
@@ -86,7 +94,7 @@ def test_no_update_when_nothing_changes(pg):
     seen, stop = _statements()
     again = db_node.update_node(pg[0], {'extra': {'a': 2}})
     stop()
-    assert seen == ['EXECUTE']
+    assert seen == ['PREPARED SELECT']
     assert again.updated_at == row.updated_at
 
 
@@ -145,7 +153,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(pg):
     row = db_node.update_node(pg[0], {'name': 'renamed'}, unlocked=unlocked)
     stop()
     assert checked == [{'a': 1}, {'other': 1}]
-    assert seen == ['EXECUTE', 'UPDATE NODES', 'UPDATE NODES',
+    assert seen == ['PREPARED SELECT', 'UPDATE NODES', 'PREPARED UPDATE',
                     'SELECT NODES.ID,', 'UPDATE NODES']
     assert (row.name, row.extra) == ('renamed', {'other': 1})
     stored = db_node.get_node_by_uuid(pg[0])
@@ -198,6 +206,34 @@ def test_a_write_in_progress_is_waited_for(pg, commit):
     expected_extra = {'other': 1} if commit else {'a': 1}
     assert checks == ([{'a': 1}, {'other': 1}] if commit else [{'a': 1}])
     assert (row.name, row.extra) == ('mine', expected_extra)
+
+
+def test_an_update_whose_prepared_statement_is_gone(pg, monkeypatch):
+    """A pooler that gave the update another server connection than the
+    one it was prepared on: the update is made as text, once, and the
+    process prepares no more (``prepared.execute_with``)."""
+    monkeypatch.setattr(plain_write.prepared._Preparing, 'on', True)
+    db_node.update_node(pg[0], {'extra': {'b': 1}})  # prepared, both
+    engine = db_api.get_engine()
+    engine.dispose()
+    with engine.connect() as conn:
+        # Believed prepared on this connection, but not on its server.
+        conn.connection.info[plain_write.prepared._PREPARED] = {
+            name for name, prepare, _run
+            in plain_write.prepared._PREPARABLE.values()
+            if ' AS UPDATE ' in prepare}
+    seen, stop = _statements()
+    try:
+        row = db_node.update_node(pg[0], {'extra': {'b': 2}})
+    finally:
+        stop()
+    assert plain_write.prepared._Preparing.on is False
+    # The read prepared, the update's EXECUTE refused, then made as text.
+    assert seen == ['PREPARED SELECT', 'PREPARED UPDATE', 'UPDATE NODES']
+    assert row.extra == {'b': 2}
+    assert db_node.get_node_by_uuid(pg[0]).extra == {'b': 2}
+    # The update's time is set as SQLAlchemy sets it (whole seconds).
+    assert row.updated_at is not None and row.updated_at.microsecond == 0
 
 
 def test_the_orm_where_the_update_needs_it(pg):
