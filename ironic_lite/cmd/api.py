@@ -92,7 +92,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-api')
     rpc.check_remote_transport('ironic-api')
-    rpc.poll_for_replies_only()
+    rpc.poll_lazily()
     count = api_conf.worker_count(CONF)
     if count > 1:
         return serve_workers(count)

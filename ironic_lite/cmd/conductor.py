@@ -16,6 +16,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv, prog='ironic-conductor')
     rpc.check_remote_transport('ironic-conductor')
+    rpc.poll_lazily()
     rpc.set_conductor_host()
     conductor = manager.ConductorManager()
     services = [

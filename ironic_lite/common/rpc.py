@@ -178,16 +178,17 @@ DEFAULT_EXCHANGES = ('openstack', 'ironic')
 # oslo.messaging's RabbitMQ driver polls the broker 1 ms after each
 # message it receives, then 2, 4, 8 ... ms (up to 5 s) while nothing
 # comes (``ACK_REQUEUE_EVERY_SECONDS_MIN`` of its amqpdriver module).
-# An RPC server's listener needs that cadence: the executor's threads
-# queue the acknowledgements of the calls they take for the listener's
-# thread to send.  A reply waiter (the thread that receives the replies
-# to this process's calls) does not: it acknowledges each reply in the
-# callback that receives it, so its polls only wake it up -- some 0.2 ms
-# of CPU each under the GIL, about four per node PATCH in an API.  In a
-# process that serves no RPC over the broker, they start at
-# REPLY_POLL_START (doc/source/admin/performance.rst).
-REPLY_POLL_START = 0.05
-_LIBRARY_POLL_START = []
+# A poll lets the connection's thread run what other threads queued for
+# it: the acknowledgement or requeue of a *notification* an executor's
+# thread has handled.  An RPC call is acknowledged by the callback that
+# receives it (``RpcAMQPListener``, since oslo.messaging's bug 1695746)
+# and a reply by the reply waiter's: no ironic-lite process listens to
+# notifications, so the polls only wake its threads up -- some 0.2 ms
+# of CPU each under the GIL, four per node PATCH in an API and three in
+# its conductor.  In ironic-api and ironic-conductor they start at
+# POLL_START (doc/source/admin/performance.rst); a message is taken as
+# soon as it comes whatever the poll's timeout.
+POLL_START = 0.05
 
 
 def _amqp_driver():
@@ -195,23 +196,15 @@ def _amqp_driver():
     return amqpdriver
 
 
-def poll_for_replies_only():
-    """In a process that calls over RabbitMQ but serves no RPC there
-    (ironic-api): the reply waiter's polls start at REPLY_POLL_START.
-    Undone by ``get_server`` if this process serves RPC after all."""
+def poll_lazily():
+    """In a process that listens to no notifications over RabbitMQ
+    (ironic-api, ironic-conductor): its connections' polls start at
+    POLL_START after each message."""
     if transport() != 'oslo':
         return
     driver = _amqp_driver()
-    if not _LIBRARY_POLL_START:
-        _LIBRARY_POLL_START.append(driver.ACK_REQUEUE_EVERY_SECONDS_MIN)
-    driver.ACK_REQUEUE_EVERY_SECONDS_MIN = max(REPLY_POLL_START,
-                                               _LIBRARY_POLL_START[0])
-
-
-def _poll_as_the_library():
-    """An RPC server's listener polls at the library's cadence."""
-    if _LIBRARY_POLL_START:
-        _amqp_driver().ACK_REQUEUE_EVERY_SECONDS_MIN = _LIBRARY_POLL_START[0]
+    driver.ACK_REQUEUE_EVERY_SECONDS_MIN = max(
+        POLL_START, driver.ACK_REQUEUE_EVERY_SECONDS_MIN)
 
 
 def _register_transport_opts():
@@ -413,7 +406,6 @@ def get_server(target, endpoints, serializer=None):
         return json_rpc_server.Server(
             CONF, functools.partial(_dispatch_here, rpc_dispatcher),
             rpc_dispatcher)
-    _poll_as_the_library()
     return messaging.get_rpc_server(
         init(), target, endpoints, serializer=serializer,
         access_policy=policy)
