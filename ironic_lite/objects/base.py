@@ -195,7 +195,8 @@ class IronicObject(ovo_base.VersionedObject):
     def obj_to_primitive(self, target_version=None, version_manifest=None):
         if target_version is None:
             target_version = self.VERSION
-        if (versionutils.convert_version_to_tuple(target_version)
+        if target_version != self.VERSION and (
+                versionutils.convert_version_to_tuple(target_version)
                 > versionutils.convert_version_to_tuple(self.VERSION)):
             raise ovo_exception.InvalidTargetVersion(version=target_version)
         values = self.__dict__
@@ -230,12 +231,16 @@ class IronicObject(ovo_base.VersionedObject):
             if name not in data:
                 continue
             value = data[name]
-            if kind is not None and (
+            if kind is dict:
+                if type(value) is dict:
+                    values[attr] = dict(value)  # the coercion's copy
+                    continue
+            elif kind is not None and (
                     type(value) is kind
                     or (value is None and field.nullable)):
                 values[attr] = value  # what the coercion would give
-            else:
-                setattr(self, name, field.from_primitive(self, name, value))
+                continue
+            setattr(self, name, field.from_primitive(self, name, value))
         changes = cls._obj_primitive_field(primitive, 'changes', [])
         self._changed_fields = {name for name in changes
                                 if name in self.fields}

@@ -101,7 +101,8 @@ def primitive_plan(obj_cls):
     the library's order: ``plain`` when the field's value is its own
     primitive (``plain_type``); ``kind`` the type (str, int or bool) of a
     primitive that the field's coercion returns unchanged
-    (``db_setters``), None if there is none."""
+    (``db_setters``), ``dict`` for a JSON dict field (whose coercion
+    copies a dict), None if there is none."""
     plan = _PRIMITIVE_PLANS.get(obj_cls)
     if plan is None:
         setters = db_setters(obj_cls)
@@ -111,7 +112,8 @@ def primitive_plan(obj_cls):
             setter = setters.get(name)
             kind = setter[1] if setter is not None else None
             plan.append((name, field_attr(name), field, plain,
-                         kind if plain and kind in AS_IS else None))
+                         kind if plain and (kind in AS_IS or kind is dict)
+                         else None))
         _PRIMITIVE_PLANS[obj_cls] = plan
     return plan
 
