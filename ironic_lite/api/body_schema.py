@@ -103,6 +103,24 @@ def _args_message(error, document):
         _message(error))
 
 
+def _validator(schema):
+    """The validator of ``schema``, made once per schema object (a
+    route's schema is a constant; making one took a quarter of checking
+    a node's body).  Kept with its schema, so that an id reused by
+    another object after the first is gone never finds it."""
+    found = _VALIDATORS.get(id(schema))
+    if found is None or found[0] is not schema:
+        if len(_VALIDATORS) > 512:  # schemas made per request, if any
+            _VALIDATORS.clear()
+        found = _VALIDATORS[id(schema)] = (
+            schema, _VALIDATOR(schema, format_checker=_FORMATS))
+    return found[1]
+
+
+# id(schema) -> (schema, its validator).
+_VALIDATORS = {}
+
+
 def check_schema(schema, document, what=None):
     """400 with Ironic's "Schema error" message when ``document`` does
     not match ``schema``.
@@ -110,8 +128,7 @@ def check_schema(schema, document, what=None):
     :param what: the noun of the message ("Schema error for node: ..."),
         None for "Schema error: ...", ARGS for Ironic's argument messages.
     """
-    validator = _VALIDATOR(schema, format_checker=_FORMATS)
-    errors = list(validator.iter_errors(document))
+    errors = list(_validator(schema).iter_errors(document))
     uuids = [e for e in errors if e.validator == 'uuidFields']
     error = jsonschema.exceptions.best_match(
         e for e in errors if e.validator != 'uuidFields')
