@@ -115,10 +115,11 @@ class Process(object):
 
 
 def start(mode, config_file, log_dir, env=None):
-    """Start the services of ``mode``; returns the processes."""
+    """Start the services of ``mode``, each with ``env`` added to this
+    process's environment; returns the processes."""
     if mode == 'lite':
         return [Process('ironic-lite', config_file, log_dir, env)]
-    return [Process('ironic-conductor', config_file, log_dir),
+    return [Process('ironic-conductor', config_file, log_dir, env),
             Process('ironic-api', config_file, log_dir, env)]
 
 
