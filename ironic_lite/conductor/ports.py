@@ -32,6 +32,10 @@ def _write(context, obj, purpose, action, check=None, after=None):
     node's lock (``task_manager.write_unless_locked``), after ``check``
     and before ``after`` in the same transaction (``child_writes``);
     returns the object written."""
+    written = child_writes.created_in_one_statement(context, obj, action,
+                                                    check, after)
+    if written is not None:
+        return written
     return task_manager.write_unless_locked(
         context, obj.node_id,
         child_writes.attempt(context, obj, action, check, after), purpose)
@@ -42,8 +46,9 @@ class PortsMixin(object):
 
     @messaging.expected_exceptions(*_EXPECTED)
     def create_port(self, context, port_obj):
-        return _write(context, port_obj, 'port create', 'create',
-                      port_obj.check_physnet)
+        check = (port_obj.check_physnet if port_obj.physnet_check_needed()
+                 else None)
+        return _write(context, port_obj, 'port create', 'create', check)
 
     @messaging.expected_exceptions(*_EXPECTED)
     def update_port(self, context, port_obj):

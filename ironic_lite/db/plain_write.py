@@ -156,6 +156,43 @@ def create(model, values):
         return conn.execute(statement, _params(values)).one()
 
 
+def create_unless_node_locked(model, values):
+    """Insert a row of ``model`` (a port or port group: a ``node_id``
+    column) from ``values``, as ``create`` does, in one statement that
+    reads its node's row ``FOR SHARE`` and inserts only while no task
+    holds the node's lock (its ``reservation`` is NULL): the same
+    guarantee as the transaction of ``node.write_if_unlocked`` -- a task
+    taking the lock or a deletion of the node waits for the insert's
+    commit, and one that committed first is seen -- in one round trip
+    instead of four.  Returns the row inserted; None when none was (the
+    node locked, or gone): the caller writes it the locking way, which
+    says which (NodeLocked, NodeNotFound)."""
+    table = model.__table__
+    values = dict(dict.fromkeys(_as_none(table)), **values)
+    node_id = values['node_id']
+    statement = _statement(_insert_unless_node_locked, table,
+                           tuple(sorted(values)))
+    with api.core_writer(single_statement=True) as conn:
+        return conn.execute(statement, dict(
+            _params(values), unlocked_node=node_id)).one_or_none()
+
+
+def _insert_unless_node_locked(table, columns):
+    """INSERT INTO <table> (columns) SELECT <their values> FROM nodes
+    WHERE nodes.id = :unlocked_node AND nodes.reservation IS NULL
+    FOR SHARE OF nodes RETURNING <table>.*.  (Each value is cast to its
+    column's type: a SELECT's untyped parameters would be text.)"""
+    names = sorted(columns)
+    source = sa.select(*[
+        sa.cast(columns[name], table.c[name].type).label(name)
+        for name in names]).where(
+            _NODES.c.id == sa.bindparam('unlocked_node'),
+            _NODES.c.reservation.is_(None)).with_for_update(
+                read=True, of=_NODES)
+    return (sa.insert(table).from_select(names, source)
+            .returning(*table.c))
+
+
 def update_node(ident, values, known_version, before_update, on_duplicate):
     """Update node ``ident`` (an id or a UUID) with ``values``: the row
     read, its version checked (``api.check_known_version``),

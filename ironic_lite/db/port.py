@@ -113,6 +113,12 @@ def create_port(values):
 
 
 @api.retry_on_db_errors
+def create_port_unless_node_locked(values):
+    return api.create_row_unless_node_locked(models.Port, values,
+                                             _raise_duplicate)
+
+
+@api.retry_on_db_errors
 def update_port(port_id, values, known_version=None):
     return api.update_row(models.Port, 'port', port_id, values, known_version,
                           exception.PortNotFound(port=port_id),

@@ -78,6 +78,12 @@ def create_portgroup(values):
 
 
 @api.retry_on_db_errors
+def create_portgroup_unless_node_locked(values):
+    return api.create_row_unless_node_locked(models.Portgroup, values,
+                                             _raise_duplicate)
+
+
+@api.retry_on_db_errors
 def update_portgroup(portgroup_id, values, known_version=None):
     return api.update_row(
         models.Portgroup, 'portgroup', portgroup_id, values, known_version,

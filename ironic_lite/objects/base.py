@@ -501,6 +501,26 @@ class CrudMixin(object):
         row = self._db_create(values)
         self._from_db_object(context or self._context, self, row)
 
+    # A resource whose rows belong to a node (a port, a port group):
+    # its db module's ``create_<resource>_unless_node_locked``.
+    _db_create_unless_node_locked = None
+
+    def create_unless_node_locked(self, context=None):
+        """create(), in one statement made only while no task holds the
+        lock of the object's node (``node_id``), which keeps one from
+        taking it until the row is committed.  False when nothing was
+        written -- the node locked or gone, or a database where there is
+        no such statement: the caller then writes it under the node's
+        row lock (``child_writes``)."""
+        if self._db_create_unless_node_locked is None:
+            return False
+        row = self._db_create_unless_node_locked(
+            self.do_version_changes_for_db())
+        if row is None:
+            return False
+        self._from_db_object(context or self._context, self, row)
+        return True
+
     def save(self, context=None):
         updates = self.do_version_changes_for_db()
         row = self._db_update(self.uuid, updates,

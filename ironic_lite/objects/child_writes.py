@@ -40,11 +40,29 @@ def attempt(context, obj, action, check=None, after=None):
     return write
 
 
+def created_in_one_statement(context, obj, action, check=None,
+                             after=None):
+    """The object written by one statement, for a creation with nothing
+    to check or follow under the node's lock (``check`` and ``after``
+    None): an INSERT made only while no task holds the node's lock
+    (``create_unless_node_locked``).  None when that wrote nothing: the
+    caller writes it in the locking transaction (``attempt``), which
+    waits for a lock or says why it cannot write.  A copy is written, as
+    by ``attempt``."""
+    if action != 'create' or check is not None or after is not None:
+        return None
+    copy = obj.obj_clone()
+    return copy if copy.create_unless_node_locked(context) else None
+
+
 def write_here(context, obj, action, check=None, after=None):
     """``attempt``'s write in this process, tried again while a task
     holds the node's lock: every ``[conductor]node_locked_retry_interval``
     seconds, ``node_locked_retry_attempts`` more times, as a conductor
     tries; NodeLocked after that (a 409 naming the holder)."""
+    written = created_in_one_statement(context, obj, action, check, after)
+    if written is not None:
+        return written
     write = attempt(context, obj, action, check, after)
     retries = CONF.conductor.node_locked_retry_attempts
     for tried in range(retries + 1):

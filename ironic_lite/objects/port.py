@@ -44,6 +44,8 @@ class Port(base.CrudMixin, base.IronicObject):
     }
 
     _db_create = staticmethod(db_port.create_port)
+    _db_create_unless_node_locked = staticmethod(
+        db_port.create_port_unless_node_locked)
     _db_update = staticmethod(db_port.update_port)
     _db_destroy = staticmethod(db_port.destroy_port)
     _db_get_by_uuid = staticmethod(db_port.get_port_by_uuid)
@@ -106,6 +108,13 @@ class Port(base.CrudMixin, base.IronicObject):
                 port.physical_network = portgroup.physical_network
                 port.save(context)
 
+    def physnet_check_needed(self):
+        """Whether ``check_physnet`` has anything to check: the port is
+        in a group and its group or network changes."""
+        return bool(self.obj_attr_is_set('portgroup_id') and self.portgroup_id
+                    and self.obj_what_changed() & {'portgroup_id',
+                                                   'physical_network'})
+
     def check_physnet(self, context):
         """Conflict (409) unless this port, about to be written, is on the
         physical network of the other ports of its port group.
@@ -118,9 +127,7 @@ class Port(base.CrudMixin, base.IronicObject):
         Called by whoever writes the port: the conductor, in the write's
         transaction, or the API while pinned below RPC 1.3.
         """
-        if not (self.obj_attr_is_set('portgroup_id') and self.portgroup_id
-                and self.obj_what_changed() & {'portgroup_id',
-                                               'physical_network'}):
+        if not self.physnet_check_needed():
             return
         own_id = self.id if self.obj_attr_is_set('id') else None
         physnets = {p.physical_network for p in self.list(

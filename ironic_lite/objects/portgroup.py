@@ -39,6 +39,8 @@ class Portgroup(base.CrudMixin, base.IronicObject):
     }
 
     _db_create = staticmethod(db_portgroup.create_portgroup)
+    _db_create_unless_node_locked = staticmethod(
+        db_portgroup.create_portgroup_unless_node_locked)
     _db_update = staticmethod(db_portgroup.update_portgroup)
     _db_destroy = staticmethod(db_portgroup.destroy_portgroup)
     _db_get_by_uuid = staticmethod(db_portgroup.get_portgroup_by_uuid)

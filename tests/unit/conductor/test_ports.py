@@ -2,10 +2,13 @@
 physical network (Ironic's validate_port_physnet), in the write's
 transaction."""
 
+import oslo_messaging as messaging
 from oslo_utils import uuidutils
 import pytest
+import sqlalchemy as sa
 
 from ironic_lite.common import exception
+from ironic_lite.db import api as db_api
 from ironic_lite import objects
 
 
@@ -101,3 +104,35 @@ def test_a_lone_port_joins_on_its_group_s_network(context, rpc_api, group):
             context, node, '52:54:00:00:00:01', 'b', pg), node)
     assert 'which has ports in physical network a.' in str(err.value)
     assert objects.Port.list(context) == []
+
+
+def test_on_postgresql_a_port_is_one_statement_a_locked_node_still_409(
+        postgresql_url, use_db, conf_fixture, conductor, context):
+    """A port outside a group is created by one INSERT that reads its
+    node FOR SHARE (``child_writes.created_in_one_statement``); on a node
+    a task holds, nothing is inserted and the locking write says why."""
+    use_db(postgresql_url)
+    conf_fixture.config(node_locked_retry_attempts=0, group='conductor')
+    node = objects.Node(context, driver='fake-hardware',
+                        provision_state='enroll')
+    node.create(context)
+    engine = db_api.get_engine()
+    seen = []
+
+    def record(conn, cursor, statement, params, ctx, many):
+        seen.append(statement.split(None, 1)[0].upper())
+    sa.event.listen(engine, 'before_cursor_execute', record)
+    try:
+        port = conductor.manager.create_port(
+            context, _port(context, node, '52:54:00:00:01:01', 'a'))
+    finally:
+        sa.event.remove(engine, 'before_cursor_execute', record)
+    assert seen == ['INSERT'], seen
+    assert objects.Port.get(context, port.uuid).physical_network == 'a'
+    objects.Node.reserve(context, 'host-b', node.id)
+    with pytest.raises(messaging.ExpectedException) as err:
+        conductor.manager.create_port(
+            context, _port(context, node, '52:54:00:00:01:02', 'a'))
+    assert isinstance(err.value.exc_info[1], exception.NodeLocked)
+    assert [p.address for p in objects.Port.list(context)] == [
+        '52:54:00:00:01:01']

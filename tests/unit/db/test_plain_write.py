@@ -16,6 +16,8 @@ from ironic_lite.common import exception
 from ironic_lite.db import api as db_api
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
+from ironic_lite.db import port as db_port
+from ironic_lite.db import portgroup as db_portgroup
 from ironic_lite.db import plain_write
 
 
@@ -304,3 +306,86 @@ def test_a_connection_used_in_autocommit_goes_back_as_it_came(pg):
                 models.Node.uuid == pg[0]).values(name='renamed'))
             raise RuntimeError('refused')
     assert db_node.get_node_by_uuid(pg[0]).name == 'n-1'
+
+
+# -- a port's or port group's creation, unless its node is locked ---------
+
+def _port_values(node_id, address='52:54:00:aa:bb:01'):
+    return {'node_id': node_id, 'address': address, 'version': '1.1',
+            'extra': {'k': [1]}, 'pxe_enabled': True,
+            'local_link_connection': {'switch_id': 'x'}}
+
+
+@pytest.mark.parametrize('model, values', [
+    (models.Port, {}),
+    (models.Portgroup, {'name': 'pg-1', 'address': '52:54:00:aa:bb:09',
+                        'version': '1.1', 'mode': 'active-backup',
+                        'properties': {'a': 1}}),
+])
+def test_a_child_created_in_one_statement_as_the_orm_did(pg, monkeypatch,
+                                                         model, values):
+    node = db_node.get_node_by_uuid(pg[0])
+    values = dict(values or _port_values(node.id), node_id=node.id)
+    create = (db_port.create_port_unless_node_locked if model is models.Port
+              else db_portgroup.create_portgroup_unless_node_locked)
+    autocommit = []
+    seen, stop = _statements(autocommit)
+    fast = create(dict(values))
+    stop()
+    # One statement, its own transaction, reading the node FOR SHARE.
+    assert seen == ['INSERT INTO'] and autocommit == [True]
+    monkeypatch.setattr(plain_write, 'plain_create', lambda m, v: False)
+    assert create(dict(values)) is None       # not PostgreSQL: the caller's
+    values.update(address='52:54:00:aa:bb:02',
+                  **({'name': 'pg-2'} if model is models.Portgroup else {}))
+    slow = db_api.create_row(model, dict(values), lambda err, v: None)
+    with db_api.reader() as session:
+        stored = {row.id: _all_columns(row, model)
+                  for row in session.query(model)}
+    assert stored[fast.id] == stored[slow.id] == _all_columns(fast, model)
+    assert fast.created_at is not None
+
+
+def test_no_child_created_while_the_node_is_locked_or_gone(pg):
+    node = db_node.get_node_by_uuid(pg[0])
+    db_node.reserve_node('host-a', pg[0])
+    assert db_port.create_port_unless_node_locked(
+        _port_values(node.id)) is None
+    db_node.release_node('host-a', pg[0])
+    assert db_port.create_port_unless_node_locked(
+        _port_values(node.id + 1000)) is None
+    with db_api.reader() as session:
+        assert session.query(models.Port).count() == 0
+    row = db_port.create_port_unless_node_locked(_port_values(node.id))
+    assert row.node_id == node.id
+    with pytest.raises(exception.MACAlreadyExists):
+        db_port.create_port_unless_node_locked(_port_values(node.id))
+
+
+@pytest.mark.parametrize('commit', (True, False))
+def test_a_lock_being_taken_is_waited_for(pg, commit):
+    """A task taking the node's lock in a transaction not yet committed:
+    the insert waits for it, and inserts nothing if it committed (the
+    node is locked), the port if it rolled back."""
+    node = db_node.get_node_by_uuid(pg[0])
+    table = models.Node.__table__
+    holding, release = threading.Event(), threading.Event()
+
+    def other():
+        with db_api.get_engine().connect() as conn:
+            trans = conn.begin()
+            conn.execute(table.update().where(table.c.id == node.id)
+                         .values(reservation='host-b'))
+            holding.set()
+            release.wait(30)
+            trans.commit() if commit else trans.rollback()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    assert holding.wait(30)
+    threading.Timer(0.3, release.set).start()
+    row = db_port.create_port_unless_node_locked(_port_values(node.id))
+    thread.join(30)
+    assert (row is None) == commit
+    with db_api.reader() as session:
+        assert session.query(models.Port).count() == (0 if commit else 1)

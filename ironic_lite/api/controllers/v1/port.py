@@ -291,7 +291,8 @@ class PortsController(resource.ResourceController):
     def write_here(self, ctx, obj, action):
         """Pinned below RPC 1.3: written here with the conductor's check
         of the network and under the node's lock, as it writes."""
-        check = obj.check_physnet if action != 'destroy' else None
+        check = (obj.check_physnet if action != 'destroy'
+                 and obj.physnet_check_needed() else None)
         return child_writes.write_here(ctx, obj, writer.SAVES[action],
                                        check)
 
