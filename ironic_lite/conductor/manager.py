@@ -89,8 +89,34 @@ def _checked_save(context, node_obj, delta, expected):
         _check_unchanged(current, expected)
         utils.check_update_flags(attempt, delta, current.provision_state)
 
-    attempt.save_unless_locked(context, check)
+    attempt.save_unless_locked(context, check,
+                               as_read=_as_read(node_obj, attempt, delta,
+                                                expected))
     return attempt
+
+
+def _as_read(node_obj, attempt, delta, expected):
+    """The columns whose values the caller's update was computed from --
+    each changed field's ``expected`` value, and the provision state the
+    checks below depend on -- when the checks pass on them: the save may
+    then be one statement made only if the row still has them
+    (``Node.save_unless_locked``), for a node read once per update (by
+    the API).  None when it may not: no ``expected`` (an older API), a
+    change of the instance (its checks read the allocation), a change
+    without an expected value, a checks' refusal on the values read
+    (the save then reads the row and refuses, or not, on what it finds),
+    or nothing that differs from what was read."""
+    if (not expected or 'instance_uuid' in delta
+            or not set(delta) <= set(expected)):
+        return None
+    if all(getattr(attempt, name) == value
+           for name, value in expected.items()):
+        return None  # nothing to write, as read: the save says so
+    try:
+        utils.check_update_flags(attempt, delta, node_obj.provision_state)
+    except (exception.InvalidState, exception.InvalidParameterValue):
+        return None
+    return dict(expected, provision_state=node_obj.provision_state)
 
 
 class ConductorManager(power.PowerMixin, provisioning.ProvisioningMixin,

@@ -379,7 +379,7 @@ def _check_unlocked(row, unlocked):
 
 @api.retry_on_db_errors
 def update_node(node_id, values, known_version=None, fence=None,
-                history=None, unlocked=None):
+                history=None, unlocked=None, as_read=None):
     """Update the columns given; ``node_id`` is an id or a UUID.
 
     :param fence: ``(host, token)`` of the task writing under the node's
@@ -396,6 +396,12 @@ def update_node(node_id, values, known_version=None, fence=None,
         ``unlocked``, which may refuse the write (raise) before anything
         is written.  One read of the row where ``write_if_unlocked`` and
         a read of the node inside it took three.
+    :param as_read: with ``unlocked``, {column: value} on which the
+        caller made ``unlocked``'s checks itself (the node as another
+        read it): the update is first made in one statement, without
+        reading the row, only if no task holds the node and the row
+        still has those values (``plain_write.update_node_as_read``);
+        when it does not, as above.  PostgreSQL only.
     """
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
@@ -422,6 +428,12 @@ def update_node(node_id, values, known_version=None, fence=None,
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
 
     if plain_write.plain_update(values, history):
+        if (as_read is not None and unlocked is not None and fence is None
+                and 'provision_state' not in values):
+            written = plain_write.update_node_as_read(
+                node_id, values, known_version, as_read, on_duplicate)
+            if written is not None:
+                return written
         return plain_write.update_node(node_id, values, known_version,
                                        before_update, on_duplicate)
     return api.update_row(models.Node, 'node', node_id, values, known_version,

@@ -36,6 +36,8 @@ node history event to add and no instance removed (which deletes the
 node's allocation); every other update goes through the ORM as before.
 """
 
+import re
+
 from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
@@ -217,6 +219,90 @@ def update_node(ident, values, known_version, before_update, on_duplicate):
         on_duplicate(err, values)
     except db_exc.DBError as err:
         raise api.refused(err, 'node', ident) from None
+
+
+def update_node_as_read(ident, values, known_version, as_read,
+                        on_duplicate):
+    """Update node ``ident`` with ``values`` in one statement, without
+    reading it: ``UPDATE ... WHERE <ident> AND reservation IS NULL AND
+    <a version the writer knows> AND <each column of as_read> =
+    <its value> RETURNING``.  ``as_read`` ({column: value}) are the
+    values of the node as the caller read it, which its checks passed on:
+    the row is written only if it still has them and no task holds its
+    lock, so the checks hold for the row written as for the row read.
+    Returns the row written; None when none was (the row differs, is
+    locked, at a version the writer does not know, or gone): the caller
+    then reads it and writes it as ``update_node`` does, which refuses,
+    or not, on what it finds."""
+    versions = _known_versions(known_version)
+    if versions is None or not _COLUMNS.issuperset(as_read):
+        return None
+    column = 'id' if api.is_id(ident) else 'uuid'
+    ident = int(ident) if column == 'id' else ident
+    values = dict(values)
+    for name, default in _ON_UPDATE:
+        values.setdefault(name, default(None))
+    nulls = frozenset(name for name, value in as_read.items()
+                      if value is None)
+    statement = _as_read_statement(column, tuple(sorted(values)),
+                                   tuple(sorted(as_read)), nulls, versions)
+    params = dict(_params(values), ident=ident)
+    params.update(('r_' + name, value) for name, value in as_read.items()
+                  if value is not None)
+    try:
+        with api.core_writer(single_statement=True) as conn:
+            return prepared.execute_with(conn, statement,
+                                         params).one_or_none()
+    except db_exc.DBDuplicateEntry as err:
+        on_duplicate(err, values)
+    except db_exc.DBError as err:
+        raise api.refused(err, 'node', ident) from None
+
+
+def _known_versions(known_version):
+    """The object versions ``api.check_known_version`` lets a writer of
+    ``known_version`` overwrite (a row with no version too): the same
+    major, a minor up to its own.  None for a version not of that form
+    (the row is then read and checked)."""
+    if known_version is None or not _VERSION.match(known_version):
+        return None
+    major, minor = known_version.split('.')
+    return tuple('%s.%d' % (major, number)
+                 for number in range(int(minor) + 1))
+
+
+_VERSION = re.compile(r'^\d+\.\d+$')
+# (ident column, columns written, columns as read, those read as NULL,
+# known versions) -> statement.
+_AS_READ = {}
+
+
+def _as_read_statement(column, names, read, nulls, versions):
+    key = (column, names, read, nulls, versions)
+    statement = _AS_READ.get(key)
+    if statement is None:
+        if len(_AS_READ) > 256:  # a bound on the sets of columns kept
+            _AS_READ.clear()
+        table = _NODES
+        conditions = [
+            table.c[column] == sa.bindparam('ident'),
+            table.c.reservation.is_(None),
+            sa.or_(table.c.version.is_(None),
+                   table.c.version == sa.literal_column("''"),
+                   table.c.version.in_([sa.literal_column("'%s'" % number)
+                                        for number in versions]))]
+        conditions += [
+            table.c[name].is_(None) if name in nulls else
+            table.c[name] == sa.bindparam('r_' + name,
+                                          type_=table.c[name].type)
+            for name in read]
+        statement = _AS_READ[key] = (
+            sa.update(table).where(*conditions)
+            .values({name: sa.bindparam('v_' + name,
+                                        type_=table.c[name].type)
+                     for name in names})
+            .returning(*table.c))
+    return statement
 
 
 def _changes(row, ident, values, known_version, before_update):

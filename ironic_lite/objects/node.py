@@ -156,22 +156,29 @@ class Node(base.CrudMixin, base.IronicObject):
     # does not tell it (not a field: never sent nor stored).
     history_event_type = None
 
-    # ``check(current)`` of the running ``save_unless_locked`` (not a
-    # field: never sent nor stored).
+    # ``check(current)`` and ``as_read`` of the running
+    # ``save_unless_locked`` (not fields: never sent nor stored).
     _unlocked_check = None
+    _as_read = None
 
-    def save_unless_locked(self, context, check):
+    def save_unless_locked(self, context, check, as_read=None):
         """save(), made while no task holds the node's lock (NodeLocked
         otherwise, nothing written): the row is read once, under a row
         lock that keeps a task from taking the node's lock until the
         write commits, and ``check(current)`` -- the node as read, at the
         latest version, without its traits -- may refuse the write
-        (raise) before anything is written."""
-        self._unlocked_check = check
+        (raise) before anything is written.
+
+        :param as_read: {field: value} the caller's checks passed on (the
+            node as another read it): the write is first made without
+            reading the row, in one statement, if the row still has them
+            (``db.node.update_node``); else as above.
+        """
+        self._unlocked_check, self._as_read = check, as_read
         try:
             self.save(context)
         finally:
-            self._unlocked_check = None
+            self._unlocked_check = self._as_read = None
 
     def _db_update_options(self):
         options = {'fence': self.lock_fence}
@@ -179,6 +186,10 @@ class Node(base.CrudMixin, base.IronicObject):
             check, context = self._unlocked_check, self._context
             options['unlocked'] = lambda row: check(
                 type(self)._from_db_object(context, type(self)(), row))
+        if self._as_read is not None and (
+                self.get_target_version() == self.VERSION):
+            # Values of the latest version are the columns' own.
+            options['as_read'] = self._as_read
         if self.obj_what_changed() & _HISTORY_FIELDS:
             options['history'] = functools.partial(
                 node_history.events_for_update, self)

@@ -389,3 +389,72 @@ def test_a_lock_being_taken_is_waited_for(pg, commit):
     assert (row is None) == commit
     with db_api.reader() as session:
         assert session.query(models.Port).count() == (0 if commit else 1)
+
+
+# -- a node's update on the values another read (update_node_as_read) ------
+
+def _as_read_update(uuid, values, as_read, known_version='1.5'):
+    return db_node.update_node(uuid, dict(values), known_version,
+                               unlocked=lambda row: None, as_read=as_read)
+
+
+def test_an_update_on_the_values_read_is_one_statement(pg):
+    autocommit = []
+    seen, stop = _statements(autocommit)
+    row = _as_read_update(pg[0], {'extra': {'b': 2}, 'maintenance': True},
+                          {'extra': {'a': 1}, 'maintenance': False,
+                           'provision_state': None, 'owner': None})
+    stop()
+    assert seen == ['PREPARED UPDATE'] and autocommit == [True]
+    assert (row.extra, row.maintenance) == ({'b': 2}, True)
+    assert row.updated_at is not None
+    stored = db_node.get_node_by_uuid(pg[0])
+    assert (stored.extra, stored.maintenance) == ({'b': 2}, True)
+
+
+@pytest.mark.parametrize('why', ('value', 'reserved', 'version', 'gone'))
+def test_an_update_on_values_no_longer_there_reads_the_row(pg, why):
+    """The row differs from what the caller read (or is locked, newer
+    than the writer knows, gone): nothing is written by the statement,
+    and the update reads the row and decides on what it finds."""
+    uuid, as_read = pg[0], {'extra': {'a': 1}}
+    if why == 'value':
+        _write_meanwhile(uuid, {'other': 1})
+    elif why == 'reserved':
+        db_node.reserve_node('host-a', uuid)
+    elif why == 'gone':
+        uuid = '1be26c0b-03f2-4d2e-ae87-c02d7f33c123'
+    known = '1.4' if why == 'version' else '1.5'
+    seen, stop = _statements()
+    try:
+        if why == 'value':
+            row = _as_read_update(uuid, {'name': 'mine'}, as_read, known)
+            assert (row.name, row.extra) == ('mine', {'other': 1})
+        else:
+            error = {'reserved': exception.NodeLocked,
+                     'version': exception.ObjectVersionTooNew,
+                     'gone': exception.NodeNotFound}[why]
+            with pytest.raises(error):
+                _as_read_update(uuid, {'name': 'mine'}, as_read, known)
+    finally:
+        stop()
+    # The statement (not run at all for a version it cannot write), then
+    # the row read.
+    assert seen[-1 if why != 'value' else -2] == 'PREPARED SELECT', seen
+    if why != 'version':
+        assert seen[0] == 'PREPARED UPDATE', seen
+    if why != 'value':
+        assert db_node.get_node_by_uuid(pg[0]).name == 'n-1'
+
+
+def test_an_update_on_the_values_read_refused_as_before(pg):
+    with pytest.raises(exception.DuplicateName):
+        _as_read_update(pg[0], {'name': 'n-2'}, {'name': 'n-1'})
+    assert db_node.get_node_by_uuid(pg[0]).name == 'n-1'
+    # Without a check of its own (``unlocked``), or with a fence (a
+    # task's write), the update reads the row as before.
+    seen, stop = _statements()
+    db_node.update_node(pg[0], {'extra': {'c': 1}}, '1.5',
+                        as_read={'extra': {'a': 1}})
+    stop()
+    assert seen[0] == 'PREPARED SELECT', seen
