@@ -151,11 +151,29 @@ def create(model, values):
     # As the ORM's insert: a column without a default that is not given
     # is written as None, through its type (a JSON column's None is
     # stored as ``{}``).
-    values = dict(dict.fromkeys(_as_none(table)), **values)
+    values = _with_defaults(table, values)
     statement = _statement(_insert, table, tuple(sorted(values)))
-    # One statement: on its own, in autocommit (one round trip).
+    # One statement: on its own, in autocommit (one round trip),
+    # prepared once per connection.
     with api.core_writer(single_statement=True) as conn:
-        return conn.execute(statement, _params(values)).one()
+        return prepared.execute_with(conn, statement, _params(values)).one()
+
+
+def _with_defaults(table, values):
+    """``values`` and what SQLAlchemy's insert adds to them: None for a
+    column with no default (as the ORM's insert writes it, through its
+    type: a JSON column's None is stored as ``{}``), the Python default
+    of a column that has one -- given here, since a prepared statement
+    has no value computed when it runs.  Columns with a server default
+    only are left to the server."""
+    found = dict(dict.fromkeys(_as_none(table)), **values)
+    for column in table.c:
+        default = column.default
+        if default is None or column.key in found:
+            continue
+        found[column.key] = (default.arg(None) if default.is_callable
+                             else default.arg)
+    return found
 
 
 def create_unless_node_locked(model, values):
@@ -170,13 +188,12 @@ def create_unless_node_locked(model, values):
     node locked, or gone): the caller writes it the locking way, which
     says which (NodeLocked, NodeNotFound)."""
     table = model.__table__
-    values = dict(dict.fromkeys(_as_none(table)), **values)
-    node_id = values['node_id']
+    values = _with_defaults(table, values)
     statement = _statement(_insert_unless_node_locked, table,
                            tuple(sorted(values)))
     with api.core_writer(single_statement=True) as conn:
-        return conn.execute(statement, dict(
-            _params(values), unlocked_node=node_id)).one_or_none()
+        return prepared.execute_with(conn, statement, dict(
+            _params(values), unlocked_node=values['node_id'])).one_or_none()
 
 
 def _insert_unless_node_locked(table, columns):

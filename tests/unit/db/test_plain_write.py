@@ -274,7 +274,7 @@ def test_an_insert_writes_what_the_orms_did(pg, monkeypatch, model, values):
     fast = db_api.create_row(model, dict(values), lambda err, v: None)
     stop()
     # One statement, its own transaction: no BEGIN, no COMMIT.
-    assert seen == ['INSERT INTO'] and autocommit == [True]
+    assert seen == ['PREPARED INSERT'] and autocommit == [True]
     monkeypatch.setattr(plain_write, 'plain_create', lambda m, v: False)
     if model is models.Port:
         values['address'] = '52:54:00:12:34:57'
@@ -333,7 +333,7 @@ def test_a_child_created_in_one_statement_as_the_orm_did(pg, monkeypatch,
     fast = create(dict(values))
     stop()
     # One statement, its own transaction, reading the node FOR SHARE.
-    assert seen == ['INSERT INTO'] and autocommit == [True]
+    assert seen == ['PREPARED INSERT'] and autocommit == [True]
     monkeypatch.setattr(plain_write, 'plain_create', lambda m, v: False)
     assert create(dict(values)) is None       # not PostgreSQL: the caller's
     values.update(address='52:54:00:aa:bb:02',
