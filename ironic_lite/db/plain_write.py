@@ -39,12 +39,15 @@ node's allocation); every other update goes through the ORM as before.
 import re
 
 from oslo_db import exception as db_exc
+from oslo_log import log as logging
 import sqlalchemy as sa
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
 from ironic_lite.db import models
 from ironic_lite.db import prepared
+
+LOG = logging.getLogger(__name__)
 
 _NODES = models.Node.__table__
 _COLUMNS = frozenset(_NODES.c.keys())
@@ -272,8 +275,11 @@ def update_node_as_read(ident, values, known_version, as_read,
                                          params).one_or_none()
     except db_exc.DBDuplicateEntry as err:
         on_duplicate(err, values)
-    except db_exc.DBError as err:
-        raise api.refused(err, 'node', ident) from None
+    except (db_exc.DBError, sa.exc.StatementError) as err:
+        # Nothing was written: the reading path decides (and refuses the
+        # values themselves, if that is what failed).
+        LOG.debug('Node %s updated by reading it: %s', ident, err)
+        return None
 
 
 def _known_versions(known_version):

@@ -458,3 +458,17 @@ def test_an_update_on_the_values_read_refused_as_before(pg):
                         as_read={'extra': {'a': 1}})
     stop()
     assert seen[0] == 'PREPARED SELECT', seen
+
+
+def test_values_read_the_statement_cannot_compare_take_the_reading_path(pg):
+    """A value as read that its column's type refuses (a list for a JSON
+    dict column): the statement fails, nothing is written by it, and the
+    update reads the row -- no error of the shortcut reaches the caller."""
+    seen, stop = _statements()
+    try:
+        row = _as_read_update(pg[0], {'extra': {'b': 1}},
+                              {'extra': ['not', 'a', 'dict']})
+    finally:
+        stop()
+    assert row.extra == {'b': 1}
+    assert seen[0] == 'PREPARED SELECT', seen
