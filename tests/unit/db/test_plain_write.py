@@ -256,6 +256,18 @@ def test_sqlite_keeps_the_orm(use_db, sqlite_url):
     assert not plain_write.plain_update({'extra': {}}, None)
 
 
+def _as_the_orm_writes(model, fast, values):
+    """``fast`` (a row inserted by a Core statement) holds, stored and
+    as returned, what the ORM's insert of ``values`` (another address
+    and name) writes."""
+    slow = db_api.create_row(model, dict(values), lambda err, v: None)
+    with db_api.reader() as session:
+        stored = {row.id: _all_columns(row, model)
+                  for row in session.query(model)}
+    assert stored[fast.id] == stored[slow.id] == _all_columns(fast, model)
+    assert fast.created_at is not None
+
+
 def _all_columns(row, model):
     return {name: getattr(row, name) for name in model.__table__.c.keys()
             if name not in ('id', 'uuid', 'name', 'address', 'created_at')}
@@ -278,12 +290,7 @@ def test_an_insert_writes_what_the_orms_did(pg, monkeypatch, model, values):
     monkeypatch.setattr(plain_write, 'plain_create', lambda m, v: False)
     if model is models.Port:
         values['address'] = '52:54:00:12:34:57'
-    slow = db_api.create_row(model, dict(values), lambda err, v: None)
-    with db_api.reader() as session:
-        stored = {row.id: _all_columns(row, model)
-                  for row in session.query(model)}
-    assert stored[fast.id] == stored[slow.id] == _all_columns(fast, model)
-    assert fast.created_at is not None
+    _as_the_orm_writes(model, fast, values)
 
 
 def test_an_insert_refused_as_before(pg):
@@ -338,12 +345,7 @@ def test_a_child_created_in_one_statement_as_the_orm_did(pg, monkeypatch,
     assert create(dict(values)) is None       # not PostgreSQL: the caller's
     values.update(address='52:54:00:aa:bb:02',
                   **({'name': 'pg-2'} if model is models.Portgroup else {}))
-    slow = db_api.create_row(model, dict(values), lambda err, v: None)
-    with db_api.reader() as session:
-        stored = {row.id: _all_columns(row, model)
-                  for row in session.query(model)}
-    assert stored[fast.id] == stored[slow.id] == _all_columns(fast, model)
-    assert fast.created_at is not None
+    _as_the_orm_writes(model, fast, values)
 
 
 def test_no_child_created_while_the_node_is_locked_or_gone(pg):
