@@ -438,27 +438,6 @@ def create_row(model, values, on_duplicate):
     return row
 
 
-def create_row_unless_node_locked(model, values, on_duplicate):
-    """``create_row`` of a row with a ``node_id`` (a port, a port group)
-    in one statement made only while no task holds its node's lock
-    (``plain_write.create_unless_node_locked``).  Returns the row; None
-    when nothing was written: the node locked or gone, or a database
-    where the statement is not used (not PostgreSQL, or inside a
-    transaction block) -- the caller then writes it under the node's row
-    lock (``node.write_if_unlocked``)."""
-    from ironic_lite.db import plain_write
-    values = dict(values)
-    values.setdefault('uuid', uuidutils.generate_uuid())
-    if not plain_write.plain_create(model, values):
-        return None
-    try:
-        return plain_write.create_unless_node_locked(model, values)
-    except db_exc.DBDuplicateEntry as err:
-        on_duplicate(err, values)
-    except db_exc.DBError as err:
-        raise refused(err, model.__name__.lower(), values['uuid']) from None
-
-
 def update_row(model, kind, ident, values, known_version, not_found,
                on_duplicate=None, lock=False, before_update=None):
     """Update the row of ``model`` whose id or UUID is ``ident``; a UUID

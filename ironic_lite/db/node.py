@@ -406,23 +406,7 @@ def update_node(node_id, values, known_version=None, fence=None,
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
     seen = {'uuid': node_id}
-
-    def before_update(row):
-        seen['uuid'] = row.uuid
-        check_fence(row, fence)
-        _check_unlocked(row, unlocked)
-        if 'provision_state' in values and (
-                values['provision_state'] != row.provision_state):
-            values.setdefault('provision_updated_at', timeutils.utcnow())
-        if ('instance_uuid' in values and values['instance_uuid'] is None
-                and row.allocation_id is not None):
-            # A node losing its instance (tear down, a PATCH) loses its
-            # allocation with it, as in Ironic.
-            db_allocation.delete_for_node(orm.object_session(row), row)
-            values['allocation_id'] = None
-        if history is not None:
-            db_history.add_events(orm.object_session(row),
-                                  history(row, values))
+    before_update = _before_update(values, fence, unlocked, history, seen)
 
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
@@ -440,6 +424,30 @@ def update_node(node_id, values, known_version=None, fence=None,
                           exception.NodeNotFound(node=node_id),
                           on_duplicate=on_duplicate, lock=True,
                           before_update=before_update)
+
+
+def _before_update(values, fence, unlocked, history, seen):
+    """``before_update(row)`` of ``update_node``: its checks of the row
+    read (the fence, the lock, ``unlocked``), then what the row makes it
+    add to ``values`` (the state's time, the allocation's removal, the
+    history events); the row's UUID noted in ``seen``."""
+    def before_update(row):
+        seen['uuid'] = row.uuid
+        check_fence(row, fence)
+        _check_unlocked(row, unlocked)
+        if 'provision_state' in values and (
+                values['provision_state'] != row.provision_state):
+            values.setdefault('provision_updated_at', timeutils.utcnow())
+        if ('instance_uuid' in values and values['instance_uuid'] is None
+                and row.allocation_id is not None):
+            # A node losing its instance (tear down, a PATCH) loses its
+            # allocation with it, as in Ironic.
+            db_allocation.delete_for_node(orm.object_session(row), row)
+            values['allocation_id'] = None
+        if history is not None:
+            db_history.add_events(orm.object_session(row),
+                                  history(row, values))
+    return before_update
 
 
 def _delete_children(session, row):

@@ -40,6 +40,7 @@ import re
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
+from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from ironic_lite.common import exception
@@ -197,6 +198,27 @@ def create_unless_node_locked(model, values):
     with api.core_writer(single_statement=True) as conn:
         return prepared.execute_with(conn, statement, dict(
             _params(values), unlocked_node=values['node_id'])).one_or_none()
+
+
+def create_row_unless_node_locked(model, values, on_duplicate):
+    """``api.create_row`` of a row with a ``node_id`` (a port, a port group)
+    in one statement made only while no task holds its node's lock
+    (``plain_write.create_unless_node_locked``).  Returns the row; None
+    when nothing was written: the node locked or gone, or a database
+    where the statement is not used (not PostgreSQL, or inside a
+    transaction block) -- the caller then writes it under the node's row
+    lock (``node.write_if_unlocked``)."""
+    values = dict(values)
+    values.setdefault('uuid', uuidutils.generate_uuid())
+    if not plain_create(model, values):
+        return None
+    try:
+        return create_unless_node_locked(model, values)
+    except db_exc.DBDuplicateEntry as err:
+        on_duplicate(err, values)
+    except db_exc.DBError as err:
+        raise api.refused(err, model.__name__.lower(),
+                          values['uuid']) from None
 
 
 def _insert_unless_node_locked(table, columns):

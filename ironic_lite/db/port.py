@@ -6,6 +6,7 @@ from ironic_lite.db import exact
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
 from ironic_lite.db import page_version
+from ironic_lite.db import plain_write
 
 
 def _port_query(session, filters=None):
@@ -114,8 +115,8 @@ def create_port(values):
 
 @api.retry_on_db_errors
 def create_port_unless_node_locked(values):
-    return api.create_row_unless_node_locked(models.Port, values,
-                                             _raise_duplicate)
+    return plain_write.create_row_unless_node_locked(
+        models.Port, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors

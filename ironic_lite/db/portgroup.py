@@ -5,6 +5,7 @@ from ironic_lite.db import api
 from ironic_lite.db import exact
 from ironic_lite.db import models
 from ironic_lite.db import node as db_node
+from ironic_lite.db import plain_write
 
 
 def _portgroup_query(session, filters=None):
@@ -79,8 +80,8 @@ def create_portgroup(values):
 
 @api.retry_on_db_errors
 def create_portgroup_unless_node_locked(values):
-    return api.create_row_unless_node_locked(models.Portgroup, values,
-                                             _raise_duplicate)
+    return plain_write.create_row_unless_node_locked(
+        models.Portgroup, values, _raise_duplicate)
 
 
 @api.retry_on_db_errors
