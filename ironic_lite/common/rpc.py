@@ -191,18 +191,13 @@ DEFAULT_EXCHANGES = ('openstack', 'ironic')
 POLL_START = 0.05
 
 
-def _amqp_driver():
-    from oslo_messaging._drivers import amqpdriver
-    return amqpdriver
-
-
 def poll_lazily():
     """In a process that listens to no notifications over RabbitMQ
     (ironic-api, ironic-conductor): its connections' polls start at
     POLL_START after each message."""
     if transport() != 'oslo':
         return
-    driver = _amqp_driver()
+    from oslo_messaging._drivers import amqpdriver as driver
     driver.ACK_REQUEUE_EVERY_SECONDS_MIN = max(
         POLL_START, driver.ACK_REQUEUE_EVERY_SECONDS_MIN)
 

@@ -73,23 +73,34 @@ _READ = {
 # Statements built once per table and set of columns: a statement object
 # computes its cache key once (SQLAlchemy memoizes it on the object), and
 # a node's 70 columns made that a third of a new statement's cost.
-# (build, table, columns) -> statement.
+# (build, table, columns, extra) -> statement.
 _STATEMENTS = {}
 
 
-def _statement(build, table, names):
-    """The statement ``build(table, {column: its bound parameter})`` for
-    the columns ``names`` (a sorted tuple), built once; its parameters
-    are ``_params`` of their values."""
-    key = (build, table, names)
+def _statement(build, table, names, *extra):
+    """The statement ``build(table, {column: its bound parameter},
+    *extra)`` for the columns ``names`` (a sorted tuple), built once per
+    ``extra`` (hashable) too; its parameters are ``_params`` of their
+    values."""
+    key = (build, table, names, extra)
     statement = _STATEMENTS.get(key)
     if statement is None:
         if len(_STATEMENTS) > 256:  # a bound on the sets of columns kept
             _STATEMENTS.clear()
         statement = _STATEMENTS[key] = build(table, {
             name: sa.bindparam('v_' + name, type_=table.c[name].type)
-            for name in names})
+            for name in names}, *extra)
     return statement
+
+
+def _with_update_defaults(values):
+    """``values`` (a copy) and the columns' update defaults
+    (``updated_at``) for those not given: a prepared statement has no
+    value computed when it runs."""
+    values = dict(values)
+    for name, default in _ON_UPDATE:
+        values.setdefault(name, default(None))
+    return values
 
 
 def _params(values):
@@ -281,13 +292,11 @@ def update_node_as_read(ident, values, known_version, as_read,
         return None
     column = 'id' if api.is_id(ident) else 'uuid'
     ident = int(ident) if column == 'id' else ident
-    values = dict(values)
-    for name, default in _ON_UPDATE:
-        values.setdefault(name, default(None))
+    values = _with_update_defaults(values)
     nulls = frozenset(name for name, value in as_read.items()
                       if value is None)
-    statement = _as_read_statement(column, tuple(sorted(values)),
-                                   tuple(sorted(as_read)), nulls, versions)
+    statement = _statement(_update_as_read, _NODES, tuple(sorted(values)),
+                           column, tuple(sorted(as_read)), nulls, versions)
     params = dict(_params(values), ident=ident)
     params.update(('r_' + name, value) for name, value in as_read.items()
                   if value is not None)
@@ -317,37 +326,26 @@ def _known_versions(known_version):
 
 
 _VERSION = re.compile(r'^\d+\.\d+$')
-# (ident column, columns written, columns as read, those read as NULL,
-# known versions) -> statement.
-_AS_READ = {}
 
 
-def _as_read_statement(column, names, read, nulls, versions):
-    key = (column, names, read, nulls, versions)
-    statement = _AS_READ.get(key)
-    if statement is None:
-        if len(_AS_READ) > 256:  # a bound on the sets of columns kept
-            _AS_READ.clear()
-        table = _NODES
-        conditions = [
-            table.c[column] == sa.bindparam('ident'),
-            table.c.reservation.is_(None),
-            sa.or_(table.c.version.is_(None),
-                   table.c.version == sa.literal_column("''"),
-                   table.c.version.in_([sa.literal_column("'%s'" % number)
-                                        for number in versions]))]
-        conditions += [
-            table.c[name].is_(None) if name in nulls else
-            table.c[name] == sa.bindparam('r_' + name,
-                                          type_=table.c[name].type)
-            for name in read]
-        statement = _AS_READ[key] = (
-            sa.update(table).where(*conditions)
-            .values({name: sa.bindparam('v_' + name,
-                                        type_=table.c[name].type)
-                     for name in names})
+def _update_as_read(table, columns, column, read, nulls, versions):
+    """UPDATE <table> SET <columns> WHERE <column> = :ident AND
+    reservation IS NULL AND <a version of ``versions``, or none> AND
+    <each column of ``read`` = :r_<column>, or IS NULL if in ``nulls``>
+    RETURNING <table>.*."""
+    conditions = [
+        table.c[column] == sa.bindparam('ident'),
+        table.c.reservation.is_(None),
+        sa.or_(table.c.version.is_(None),
+               table.c.version == sa.literal_column("''"),
+               table.c.version.in_([sa.literal_column("'%s'" % number)
+                                    for number in versions]))]
+    conditions += [
+        table.c[name].is_(None) if name in nulls else
+        table.c[name] == sa.bindparam('r_' + name, type_=table.c[name].type)
+        for name in read]
+    return (sa.update(table).where(*conditions).values(columns)
             .returning(*table.c))
-    return statement
 
 
 def _changes(row, ident, values, known_version, before_update):
@@ -372,10 +370,7 @@ def _write_if_unchanged(column, ident, values, known_version,
         changed = _changes(row, ident, values, known_version, before_update)
         if not changed:  # as the ORM's flush: no UPDATE at all
             return row
-        # A prepared statement has no values computed when it runs: the
-        # columns' update defaults (``updated_at``) are given here.
-        for name, default in _ON_UPDATE:
-            changed.setdefault(name, default(None))
+        changed = _with_update_defaults(changed)
         statement = _statement(_update_if_unchanged, _NODES,
                                tuple(sorted(changed)))
         return prepared.execute_with(conn, statement, dict(
