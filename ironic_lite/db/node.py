@@ -396,12 +396,12 @@ def update_node(node_id, values, known_version=None, fence=None,
         ``unlocked``, which may refuse the write (raise) before anything
         is written.  One read of the row where ``write_if_unlocked`` and
         a read of the node inside it took three.
-    :param as_read: with ``unlocked``, {column: value} on which the
-        caller made ``unlocked``'s checks itself (the node as another
-        read it): the update is first made in one statement, without
-        reading the row, only if no task holds the node and the row
-        still has those values (``plain_write.update_node_as_read``);
-        when it does not, as above.  PostgreSQL only.
+    :param as_read: {column: value} on which the caller made its checks
+        (the node as it, or another, read it): the update is first made
+        in one statement, without reading the row, only if no task holds
+        the node and the row still has those values
+        (``plain_write.update_node_as_read``; PostgreSQL only); when it is
+        not, as above with ``unlocked``, else nothing is written (None).
     """
     # The row is detached (and expired) once a failed flush rolled the
     # transaction back: keep what the error message needs beforehand.
@@ -411,13 +411,17 @@ def update_node(node_id, values, known_version=None, fence=None,
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
 
-    if plain_write.plain_update(values, history):
-        if (as_read is not None and unlocked is not None and fence is None
+    if as_read is not None:
+        written = None
+        if fence is not None:
+            raise ValueError('a fenced write is not made on values as read')
+        if (plain_write.plain_update(values, history)
                 and 'provision_state' not in values):
             written = plain_write.update_node_as_read(
                 node_id, values, known_version, as_read, on_duplicate)
-            if written is not None:
-                return written
+        if written is not None or unlocked is None:
+            return written
+    if plain_write.plain_update(values, history):
         return plain_write.update_node(node_id, values, known_version,
                                        before_update, on_duplicate)
     return api.update_row(models.Node, 'node', node_id, values, known_version,

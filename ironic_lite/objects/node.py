@@ -180,6 +180,29 @@ class Node(base.CrudMixin, base.IronicObject):
         finally:
             self._unlocked_check = self._as_read = None
 
+    def save_as_read(self, context, as_read):
+        """save(), made only as one statement, and only if no task holds
+        the node's lock and the row still has ``as_read`` ({field: value}
+        the caller read and made the update's checks on, as a conductor
+        makes them on the row in ``save_unless_locked``).  False when
+        nothing was written: the row differs, is locked or gone, a pin
+        holds the node at an older version, or the update takes more
+        than one statement (its history, a database without them)."""
+        if self.get_target_version() != self.VERSION:
+            return False
+        updates = self.do_version_changes_for_db()
+        self._as_read = as_read
+        try:
+            row = self._db_update(self.uuid, updates,
+                                  known_version=type(self).VERSION,
+                                  **self._db_update_options())
+        finally:
+            self._as_read = None
+        if row is None:
+            return False
+        self._from_db_object(context or self._context, self, row)
+        return True
+
     def _db_update_options(self):
         options = {'fence': self.lock_fence}
         if self._unlocked_check is not None:

@@ -39,6 +39,13 @@ class FakeConductorAPI(object):
         node_obj.create()
         return node_obj
 
+    def get_conductor_for(self, context, node):
+        if node.driver != 'fake-hardware':
+            raise exception.NoValidHost(
+                reason='No conductor service registered which supports '
+                       'driver %s for conductor group "".' % node.driver)
+        return 'fake-host'
+
     def update_node(self, context, node_obj, reset_interfaces=None,
                     expected=None):
         self.calls.append(('update_node', node_obj.uuid))

@@ -453,13 +453,23 @@ def test_an_update_on_the_values_read_refused_as_before(pg):
     with pytest.raises(exception.DuplicateName):
         _as_read_update(pg[0], {'name': 'n-2'}, {'name': 'n-1'})
     assert db_node.get_node_by_uuid(pg[0]).name == 'n-1'
-    # Without a check of its own (``unlocked``), or with a fence (a
-    # task's write), the update reads the row as before.
+    # Without a check of its own (``unlocked``: the API's update), the
+    # update is the statement alone: a row that differs is not read, and
+    # nothing is written.
     seen, stop = _statements()
-    db_node.update_node(pg[0], {'extra': {'c': 1}}, '1.5',
-                        as_read={'extra': {'a': 1}})
+    assert db_node.update_node(pg[0], {'extra': {'c': 1}}, '1.5',
+                               as_read={'extra': {'z': 9}}) is None
     stop()
-    assert seen[0] == 'PREPARED SELECT', seen
+    assert seen == ['PREPARED UPDATE'], seen
+    assert db_node.get_node_by_uuid(pg[0]).extra == {'a': 1}
+    # On the values the row has, it is written, in that one statement.
+    row = db_node.update_node(pg[0], {'extra': {'c': 1}}, '1.5',
+                              as_read={'extra': {'a': 1}})
+    assert row.extra == db_node.get_node_by_uuid(pg[0]).extra == {'c': 1}
+    # A task's write (fenced) is never one on values as read.
+    with pytest.raises(ValueError):
+        db_node.update_node(pg[0], {'extra': {'c': 1}}, '1.5',
+                            as_read={'extra': {}}, fence=('h', 't'))
 
 
 def test_values_read_the_statement_cannot_compare_take_the_reading_path(pg):

@@ -2,7 +2,8 @@
 routes to a node's sub-resources.
 
 Writes go through the conductor that owns the node (``rpcapi``), which
-holds the node's lock while it saves.
+holds the node's lock while it saves; an update of fields the conductor
+only writes is written here, as it would write it (``_written_as_read``).
 """
 
 from oslo_utils import uuidutils
@@ -40,6 +41,37 @@ PATCH_ALLOWED_FIELDS = schema.PATCH_ALLOWED
 # How a node is written (declared with the node's other writes, in
 # node_states.py).
 WRITER = node_states.WRITER
+
+
+def _conductor_decides(field):
+    """Whether a conductor has more to do with a change of ``field`` than
+    to write it (``ConductorManager.update_node``): the hardware type and
+    its interfaces, maintenance, the instance, the flags with a reason."""
+    return field in _CONDUCTOR_FIELDS or field.endswith('_interface')
+
+
+_CONDUCTOR_FIELDS = frozenset((
+    'driver', 'maintenance', 'instance_uuid', 'protected', 'protected_reason',
+    'retired', 'retired_reason'))
+
+
+def _written_as_read(ctx, obj, expected):
+    """Whether the API wrote the node's update itself, as the node's
+    conductor would have (``Node.save_as_read``: one statement, made only
+    if no task holds the node and the row still has the values the
+    update was computed from, ``expected``, and the provision state read):
+    for an update of fields a conductor only writes.  Anything else --
+    another write or a lock meanwhile, a pin, a database without such
+    statements -- is not written here, and goes to the conductor."""
+    delta = obj.obj_what_changed()
+    if (not delta <= set(expected) or any(map(_conductor_decides, delta))
+            or all(getattr(obj, name) == value
+                   for name, value in expected.items())):
+        return False
+    # As for an update sent to it: a conductor must serve the node.
+    pecan.request.rpcapi.get_conductor_for(ctx, obj)
+    return obj.save_as_read(
+        ctx, dict(expected, provision_state=obj.provision_state))
 
 
 def _check_name(name, error):
@@ -383,6 +415,8 @@ class NodesController(patch_flow.PatchFlow):
         return expected
 
     def write_patched(self, ctx, obj, expected, write_args):
+        if not write_args and _written_as_read(ctx, obj, expected):
+            return obj
         return WRITER.send(pecan.request.rpcapi, 'update', ctx, obj,
                            expected=expected, **write_args)
 

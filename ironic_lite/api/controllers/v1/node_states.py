@@ -23,9 +23,10 @@ from ironic_lite.common import policy
 from ironic_lite.common import states
 from ironic_lite.conductor import rpcapi
 
-# How a node is written: always by a conductor (RPC 1.0), the one of its
+# How a node is written: by a conductor (RPC 1.0), the one of its
 # hardware type for a new node, under the node's lock for the others
-# (node.py's create, PATCH and DELETE; maintenance here).
+# (node.py's create, PATCH and DELETE; maintenance here); a PATCH of
+# fields the conductor only writes, by the API (node._written_as_read).
 WRITER = writer.Writer(create=rpcapi.ConductorAPI.create_node,
                        update=rpcapi.ConductorAPI.update_node,
                        destroy=rpcapi.ConductorAPI.destroy_node)

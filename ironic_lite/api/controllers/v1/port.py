@@ -205,7 +205,9 @@ def _refuse_groups_with(params, others):
 
 
 # Written by the conductor of the port's node, under the node's lock (RPC
-# 1.3); pinned below 1.3, directly, as release 2.0 did.
+# 1.3), but for a creation it would only write (written here, in its
+# statement: ``written_as_the_conductor_would``); pinned below 1.3,
+# directly, as release 2.0 did.
 RES = resource.Resource(
     'port', 'ports', objects.Port, render, FIELD_MIN_VERSION,
     writer=writer.Writer(create=rpcapi.ConductorAPI.create_port,
@@ -287,6 +289,19 @@ class PortsController(resource.ResourceController):
     def apply_changes(self, ctx, obj, changes):
         for name, value in to_object_values(changes, ctx).items():
             setattr(obj, name, value)
+
+    def written_as_the_conductor_would(self, ctx, obj, action, node):
+        """A port's creation with no network to check, written here in
+        the statement its node's conductor would make first
+        (``conductor/ports.py``): made only while no task holds the
+        node's lock, once a conductor is known to serve the node, as for
+        a creation sent to it.  None otherwise, or when that statement
+        wrote nothing (the node locked or gone, a database without it):
+        the conductor writes it, or says why it cannot."""
+        if action != 'create' or obj.physnet_check_needed():
+            return None
+        pecan.request.rpcapi.get_conductor_for(ctx, node)
+        return child_writes.created_in_one_statement(ctx, obj, 'create')
 
     def write_here(self, ctx, obj, action):
         """Pinned below RPC 1.3: written here with the conductor's check

@@ -269,11 +269,22 @@ class ResourceController(patch_flow.PatchFlow):
             node = None
             if writer.takes_node(action):
                 node = self.rpc_node_of(obj)
+            written = self.written_as_the_conductor_would(ctx, obj, action,
+                                                          node)
+            if written is not None:
+                return written
             result = writer.send(client, action, ctx, obj, node)
             return obj if result is None else result
         return self.write_here(ctx, obj, action)
 
     # -- hooks for subclasses ---------------------------------------------
+
+    def written_as_the_conductor_would(self, ctx, obj, action, node):
+        """``obj`` as written here, in the one statement the conductor
+        would first make for ``action`` when it has nothing else to
+        decide; None when it was not (it is then sent to the conductor).
+        None here: every write the writer sends goes to the conductor."""
+        return None
 
     def write_here(self, ctx, obj, action):
         """``action`` written to the database by the API (its writer
