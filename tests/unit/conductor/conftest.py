@@ -60,13 +60,21 @@ def config(conf_fixture):
     return CONF
 
 
-@pytest.fixture
-def database(tmp_path, config, use_db):
-    use_db('sqlite:///%s' % (tmp_path / 'ironic.sqlite'))
+def conductor_database(use_db, url):
+    """The conductor tests' database at ``url`` for one test (a
+    ``database`` fixture's body: a module may override it with another
+    backend's URL)."""
+    use_db(url)
     objects.register_all()
     hash_ring.RING_MANAGER.reset()
     yield
     hash_ring.RING_MANAGER.reset()
+
+
+@pytest.fixture
+def database(tmp_path, config, use_db):
+    yield from conductor_database(
+        use_db, 'sqlite:///%s' % (tmp_path / 'ironic.sqlite'))
 
 
 @pytest.fixture

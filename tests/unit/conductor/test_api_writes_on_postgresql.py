@@ -6,8 +6,8 @@ it (over fake:// and RabbitMQ)."""
 
 import pytest
 
-from ironic_lite.conductor import rpcapi
 from ironic_lite import objects
+from tests.unit.conductor import conftest
 from tests.unit.conductor import test_rpc_errors_over_api as over_api
 from tests.unit.conductor.test_rpc_errors_over_api import api  # noqa: F401
 
@@ -16,26 +16,13 @@ _call, _node = over_api._call, over_api._node
 
 @pytest.fixture
 def database(postgresql_url, config, use_db):
-    from ironic_lite.conductor import hash_ring
-    use_db(postgresql_url)
-    objects.register_all()
-    hash_ring.RING_MANAGER.reset()
-    yield
-    hash_ring.RING_MANAGER.reset()
+    yield from conftest.conductor_database(use_db, postgresql_url)
 
 
 @pytest.fixture
 def sent(monkeypatch):
     """The names of the node and port writes sent to the conductor."""
-    called = []
-    for name in ('update_node', 'create_port'):
-        real = getattr(rpcapi.ConductorAPI, name)
-
-        def spy(self, *args, _real=real, _name=name, **kwargs):
-            called.append(_name)
-            return _real(self, *args, **kwargs)
-        monkeypatch.setattr(rpcapi.ConductorAPI, name, spy)
-    return called
+    return over_api.spy_on(monkeypatch, ('update_node', 'create_port'))
 
 
 def test_a_plain_patch_is_the_api_s_a_maintenance_one_the_conductor_s(

@@ -10,9 +10,9 @@ import pytest
 
 from ironic_lite.common import exception
 from ironic_lite.common import states
-from ironic_lite.conductor import hash_ring
 from ironic_lite.drivers import fake_hardware
 from ironic_lite import objects
+from tests.unit.conductor import conftest
 
 PASSWORD = 'hunter2-Secret'
 URL_PASSWORD = 'urlPass77'
@@ -37,11 +37,7 @@ def _echo():
 @pytest.fixture
 def database(db_url, config, use_db):
     """The conductor tests' database, on each backend in turn."""
-    use_db(db_url)
-    objects.register_all()
-    hash_ring.RING_MANAGER.reset()
-    yield
-    hash_ring.RING_MANAGER.reset()
+    yield from conftest.conductor_database(use_db, db_url)
 
 
 def _leaks(text):

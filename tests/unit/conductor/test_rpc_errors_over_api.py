@@ -142,12 +142,11 @@ def test_parallel_patches_lose_no_acknowledged_write(api, config):
     print('statuses', statuses, 'keys kept', len(extra))
 
 
-@pytest.fixture
-def spied(monkeypatch):
-    """The RPC methods the API calls, by name."""
+def spy_on(monkeypatch, names):
+    """The names of the RPC client's methods ``names`` as the API calls
+    them (a list that grows with each call)."""
     called = []
-    for name in ('create_port', 'update_port', 'destroy_port',
-                 'update_portgroup', 'destroy_portgroup'):
+    for name in names:
         real = getattr(rpcapi.ConductorAPI, name)
 
         def spy(self, *args, _real=real, _name=name, **kwargs):
@@ -155,6 +154,14 @@ def spied(monkeypatch):
             return _real(self, *args, **kwargs)
         monkeypatch.setattr(rpcapi.ConductorAPI, name, spy)
     return called
+
+
+@pytest.fixture
+def spied(monkeypatch):
+    """The RPC methods the API calls, by name."""
+    return spy_on(monkeypatch, ('create_port', 'update_port',
+                                'destroy_port', 'update_portgroup',
+                                'destroy_portgroup'))
 
 
 def _port_story(api, node):
