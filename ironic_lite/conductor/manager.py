@@ -105,18 +105,17 @@ def _as_read(node_obj, attempt, delta, expected):
     change of the instance (its checks read the allocation), a change
     without an expected value, a checks' refusal on the values read
     (the save then reads the row and refuses, or not, on what it finds),
-    or nothing that differs from what was read."""
-    if (not expected or 'instance_uuid' in delta
-            or not set(delta) <= set(expected)):
+    or nothing that differs from what was read (``Node.values_as_read``)."""
+    if 'instance_uuid' in delta:
         return None
-    if all(getattr(attempt, name) == value
-           for name, value in expected.items()):
-        return None  # nothing to write, as read: the save says so
+    as_read = attempt.values_as_read(expected, delta)
+    if as_read is None:
+        return None
     try:
         utils.check_update_flags(attempt, delta, node_obj.provision_state)
     except (exception.InvalidState, exception.InvalidParameterValue):
         return None
-    return dict(expected, provision_state=node_obj.provision_state)
+    return as_read
 
 
 class ConductorManager(power.PowerMixin, provisioning.ProvisioningMixin,

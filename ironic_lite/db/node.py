@@ -411,17 +411,17 @@ def update_node(node_id, values, known_version=None, fence=None,
     def on_duplicate(err, written):
         _raise_duplicate(err, dict(written, uuid=seen['uuid']))
 
+    plain = plain_write.plain_update(values, history)
     if as_read is not None:
         written = None
         if fence is not None:
             raise ValueError('a fenced write is not made on values as read')
-        if (plain_write.plain_update(values, history)
-                and 'provision_state' not in values):
+        if plain and 'provision_state' not in values:
             written = plain_write.update_node_as_read(
                 node_id, values, known_version, as_read, on_duplicate)
         if written is not None or unlocked is None:
             return written
-    if plain_write.plain_update(values, history):
+    if plain:
         return plain_write.update_node(node_id, values, known_version,
                                        before_update, on_duplicate)
     return api.update_row(models.Node, 'node', node_id, values, known_version,

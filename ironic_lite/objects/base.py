@@ -522,11 +522,16 @@ class CrudMixin(object):
         return True
 
     def save(self, context=None):
+        self._from_db_object(context or self._context, self,
+                             self._updated_row())
+
+    def _updated_row(self):
+        """The row as ``_db_update`` wrote this object's changes (or what
+        it returns when it wrote nothing)."""
         updates = self.do_version_changes_for_db()
-        row = self._db_update(self.uuid, updates,
-                              known_version=type(self).VERSION,
-                              **self._db_update_options())
-        self._from_db_object(context or self._context, self, row)
+        return self._db_update(self.uuid, updates,
+                               known_version=type(self).VERSION,
+                               **self._db_update_options())
 
     def _db_update_options(self):
         """Further keyword arguments of ``_db_update`` (none here)."""

@@ -180,6 +180,19 @@ class Node(base.CrudMixin, base.IronicObject):
         finally:
             self._unlocked_check = self._as_read = None
 
+    def values_as_read(self, expected, delta):
+        """The ``as_read`` of an update of this node (``save_as_read``,
+        ``save_unless_locked``) whose changes ``delta`` were computed from
+        ``expected`` ({field: value read}, RPC 1.3's): those values and
+        the provision state read.  None when there is none: no
+        ``expected``, a change without its value read, or nothing that
+        differs from what was read (the save then reads the row)."""
+        if (not expected or not set(delta) <= set(expected)
+                or all(getattr(self, name) == value
+                       for name, value in expected.items())):
+            return None
+        return dict(expected, provision_state=self.provision_state)
+
     def save_as_read(self, context, as_read):
         """save(), made only as one statement, and only if no task holds
         the node's lock and the row still has ``as_read`` ({field: value}
@@ -188,14 +201,13 @@ class Node(base.CrudMixin, base.IronicObject):
         nothing was written: the row differs, is locked or gone, a pin
         holds the node at an older version, or the update takes more
         than one statement (its history, a database without them)."""
+        # Pinned, ``_db_update_options`` would not pass ``as_read`` and
+        # the update would be made without the statement's conditions.
         if self.get_target_version() != self.VERSION:
             return False
-        updates = self.do_version_changes_for_db()
         self._as_read = as_read
         try:
-            row = self._db_update(self.uuid, updates,
-                                  known_version=type(self).VERSION,
-                                  **self._db_update_options())
+            row = self._updated_row()
         finally:
             self._as_read = None
         if row is None:

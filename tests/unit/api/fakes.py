@@ -32,10 +32,7 @@ class FakeConductorAPI(object):
 
     def create_node(self, context, node_obj):
         self.calls.append(('create_node', node_obj.uuid))
-        if node_obj.driver != 'fake-hardware':
-            raise exception.NoValidHost(
-                reason='No conductor service registered which supports '
-                       'driver %s for conductor group "".' % node_obj.driver)
+        self.get_conductor_for(context, node_obj)
         node_obj.create()
         return node_obj
 

@@ -64,14 +64,13 @@ def _written_as_read(ctx, obj, expected):
     another write or a lock meanwhile, a pin, a database without such
     statements -- is not written here, and goes to the conductor."""
     delta = obj.obj_what_changed()
-    if (not delta <= set(expected) or any(map(_conductor_decides, delta))
-            or all(getattr(obj, name) == value
-                   for name, value in expected.items())):
+    as_read = (None if any(map(_conductor_decides, delta))
+               else obj.values_as_read(expected, delta))
+    if as_read is None:
         return False
     # As for an update sent to it: a conductor must serve the node.
     pecan.request.rpcapi.get_conductor_for(ctx, obj)
-    return obj.save_as_read(
-        ctx, dict(expected, provision_state=obj.provision_state))
+    return obj.save_as_read(ctx, as_read)
 
 
 def _check_name(name, error):
