@@ -1,5 +1,7 @@
 """Hardware types by name: the ones this code has, the ones enabled."""
 
+import functools
+
 from oslo_config import cfg
 from oslo_log import log as logging
 
@@ -51,14 +53,16 @@ def get_hardware_type(name):
     return HARDWARE_TYPES[name]()
 
 
+@functools.lru_cache(maxsize=None)
 def implemented_interfaces(iface):
     """Every implementation name of ``iface`` this code has, in the order
-    the hardware types list them."""
+    the hardware types list them (a tuple: the code does not change, so
+    it is computed once per interface)."""
     names = []
     for hw_type in HARDWARE_TYPES.values():
         names.extend(n for n in hw_type.supported.get(iface, ())
                      if n not in names)
-    return names
+    return tuple(names)
 
 
 def enabled_interfaces(iface):
@@ -66,22 +70,29 @@ def enabled_interfaces(iface):
     driver factory reads ``[DEFAULT]enabled_<iface>_interfaces``: the names
     in their order, without duplicates and without the ones this code
     does not implement; unset or empty: the first implementation each
-    enabled hardware type supports."""
+    enabled hardware type supports.  (Computed once for each value of
+    the two options: a node's creation asks for every interface's.)"""
+    return list(_enabled_interfaces(
+        iface, tuple(getattr(CONF, 'enabled_%s_interfaces' % iface) or ()),
+        tuple(CONF.enabled_hardware_types)))
+
+
+@functools.lru_cache(maxsize=256)
+def _enabled_interfaces(iface, given, hardware_types):
     have = implemented_interfaces(iface)
-    given = [n for n in getattr(CONF, 'enabled_%s_interfaces' % iface)
-             or () if n]
+    given = [n for n in given if n]
     names = []
     for name in given:
         if name in have and name not in names:
             names.append(name)
     if given:
-        return names
-    for type_name in CONF.enabled_hardware_types:
+        return tuple(names)
+    for type_name in hardware_types:
         hw_type = HARDWARE_TYPES.get(type_name)
         first = hw_type.supported.get(iface) if hw_type else None
         if first and first[0] not in names:
             names.append(first[0])
-    return names
+    return tuple(names)
 
 
 def unimplemented_interfaces(configured_only=False):
@@ -233,3 +244,4 @@ def check_default_interfaces(names):
         hw_type = HARDWARE_TYPES[name]()
         for iface in base.ALL_INTERFACES:
             default_interface(hw_type, iface)
+
