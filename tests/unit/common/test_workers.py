@@ -33,10 +33,12 @@ def _lives(tmp_path, index):
 
 
 def _wait_file(path):
-    """Until ``path`` exists; a hang (timeouts.HANG) fails."""
+    """Until ``path`` holds a whole line (``_life`` opens the file, so
+    creates it, before it writes the line); a hang (timeouts.HANG)
+    fails."""
     pause = threading.Event()
     for _ in range(int(timeouts.HANG / 0.02)):
-        if path.exists():
+        if path.exists() and path.read_text().endswith('\n'):
             return
         pause.wait(0.02)
     raise AssertionError('%s never appeared' % path)
