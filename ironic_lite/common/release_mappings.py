@@ -67,7 +67,8 @@ RELEASE_MAPPING = {
             'Port': ['1.1'],
             'Portgroup': ['1.1'],
             'Chassis': ['1.0'],
-            'Conductor': ['1.0'],
+            # Release 7.0: hardware_interfaces (DB only).
+            'Conductor': ['1.1'],
             'Service': ['1.1'],
             'Trait': ['1.0'],
             'TraitList': ['1.0'],

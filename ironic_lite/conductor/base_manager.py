@@ -52,6 +52,8 @@ class BaseConductorManager(object):
         self._context = ir_context.get_admin_context()
         self._drivers = []
         self._registered_types = None
+        # What the registration published of the types' interfaces.
+        self._published = None
         self._types_lock = threading.RLock()
 
     # -- start ------------------------------------------------------------
@@ -103,19 +105,34 @@ class BaseConductorManager(object):
                             'type(s) %s: release %s, in force, does not '
                             'have them', self.host, ', '.join(left_out),
                             release_pin.effective())
+            published = self._publishes(types)
             self.conductor = objects.Conductor.register(
                 self._context, self.host, types,
-                CONF.conductor.conductor_group, update_existing=True)
+                CONF.conductor.conductor_group, update_existing=True,
+                hardware_interfaces=published[1])
             self._registered_types = types
+            self._published = published
         hash_ring.RING_MANAGER.reset()
+
+    @staticmethod
+    def _publishes(types):
+        """What a registration now publishes of ``types``' interfaces
+        (``factory.published_interfaces``), with the Conductor version it
+        is written at: below 1.1 (pinned to an older release) it is not
+        written, and APIs send every node creation to the conductors."""
+        return (objects.Conductor.get_target_version(),
+                factory.published_interfaces(types))
 
     def follow_release(self):
         """Register again when the release in force (``auto`` moving,
-        SIGHUP) changes which enabled types this conductor may take."""
+        SIGHUP) changes which enabled types this conductor may take, or
+        what it publishes of their interfaces."""
         with self._types_lock:
             # None: not registered yet, or left the ring (drain, stop).
+            types = self.types_in_force()
             if self._registered_types is None or (
-                    self.types_in_force() == self._registered_types):
+                    types == self._registered_types
+                    and self._published == self._publishes(types)):
                 return
             LOG.info('Conductor %s: the release in force is now %s; '
                      'registering hardware types %s', self.host,

@@ -29,7 +29,8 @@ class HashRingManager(object):
 
     def __init__(self):
         self._build_lock = threading.Lock()
-        # (rings, monotonic time built) or None; replaced, never mutated.
+        # ((rings, published), monotonic time built) or None; replaced,
+        # never mutated.
         self._state = None
         # Bumped by reset: a build that began before it is not kept.
         self._generation = 0
@@ -44,21 +45,33 @@ class HashRingManager(object):
         self._state = None
 
     def _build(self, context):
+        """(rings, {host: its published hardware interfaces})."""
         objects.register_all()
-        rings = {}
+        rings, published = {}, {}
         for cond in objects.Conductor.list_active(
                 context, CONF.conductor.heartbeat_timeout):
             for driver in cond.drivers or []:
                 key = (driver, cond.conductor_group or '')
                 rings.setdefault(key, set()).add(cond.hostname)
-        return {key: hashring.HashRing(hosts)
-                for key, hosts in rings.items()}
+            if cond.hardware_interfaces:
+                published[cond.hostname] = cond.hardware_interfaces
+        return ({key: hashring.HashRing(hosts)
+                 for key, hosts in rings.items()}, published)
 
     def _due(self, state):
         return (state is None or time.monotonic() - state[1]
                 > CONF.hash_ring_reset_interval)
 
     def rings(self, context):
+        return self._built(context)[0]
+
+    def published(self, context, host):
+        """What conductor ``host`` published of its hardware types'
+        interfaces when the rings were built (``Conductor``'s
+        ``hardware_interfaces``), or None."""
+        return self._built(context)[1].get(host)
+
+    def _built(self, context):
         state = self._state
         if not self._due(state):
             return state[0]

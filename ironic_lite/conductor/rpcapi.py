@@ -178,6 +178,12 @@ class ConductorAPI(rpcapi_power.PowerCalls,
         """The host name of the conductor that owns ``node``."""
         return conductor_for(context, node)
 
+    def published_by(self, context, host):
+        """What conductor ``host`` published of its hardware types'
+        interfaces (``factory.published_interfaces``), as the hash ring
+        last read it; None for a conductor of an older release."""
+        return hash_ring.RING_MANAGER.published(context, host)
+
     def host_for_driver(self, context, driver_name):
         """A live conductor that enables ``driver_name``, at random
         (Ironic's ``get_topic_for_driver``).

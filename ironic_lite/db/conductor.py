@@ -3,6 +3,7 @@
 import datetime
 
 from oslo_utils import timeutils
+from sqlalchemy import orm
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
@@ -11,6 +12,17 @@ from ironic_lite.db import models
 
 def _alive_since(interval):
     return timeutils.utcnow() - datetime.timedelta(seconds=interval)
+
+
+def _query(session, columns=None):
+    """A query of conductors rows; only ``columns`` (names) when given
+    (the previous release's schema, which ironic-status reads before
+    "ironic-dbsync upgrade", lacks the newer ones)."""
+    query = session.query(models.Conductor)
+    if columns is not None:
+        query = query.options(orm.load_only(
+            *[getattr(models.Conductor, c) for c in columns]))
+    return query
 
 
 @api.retry_on_db_errors
@@ -54,9 +66,9 @@ def unregister_conductor(hostname):
             raise exception.ConductorNotFound(conductor=hostname)
 
 
-def get_conductor(hostname, online=True):
+def get_conductor(hostname, online=True, columns=None):
     with api.reader() as session:
-        query = session.query(models.Conductor).filter_by(hostname=hostname)
+        query = _query(session, columns).filter_by(hostname=hostname)
         if online is not None:
             query = query.filter_by(online=online)
         row = query.one_or_none()
@@ -66,7 +78,7 @@ def get_conductor(hostname, online=True):
 
 
 def get_conductor_list(limit=None, marker=None, sort_key=None,
-                       sort_dir=None):
+                       sort_dir=None, columns=None):
     with api.reader() as session:
         marker_row = None
         if marker is not None:
@@ -74,15 +86,16 @@ def get_conductor_list(limit=None, marker=None, sort_key=None,
                           .filter_by(hostname=marker).one_or_none())
             if marker_row is None:
                 raise exception.ConductorNotFound(conductor=marker)
-        return api.paginate(session.query(models.Conductor),
+        return api.paginate(_query(session, columns),
                             models.Conductor, limit, marker_row, sort_key,
                             sort_dir)
 
 
-def get_active_conductors(interval):
-    """Rows of the conductors that are online and heartbeated lately."""
+def get_active_conductors(interval, columns=None):
+    """Rows of the conductors that are online and heartbeated lately
+    (only ``columns`` when given)."""
     with api.reader() as session:
-        return (session.query(models.Conductor)
+        return (_query(session, columns)
                 .filter(models.Conductor.online.is_(True))
                 .filter(models.Conductor.updated_at >= _alive_since(interval))
                 .all())

@@ -140,6 +140,10 @@ class Conductor(Base):
     conductor_group = Column(String(255), nullable=False, default='',
                              server_default='')
     version = Column(String(15), nullable=True)
+    # Release 7.0: {type: {interface: {'default', 'enabled'}}}, what the
+    # conductor's configuration gives the nodes of the types it serves
+    # (drivers/factory.published_interfaces); NULL from older conductors.
+    hardware_interfaces = Column(JSONEncodedDict, nullable=True)
 
 
 class Service(Base):

@@ -245,3 +245,61 @@ def check_default_interfaces(names):
         for iface in base.ALL_INTERFACES:
             default_interface(hw_type, iface)
 
+
+def published_interfaces(type_names):
+    """What a conductor publishes in its registration (the conductors
+    table) of the hardware types it serves: ``{type: {interface:
+    {'default': name, 'enabled': [names]}}}``, where ``enabled`` holds
+    the implementations ``check_supported`` accepts for a node of that
+    type and ``default`` is the one ``default_interface`` gives a node
+    that names none (None when there is none).  An API creating a node
+    the conductor would create applies the same rules to it
+    (``apply_published``) instead of sending it."""
+    table = {}
+    for name in type_names:
+        hw_type = HARDWARE_TYPES[name]()
+        ifaces = table[name] = {}
+        for iface in base.ALL_INTERFACES:
+            enabled = []
+            for impl in enabled_interfaces(iface):
+                try:
+                    check_supported(hw_type, iface, impl)
+                except exception.InvalidParameterValue:
+                    continue
+                enabled.append(impl)
+            try:
+                default = default_interface(hw_type, iface)
+            except exception.InvalidParameterValue:
+                default = None
+            ifaces[iface] = {'default': default, 'enabled': enabled}
+    return table
+
+
+def apply_published(node, published):
+    """Set the unset interfaces of ``node`` to the defaults ``published``
+    (one conductor's ``published_interfaces``) gives its hardware type,
+    as that conductor's ``check_and_update_node_interfaces`` would, and
+    return True; or change nothing and return False when the conductor
+    has to answer: it published nothing for the type, or one of the
+    node's interfaces is not one it accepts, or has no default (its own
+    check then words the error)."""
+    ifaces = (published or {}).get(node.driver)
+    if not ifaces:
+        return False
+    defaults = {}
+    for iface in base.ALL_INTERFACES:
+        field = '%s_interface' % iface
+        known = ifaces.get(iface)
+        value = (getattr(node, field) if node.obj_attr_is_set(field)
+                 else None)
+        if known is None:
+            return False
+        if value is None:
+            if known.get('default') is None:
+                return False
+            defaults[field] = known['default']
+        elif value not in known.get('enabled', ()):
+            return False
+    for field, value in defaults.items():
+        setattr(node, field, value)
+    return True

@@ -47,6 +47,7 @@ from ironic_lite.common import exception
 from ironic_lite.common import release_mappings
 from ironic_lite.common import release_pin
 from ironic_lite.db import api as db_api
+from ironic_lite.db import migration as db_migration
 from ironic_lite.objects import field_values
 
 LOG = logging.getLogger(__name__)
@@ -360,6 +361,20 @@ class IronicObject(ovo_base.VersionedObject):
         self._primitive_hook(primitive, target_version)
 
     # -- the DB boundary ----------------------------------------------------
+
+    @classmethod
+    def _readable_once(cls, seen, table, column, older):
+        """(fields, columns) to read: None, None (every one) once
+        ``table`` has ``column``; ``older``'s fields and columns on the
+        previous release's schema, which ironic-status reads before
+        "ironic-dbsync upgrade".  ``seen``: the class attribute that
+        remembers the column once it is there (it is never dropped)."""
+        if not getattr(cls, seen):
+            setattr(cls, seen, db_migration.has_column(table, column))
+        if getattr(cls, seen):
+            return None, None
+        fields = cls.fields_at(older)
+        return fields, sorted(fields) + ['version']
 
     @staticmethod
     def _from_db_object(context, obj, db_object, fields=None,

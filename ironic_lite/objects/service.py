@@ -84,17 +84,9 @@ class Service(base.IronicObject):
 
     @classmethod
     def _readable(cls):
-        """(fields, columns) to read: None, None (every one) once
-        services.auto_pin exists; 1.0's on the previous release's schema,
-        which ironic-status reads before "ironic-dbsync upgrade".  (The
-        column, once seen, is remembered: it is never dropped.)"""
-        if not cls._auto_pin_column:
-            cls._auto_pin_column = db_migration.has_column(
-                models.Service.__tablename__, 'auto_pin')
-        if cls._auto_pin_column:
-            return None, None
-        fields = cls.fields_at('1.0')
-        return fields, sorted(fields) + ['version']
+        return cls._readable_once('_auto_pin_column',
+                                  models.Service.__tablename__, 'auto_pin',
+                                  '1.0')
 
     @classmethod
     def get_by_names(cls, context, service_type, names=None):
@@ -117,8 +109,8 @@ class Service(base.IronicObject):
         run a release older than 3.0, which did not report itself."""
         if interval is None:
             interval = CONF.conductor.heartbeat_timeout
-        alive = {row.hostname
-                 for row in db_conductor.get_active_conductors(interval)}
+        alive = {row.hostname for row in db_conductor.get_active_conductors(
+            interval, columns=['hostname'])}
         reported = {row.name for row in db_service.get_services_by_name(
             upgrade_state.CONDUCTOR, alive, columns=['name'])}
         return sorted(alive - reported)

@@ -175,26 +175,37 @@ def test_deployment_records_say_which_services_are_auto(reporter,
 
 def test_read_on_the_previous_release_schema(tmp_path, use_db, conf_fixture,
                                              monkeypatch):
-    """ironic-status before "ironic-dbsync upgrade": no auto_pin column;
-    the rows read as the 1.0 rows they are."""
+    """ironic-status before "ironic-dbsync upgrade": no auto_pin column
+    (nor conductors.hardware_interfaces); the rows read as the 1.0 rows
+    they are."""
     from ironic_lite.db import migration
     CONF([], project='ironic', default_config_files=[])
     use_db('sqlite:///%s' % (tmp_path / 'old.db'), migrate=False)
     objects.register_all()
     migration.upgrade('f2c8e6a1d4b7')
     monkeypatch.setattr(objects.Service, '_auto_pin_column', False)
+    monkeypatch.setattr(objects.Conductor, '_interfaces_column', False)
     with db_api.writer() as session:
         session.execute(sa.text(
             "INSERT INTO services (service_type, name, host, release, "
             "online, version, updated_at) VALUES ('api', 'old:6385', "
             "'old', :rel, :on, '1.0', :now)"),
             {'rel': OLD, 'on': True, 'now': datetime.datetime.utcnow()})
-    objects.Conductor.register(None, 'silent', ['fake-hardware'], '')
+        # A conductor of that release (its registration: no
+        # hardware_interfaces, a column of 7.0's schema).
+        session.execute(sa.text(
+            "INSERT INTO conductors (hostname, drivers, online, "
+            "conductor_group, version, updated_at) VALUES ('silent', "
+            "'[\"fake-hardware\"]', :on, '', '1.0', :now)"),
+            {'on': True, 'now': datetime.datetime.utcnow()})
     assert service_reporter.deployment_records(None) == [
         upgrade_state.Record('api', 'old:6385', OLD, None, False),
         upgrade_state.Record('conductor', 'silent', None, None, False)]
     assert list(objects.Service.get_by_names(None, 'api')) == ['old:6385']
     assert not objects.Service._auto_pin_column
+    assert [c.hostname for c in objects.Conductor.list_active(None, 60)] \
+        == ['silent']
+    assert not objects.Conductor._interfaces_column
 
 
 def test_online_migrations_leave_the_heartbeats_alone(database):

@@ -22,6 +22,7 @@ _GERUNDS = {'create': 'Creating', 'update': 'Updating',
 class FakeConductorAPI(object):
     def __init__(self):
         self.calls = []
+        self.published = {}
 
     def _locked_check(self, node):
         current = objects.Node.get_by_uuid(None, node.uuid)
@@ -35,6 +36,11 @@ class FakeConductorAPI(object):
         self.get_conductor_for(context, node_obj)
         node_obj.create()
         return node_obj
+
+    def published_by(self, context, host):
+        # {host: factory.published_interfaces(...)}: none unless a test
+        # publishes some (the creations then go through create_node).
+        return self.published.get(host)
 
     def get_conductor_for(self, context, node):
         if node.driver != 'fake-hardware':

@@ -24,7 +24,7 @@ def test_lookup_does_not_wait_for_a_rebuild(monkeypatch):
         if len(builds) > 1:          # the rebuild hangs (a slow database)
             building.set()
             release.wait(timeouts.HANG)
-        return {('fake-hardware', ''): hashring.HashRing({'cond-a'})}
+        return {('fake-hardware', ''): hashring.HashRing({'cond-a'})}, {}
 
     monkeypatch.setattr(manager, '_build', build)
     try:
@@ -51,7 +51,7 @@ def test_reset_during_a_build_keeps_no_stale_rings(monkeypatch):
 
     def build(context):
         manager.reset()              # a conductor registered meanwhile
-        return {('fake-hardware', ''): hashring.HashRing({'cond-a'})}
+        return {('fake-hardware', ''): hashring.HashRing({'cond-a'})}, {}
 
     monkeypatch.setattr(manager, '_build', build)
     assert manager.rings(None)

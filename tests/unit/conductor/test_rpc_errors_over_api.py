@@ -36,6 +36,7 @@ def api(request, database, config):
         client = webtest.TestApp(app)
         client.wsgi_app = app
         client.transport = request.param
+        client.conductor = cond
         yield client
     finally:
         cond.stop()

@@ -18,7 +18,7 @@ objects.register_all()
 # '<VERSION>-<fingerprint of the fields and remotable methods>'.
 EXPECTED_OBJECT_FINGERPRINTS = {
     'Chassis': '1.0-d656e039fd8ae9f34efc232ab3980905',
-    'Conductor': '1.0-a9703208fdab5fab8f1cec420be1b4a7',
+    'Conductor': '1.1-8a02392fb693190a75c07b7d1368f90d',
     'Service': '1.1-e5dc67121d798b9350e20910efdf4df8',
     'Node': '1.5-4ab5f8253936bcdf5dace35c7905fc00',
     'Port': '1.1-b636166cc0cdcbbdd73436ca4a3d182a',

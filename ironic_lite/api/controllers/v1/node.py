@@ -3,7 +3,9 @@ routes to a node's sub-resources.
 
 Writes go through the conductor that owns the node (``rpcapi``), which
 holds the node's lock while it saves; an update of fields the conductor
-only writes is written here, as it would write it (``_written_as_read``).
+only writes is written here, as it would write it (``_written_as_read``),
+and so is a creation whose interfaces' defaults that conductor published
+(``_created_as_its_conductor_would``).
 """
 
 from oslo_utils import uuidutils
@@ -30,8 +32,10 @@ from ironic_lite.api.schemas import node as schema
 from ironic_lite.common import exception
 from ironic_lite.common import node_patch_policy
 from ironic_lite.common import policy
+from ironic_lite.common import release_pin
 from ironic_lite.common import states
 from ironic_lite import conf
+from ironic_lite.drivers import factory
 from ironic_lite import objects
 
 CONF = conf.CONF
@@ -71,6 +75,26 @@ def _written_as_read(ctx, obj, expected):
     # As for an update sent to it: a conductor must serve the node.
     pecan.request.rpcapi.get_conductor_for(ctx, obj)
     return obj.save_as_read(ctx, as_read)
+
+
+def _created_as_its_conductor_would(ctx, node):
+    """The node, created here as the conductor the hash ring gives it
+    would create it (``ConductorManager.create_node``): with the
+    defaults of its interfaces that conductor published
+    (``factory.apply_published``), in one insert.  None -- nothing
+    written, the creation goes to the conductor -- while a release is
+    pinned, when that conductor published nothing (an older release),
+    or when one of the node's interfaces is not one it accepts: its own
+    checks then answer."""
+    if release_pin.effective():
+        return None
+    rpcapi = pecan.request.rpcapi
+    # As for a creation sent to it: a conductor must serve the node.
+    host = rpcapi.get_conductor_for(ctx, node)
+    if not factory.apply_published(node, rpcapi.published_by(ctx, host)):
+        return None
+    node.create(ctx)
+    return node
 
 
 def _check_name(name, error):
@@ -299,7 +323,8 @@ class NodesController(patch_flow.PatchFlow):
             else 'available')
         values['power_state'] = None
         node = objects.Node(ctx, **values)
-        node = WRITER.send(pecan.request.rpcapi, 'create', ctx, node)
+        node = (_created_as_its_conductor_would(ctx, node)
+                or WRITER.send(pecan.request.rpcapi, 'create', ctx, node))
         pecan.response.status = 201
         pecan.response.headers['Location'] = link.build_url('nodes',
                                                             node.uuid)
