@@ -37,7 +37,11 @@ def register_conductor(values, update_existing=False):
         if row is None:
             row = models.Conductor()
             session.add(row)
-        row.update(dict(values, online=True))
+        # A registration pinned below Conductor 1.1 publishes nothing: an
+        # earlier one's hardware interfaces are not left behind.
+        fresh = {'hardware_interfaces': None}
+        fresh.update(values, online=True)
+        row.update(fresh)
         # updated_at is the heartbeat: a fresh registration is alive now.
         row.updated_at = timeutils.utcnow()
         session.flush()

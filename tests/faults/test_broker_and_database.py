@@ -29,11 +29,17 @@ def _parsed(raw):
         return None
 
 
+def _maintenance(cluster, uuid, on):
+    """A write only the node's conductor makes (over the broker)."""
+    return cluster.request('PATCH', '/v1/nodes/%s' % uuid, [
+        {'op': 'replace', 'path': '/maintenance', 'value': on}])
+
+
 def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
     cluster = scanned
-    status, body = cluster.request('POST', '/v1/nodes',
+    status, node = cluster.request('POST', '/v1/nodes',
                                    {'driver': 'fake-hardware'})
-    assert status == 201, body
+    assert status == 201, node
     cluster.broker.down()
     try:
         # The API gives up by itself ([DEFAULT]rpc_response_timeout, 10 s
@@ -43,23 +49,29 @@ def test_broker_outage_gives_a_retry_safe_503_then_recovers(scanned):
         answers = []
         for _ in range(3):
             began = time.monotonic()
-            status, body = cluster.request('POST', '/v1/nodes',
-                                           {'driver': 'fake-hardware'})
+            status, body = _maintenance(cluster, node['uuid'], True)
             answers.append((status, round(time.monotonic() - began, 1),
                             body))
         for status, seconds, body in answers:
             assert cluster_mod.retry_safe(status, body), answers
         print('answers with the broker down (status, seconds, body): %s'
               % (answers,))
-        # Reads need no broker.
+        # Nothing was written.
+        assert cluster.request('GET', '/v1/nodes/%s' % node['uuid'])[1][
+            'maintenance'] is False
+        # Reads need no broker; nor does a node's creation, which the API
+        # makes with the defaults its conductor published.
         status, body = cluster.request('GET', '/v1/nodes')
         assert status == 200, body
+        status, body = cluster.request('POST', '/v1/nodes',
+                                       {'driver': 'fake-hardware'})
+        assert status == 201, body
     finally:
         cluster.broker.up()
     began = time.monotonic()
-    procs.wait_for(lambda: cluster.request('POST', '/v1/nodes', {
-        'driver': 'fake-hardware'})[0] == 201, interval=0.5,
-        what='a write after the broker came back')
+    procs.wait_for(lambda: _maintenance(cluster, node['uuid'], True)[0]
+                   == 200, interval=0.5,
+                   what='a conductor write after the broker came back')
     print('recovered %.1fs after the broker came back'
           % (time.monotonic() - began))
     failed = [r for r in cluster.client.results

@@ -7,6 +7,7 @@ holds, still go to it (over fake:// and RabbitMQ)."""
 
 import pytest
 
+from ironic_lite.db import conductor as db_conductor
 from ironic_lite.drivers import base as drivers_base
 from ironic_lite.drivers import factory
 from ironic_lite import objects
@@ -102,6 +103,8 @@ def test_a_node_is_created_by_the_api_with_the_conductor_s_defaults(
     config.set_override('pin_release_version', '6.0')
     api.conductor.manager.follow_release()
     config.clear_override('pin_release_version')
+    row = db_conductor.get_conductor(conftest.HOST)
+    assert row.version == '1.0' and not row.hardware_interfaces
     _node(api, name='n2')
     assert sent == ['create_node', 'create_node']
     api.conductor.manager.follow_release()
