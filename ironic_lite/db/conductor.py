@@ -3,26 +3,15 @@
 import datetime
 
 from oslo_utils import timeutils
-from sqlalchemy import orm
 
 from ironic_lite.common import exception
 from ironic_lite.db import api
+from ironic_lite.db import migration
 from ironic_lite.db import models
 
 
 def _alive_since(interval):
     return timeutils.utcnow() - datetime.timedelta(seconds=interval)
-
-
-def _query(session, columns=None):
-    """A query of conductors rows; only ``columns`` (names) when given
-    (the previous release's schema, which ironic-status reads before
-    "ironic-dbsync upgrade", lacks the newer ones)."""
-    query = session.query(models.Conductor)
-    if columns is not None:
-        query = query.options(orm.load_only(
-            *[getattr(models.Conductor, c) for c in columns]))
-    return query
 
 
 @api.retry_on_db_errors
@@ -72,7 +61,8 @@ def unregister_conductor(hostname):
 
 def get_conductor(hostname, online=True, columns=None):
     with api.reader() as session:
-        query = _query(session, columns).filter_by(hostname=hostname)
+        query = (migration.query_columns(session, models.Conductor, columns)
+                 .filter_by(hostname=hostname))
         if online is not None:
             query = query.filter_by(online=online)
         row = query.one_or_none()
@@ -90,16 +80,16 @@ def get_conductor_list(limit=None, marker=None, sort_key=None,
                           .filter_by(hostname=marker).one_or_none())
             if marker_row is None:
                 raise exception.ConductorNotFound(conductor=marker)
-        return api.paginate(_query(session, columns),
-                            models.Conductor, limit, marker_row, sort_key,
-                            sort_dir)
+        return api.paginate(
+            migration.query_columns(session, models.Conductor, columns),
+            models.Conductor, limit, marker_row, sort_key, sort_dir)
 
 
 def get_active_conductors(interval, columns=None):
     """Rows of the conductors that are online and heartbeated lately
     (only ``columns`` when given)."""
     with api.reader() as session:
-        return (_query(session, columns)
+        return (migration.query_columns(session, models.Conductor, columns)
                 .filter(models.Conductor.online.is_(True))
                 .filter(models.Conductor.updated_at >= _alive_since(interval))
                 .all())

@@ -11,6 +11,7 @@ from alembic import util as alembic_util
 from oslo_db import exception as db_exc
 from oslo_log import log
 import sqlalchemy as sa
+from sqlalchemy import orm
 
 from ironic_lite.common import progress
 from ironic_lite.db import api
@@ -253,6 +254,17 @@ def has_column(table, column):
     schema lacks the newer columns)."""
     return column in {c['name'] for c in
                       sa.inspect(api.get_engine()).get_columns(table)}
+
+
+def query_columns(session, model, columns=None):
+    """A query of ``model``'s rows; only ``columns`` (names) when given:
+    the previous release's schema, which ironic-status reads before
+    "ironic-dbsync upgrade", lacks the newer ones."""
+    query = session.query(model)
+    if columns is not None:
+        query = query.options(orm.load_only(
+            *[getattr(model, c) for c in columns]))
+    return query
 
 
 def has_tables():

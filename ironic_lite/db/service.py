@@ -4,9 +4,9 @@ import datetime
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
-from sqlalchemy import orm
 
 from ironic_lite.db import api
+from ironic_lite.db import migration
 from ironic_lite.db import models
 
 
@@ -47,22 +47,12 @@ def stop_service(service_type, name):
                  synchronize_session=False))
 
 
-def _query(session, columns):
-    """A query of services rows; only ``columns`` (names) when given (the
-    previous release's schema lacks the newer ones)."""
-    query = session.query(models.Service)
-    if columns is not None:
-        query = query.options(orm.load_only(
-            *[getattr(models.Service, c) for c in columns]))
-    return query
-
-
 def get_alive_services(interval, columns=None):
     """Rows of the services online that reported in the last ``interval``
     seconds (only ``columns`` when given)."""
     since = timeutils.utcnow() - datetime.timedelta(seconds=interval)
     with api.reader() as session:
-        return (_query(session, columns)
+        return (migration.query_columns(session, models.Service, columns)
                 .filter(models.Service.online.is_(True))
                 .filter(models.Service.updated_at >= since)
                 .order_by(models.Service.service_type, models.Service.name)
@@ -75,7 +65,7 @@ def get_services_by_name(service_type, names=None, columns=None):
     if names is not None and not names:
         return []
     with api.reader() as session:
-        query = (_query(session, columns)
+        query = (migration.query_columns(session, models.Service, columns)
                  .filter(models.Service.service_type == service_type))
         if names is not None:
             query = query.filter(models.Service.name.in_(list(names)))
